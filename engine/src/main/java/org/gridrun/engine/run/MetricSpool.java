@@ -1,0 +1,129 @@
+package org.gridrun.engine.run;
+
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The metric spool of a run directory: an append-only CSV file {@code name,step,value,wall_ms}.
+ *
+ * <p>A job always writes here, whether or not a database is reachable; the store ingests the spool later. The
+ * writer flushes on {@link Writer#flush()} and on close, so a killed job loses at most its unflushed tail, and the
+ * reader skips a torn last line instead of failing.
+ */
+public final class MetricSpool {
+    /** The header line of every spool file. */
+    public static final String HEADER = "name,step,value,wall_ms";
+
+    private MetricSpool() {
+    }
+
+    /** Opens {@code file} for appending, writing the header when the file is new or empty. */
+    public static Writer append(Path file) {
+        try {
+            boolean fresh = !Files.exists(file) || Files.size(file) == 0;
+            BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            if (fresh) {
+                out.write(HEADER);
+                out.write('\n');
+            }
+            return new Writer(out, file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open metric spool " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads every complete record of {@code file}; an absent file has none. */
+    public static List<MetricRecord> read(Path file) {
+        List<MetricRecord> records = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return records;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read metric spool " + file + ": " + e.getMessage(), e);
+        }
+        for (String line : lines) {
+            MetricRecord record = parse(line);
+            if (record != null) {
+                records.add(record);
+            }
+        }
+        return records;
+    }
+
+    /** Parses one spool line; the header, a blank line and a torn line give {@code null}. */
+    static MetricRecord parse(String line) {
+        String[] parts = line.split(",", -1);
+        if (parts.length != 4 || line.equals(HEADER)) {
+            return null;
+        }
+        try {
+            return new MetricRecord(parts[0], Long.parseLong(parts[1]), Double.parseDouble(parts[2]),
+                    Long.parseLong(parts[3]));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Appends records to one spool file. Not thread-safe: one writer per job. */
+    public static final class Writer implements Closeable {
+        private final BufferedWriter out;
+        private final Path file;
+
+        private Writer(BufferedWriter out, Path file) {
+            this.out = out;
+            this.file = file;
+        }
+
+        /** Appends one record. */
+        public void write(MetricRecord record) {
+            write(record.name(), record.step(), record.value(), record.wallMillis());
+        }
+
+        /** Appends one record measured now. */
+        public void write(String name, long step, double value) {
+            write(name, step, value, System.currentTimeMillis());
+        }
+
+        private void write(String name, long step, double value, long wallMillis) {
+            if (name.indexOf(',') >= 0 || name.indexOf('\n') >= 0) {
+                throw new IllegalArgumentException("metric name must not contain ',' or a line break, found '"
+                        + name + "'");
+            }
+            try {
+                out.write(name + "," + step + "," + value + "," + wallMillis + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write metric spool " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** Pushes buffered records to the file. */
+        public void flush() {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot flush metric spool " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close metric spool " + file + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package org.gridrun.engine.run;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One experiment's run directory, {@code runs/<grid>/<run>/<experiment-name>/}: everything a job needs and leaves.
+ *
+ * <p>It holds {@code experiment.yaml} (the resolved config), {@code status} (the state history), {@code metrics.csv}
+ * (the metric spool), {@code log} (the job's output) and, later, a checkpoint. A job needs nothing but this
+ * directory and the jar.
+ */
+public final class RunDir {
+    public static final String EXPERIMENT_FILE = "experiment.yaml";
+    public static final String STATUS_FILE = "status";
+    public static final String METRICS_FILE = "metrics.csv";
+    public static final String LOG_FILE = "log";
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
+
+    private final Path path;
+
+    private RunDir(Path path) {
+        this.path = path;
+    }
+
+    /** The run directory at {@code path}; nothing is created. */
+    public static RunDir at(Path path) {
+        return new RunDir(path.toAbsolutePath().normalize());
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public Path experimentFile() {
+        return path.resolve(EXPERIMENT_FILE);
+    }
+
+    public Path metricsFile() {
+        return path.resolve(METRICS_FILE);
+    }
+
+    public Path logFile() {
+        return path.resolve(LOG_FILE);
+    }
+
+    /** The state history of this directory. */
+    public StatusFile status() {
+        return new StatusFile(path.resolve(STATUS_FILE));
+    }
+
+    /** Whether this directory holds an experiment. */
+    public boolean exists() {
+        return Files.isRegularFile(experimentFile());
+    }
+
+    /** Creates the directory and writes {@code experiment.yaml}, replacing it atomically. */
+    public void writeExperiment(ExperimentRecord experiment) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("grid", experiment.grid());
+        doc.put("run", experiment.run());
+        doc.put("name", experiment.name());
+        doc.put("id", experiment.id());
+        doc.put("config", experiment.config());
+        try {
+            Files.createDirectories(path);
+            Path tmp = path.resolve(EXPERIMENT_FILE + ".tmp");
+            YAML.writeValue(tmp.toFile(), doc);
+            Files.move(tmp, experimentFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + experimentFile() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads {@code experiment.yaml}; a missing or malformed file fails with a message naming it. */
+    public ExperimentRecord readExperiment() {
+        Map<String, Object> doc;
+        try {
+            doc = YAML.readValue(experimentFile().toFile(), new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + experimentFile() + ": " + e.getMessage(), e);
+        }
+        Object config = doc.get("config");
+        if (!(config instanceof Map<?, ?> map)) {
+            throw new IllegalStateException(experimentFile() + ": field 'config' must be a mapping");
+        }
+        Map<String, Object> typed = new LinkedHashMap<>();
+        map.forEach((k, v) -> typed.put(String.valueOf(k), ConfigValues.normalise(v)));
+        return new ExperimentRecord(text(doc, "grid"), text(doc, "run"), text(doc, "name"), text(doc, "id"), typed);
+    }
+
+    private String text(Map<String, Object> doc, String field) {
+        Object value = doc.get(field);
+        if (value == null) {
+            throw new IllegalStateException(experimentFile() + ": field '" + field + "' is missing");
+        }
+        return String.valueOf(value);
+    }
+
+    @Override
+    public String toString() {
+        return path.toString();
+    }
+}
