@@ -13,14 +13,18 @@ import java.util.Objects;
  * @param run    the named run inside the grid file
  * @param name   the readable experiment name, {@code <prefix>_<NNN>_<k>_<v>,…}
  * @param id     the config hash that identifies the experiment
- * @param config the resolved configuration in key order; values are String, Long, Double or Boolean
+ * @param params the values the grid set for this experiment, in grid key order: what the config hash covers and
+ *               what labels and names show (values are String, Long, Double or Boolean)
+ * @param config the resolved configuration: every trainer key, defaults included, same value types
  */
-public record ExperimentRecord(String grid, String run, String name, String id, Map<String, Object> config) {
+public record ExperimentRecord(String grid, String run, String name, String id, Map<String, Object> params,
+                               Map<String, Object> config) {
     public ExperimentRecord {
         Objects.requireNonNull(grid, "grid");
         Objects.requireNonNull(run, "run");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(id, "id");
+        params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
         config = Collections.unmodifiableMap(new LinkedHashMap<>(config));
     }
 }

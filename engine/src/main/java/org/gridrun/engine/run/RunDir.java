@@ -73,6 +73,7 @@ public final class RunDir {
         doc.put("run", experiment.run());
         doc.put("name", experiment.name());
         doc.put("id", experiment.id());
+        doc.put("params", experiment.params());
         doc.put("config", experiment.config());
         try {
             Files.createDirectories(path);
@@ -93,13 +94,17 @@ public final class RunDir {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + experimentFile() + ": " + e.getMessage(), e);
         }
-        Object config = doc.get("config");
-        if (!(config instanceof Map<?, ?> map)) {
-            throw new IllegalStateException(experimentFile() + ": field 'config' must be a mapping");
+        return new ExperimentRecord(text(doc, "grid"), text(doc, "run"), text(doc, "name"), text(doc, "id"),
+                mapping(doc, "params"), mapping(doc, "config"));
+    }
+
+    private Map<String, Object> mapping(Map<String, Object> doc, String field) {
+        if (!(doc.get(field) instanceof Map<?, ?> map)) {
+            throw new IllegalStateException(experimentFile() + ": field '" + field + "' must be a mapping");
         }
         Map<String, Object> typed = new LinkedHashMap<>();
         map.forEach((k, v) -> typed.put(String.valueOf(k), ConfigValues.normalise(v)));
-        return new ExperimentRecord(text(doc, "grid"), text(doc, "run"), text(doc, "name"), text(doc, "id"), typed);
+        return typed;
     }
 
     private String text(Map<String, Object> doc, String field) {
