@@ -1,0 +1,226 @@
+package org.gridrun.engine.backend;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.gridrun.engine.random.CounterRng;
+
+/**
+ * The CPU backend: tensors are float arrays on the Java heap and {@code gemm} is netlib BLAS {@code sgemm}.
+ *
+ * <p>netlib is column-major; a row-major matrix read column-major is its transpose, so the row-major product
+ * {@code C = op(A)·op(B)} is computed as the column-major {@code Cᵀ = op(B)ᵀ·op(A)ᵀ}, arranged for the BLAS netlib
+ * loaded (see {@code CpuGemm}). Every other operation is a plain loop. No operation allocates once the largest
+ * shape has been seen, except inside netlib's Java Vector API {@code sgemm}, which packs into fresh buffers.
+ */
+public final class CpuBackend implements Backend {
+    private final CpuGemm gemm = new CpuGemm(NetlibBlas.instance());
+    private final List<CpuBuffer> buffers = new ArrayList<>();
+
+    /** The name of the linear-algebra library the CPU backend uses, e.g. {@code netlib JNIBLAS (native)}. */
+    public static String blasName() {
+        return NetlibBlas.describe();
+    }
+
+    @Override
+    public String name() {
+        return "cpu";
+    }
+
+    @Override
+    public String blas() {
+        return blasName();
+    }
+
+    @Override
+    public Tensor allocate(int rows, int cols) {
+        if (rows < 0 || cols < 0 || (long) rows * cols > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("cannot allocate a " + rows + "x" + cols + " tensor");
+        }
+        CpuBuffer buffer = new CpuBuffer(rows * cols);
+        buffers.add(buffer);
+        return Tensor.owning(buffer, rows, cols);
+    }
+
+    @Override
+    public void upload(float[] src, int srcOffset, Tensor dst) {
+        System.arraycopy(src, srcOffset, data(dst), dst.offset(), dst.size());
+    }
+
+    @Override
+    public void download(Tensor src, float[] dst, int dstOffset) {
+        System.arraycopy(data(src), src.offset(), dst, dstOffset, src.size());
+    }
+
+    @Override
+    public void copy(Tensor src, Tensor dst) {
+        sameSize(src, dst);
+        System.arraycopy(data(src), src.offset(), data(dst), dst.offset(), src.size());
+    }
+
+    @Override
+    public void fill(Tensor x, float value) {
+        java.util.Arrays.fill(data(x), x.offset(), x.offset() + x.size(), value);
+    }
+
+    @Override
+    public void fillUniform(Tensor x, float low, float high, long seed, long stream) {
+        float[] d = data(x);
+        CounterRng rng = new CounterRng(seed, stream);
+        float width = high - low;
+        for (int i = x.offset(), end = i + x.size(); i < end; i++) {
+            d[i] = low + width * rng.nextFloat();
+        }
+    }
+
+    @Override
+    public void scale(float alpha, Tensor x) {
+        float[] d = data(x);
+        for (int i = x.offset(), end = i + x.size(); i < end; i++) {
+            d[i] *= alpha;
+        }
+    }
+
+    @Override
+    public void axpy(float alpha, Tensor x, Tensor y) {
+        sameSize(x, y);
+        float[] xd = data(x);
+        float[] yd = data(y);
+        int xo = x.offset();
+        int yo = y.offset();
+        for (int i = 0, n = x.size(); i < n; i++) {
+            yd[yo + i] += alpha * xd[xo + i];
+        }
+    }
+
+    @Override
+    public void gemm(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c) {
+        int m = transA ? a.cols() : a.rows();
+        int k = transA ? a.rows() : a.cols();
+        int kb = transB ? b.cols() : b.rows();
+        int n = transB ? b.rows() : b.cols();
+        if (k != kb || c.rows() != m || c.cols() != n) {
+            throw new IllegalArgumentException("gemm shapes do not agree: op(a) " + m + "x" + k + ", op(b) " + kb
+                    + "x" + n + ", c " + c.rows() + "x" + c.cols());
+        }
+        if (m == 0 || n == 0) {
+            return;
+        }
+        gemm.gemm(transA, transB, m, n, k, alpha, data(a), a.offset(), a.cols(), data(b), b.offset(), b.cols(), beta,
+                data(c), c.offset());
+    }
+
+    @Override
+    public void addRowVector(Tensor row, Tensor x) {
+        requireRow(row, x.cols());
+        float[] r = data(row);
+        float[] d = data(x);
+        int n = x.cols();
+        for (int i = 0, base = x.offset(); i < x.rows(); i++, base += n) {
+            for (int j = 0; j < n; j++) {
+                d[base + j] += r[row.offset() + j];
+            }
+        }
+    }
+
+    @Override
+    public void columnSums(Tensor x, float beta, Tensor out) {
+        requireRow(out, x.cols());
+        float[] d = data(x);
+        float[] o = data(out);
+        int n = x.cols();
+        int oo = out.offset();
+        for (int j = 0; j < n; j++) {
+            o[oo + j] = beta == 0f ? 0f : beta * o[oo + j];
+        }
+        for (int i = 0, base = x.offset(); i < x.rows(); i++, base += n) {
+            for (int j = 0; j < n; j++) {
+                o[oo + j] += d[base + j];
+            }
+        }
+    }
+
+    @Override
+    public void relu(Tensor x, Tensor y) {
+        sameSize(x, y);
+        float[] xd = data(x);
+        float[] yd = data(y);
+        int xo = x.offset();
+        int yo = y.offset();
+        for (int i = 0, n = x.size(); i < n; i++) {
+            yd[yo + i] = Math.max(xd[xo + i], 0f);
+        }
+    }
+
+    @Override
+    public void reluBackward(Tensor y, Tensor grad) {
+        sameSize(y, grad);
+        float[] yd = data(y);
+        float[] gd = data(grad);
+        int yo = y.offset();
+        int go = grad.offset();
+        for (int i = 0, n = y.size(); i < n; i++) {
+            gd[go + i] = yd[yo + i] > 0f ? gd[go + i] : 0f;
+        }
+    }
+
+    @Override
+    public double softmaxCrossEntropy(Tensor logits, Tensor labels, Tensor grad, float gradScale) {
+        requireLabels(logits, labels);
+        if (grad != null) {
+            sameSize(logits, grad);
+        }
+        return CpuKernels.softmaxCrossEntropy(data(logits), logits.offset(), logits.rows(), logits.cols(),
+                data(labels), labels.offset(), grad == null ? null : data(grad), grad == null ? 0 : grad.offset(),
+                gradScale);
+    }
+
+    @Override
+    public int countCorrect(Tensor logits, Tensor labels) {
+        requireLabels(logits, labels);
+        return CpuKernels.countCorrect(data(logits), logits.offset(), logits.rows(), logits.cols(), data(labels),
+                labels.offset());
+    }
+
+    @Override
+    public void sgdUpdate(Tensor params, Tensor grad, Tensor velocity, float lr, float momentum, boolean nesterov,
+                          float weightDecay) {
+        sameSize(params, grad);
+        if (momentum != 0f) {
+            sameSize(params, velocity);
+        }
+        CpuKernels.sgd(data(params), params.offset(), data(grad), grad.offset(),
+                momentum == 0f ? null : data(velocity), momentum == 0f ? 0 : velocity.offset(), params.size(),
+                lr, momentum, nesterov, weightDecay);
+    }
+
+    @Override
+    public void close() {
+        buffers.forEach(CpuBuffer::close);
+        buffers.clear();
+    }
+
+    private static float[] data(Tensor t) {
+        if (!(t.buffer() instanceof CpuBuffer buffer)) {
+            throw new IllegalArgumentException("tensor does not belong to the cpu backend: " + t);
+        }
+        return buffer.data();
+    }
+
+    private static void sameSize(Tensor a, Tensor b) {
+        if (a.size() != b.size()) {
+            throw new IllegalArgumentException("tensor sizes differ: " + a + " and " + b);
+        }
+    }
+
+    private static void requireRow(Tensor row, int n) {
+        if (row.size() != n) {
+            throw new IllegalArgumentException("expected a row of " + n + " values, found " + row);
+        }
+    }
+
+    private static void requireLabels(Tensor logits, Tensor labels) {
+        if (labels.size() != logits.rows()) {
+            throw new IllegalArgumentException("expected " + logits.rows() + " labels, found " + labels);
+        }
+    }
+}

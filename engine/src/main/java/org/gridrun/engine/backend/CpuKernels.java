@@ -1,0 +1,76 @@
+package org.gridrun.engine.backend;
+
+/** The CPU backend's loops that are more than one line: softmax cross-entropy, accuracy and the SGD update. */
+final class CpuKernels {
+    private CpuKernels() {
+    }
+
+    static double softmaxCrossEntropy(float[] x, int xo, int rows, int cols, float[] labels, int lo, float[] g,
+                                      int go, float scale) {
+        double total = 0;
+        for (int i = 0; i < rows; i++) {
+            int base = xo + i * cols;
+            int label = label(labels[lo + i], cols);
+            float max = Float.NEGATIVE_INFINITY;
+            for (int j = 0; j < cols; j++) {
+                max = Math.max(max, x[base + j]);
+            }
+            double sum = 0;
+            for (int j = 0; j < cols; j++) {
+                sum += Math.exp(x[base + j] - max);
+            }
+            total += Math.log(sum) - (x[base + label] - max);
+            if (g != null) {
+                int gb = go + i * cols;
+                double inv = scale / sum;
+                for (int j = 0; j < cols; j++) {
+                    g[gb + j] = (float) (Math.exp(x[base + j] - max) * inv);
+                }
+                g[gb + label] -= scale;
+            }
+        }
+        return total;
+    }
+
+    static int countCorrect(float[] x, int xo, int rows, int cols, float[] labels, int lo) {
+        int correct = 0;
+        for (int i = 0; i < rows; i++) {
+            int base = xo + i * cols;
+            int best = 0;
+            for (int j = 1; j < cols; j++) {
+                if (x[base + j] > x[base + best]) {
+                    best = j;
+                }
+            }
+            if (best == label(labels[lo + i], cols)) {
+                correct++;
+            }
+        }
+        return correct;
+    }
+
+    static void sgd(float[] p, int po, float[] g, int go, float[] v, int vo, int n, float lr, float momentum,
+                    boolean nesterov, float wd) {
+        if (v == null) {
+            for (int i = 0; i < n; i++) {
+                p[po + i] -= lr * (g[go + i] + wd * p[po + i]);
+            }
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            float d = g[go + i] + wd * p[po + i];
+            float vel = momentum * v[vo + i] + d;
+            v[vo + i] = vel;
+            p[po + i] -= lr * (nesterov ? d + momentum * vel : vel);
+        }
+    }
+
+    private static int label(float value, int classes) {
+        int label = (int) value;
+        if (label != value || label < 0 || label >= classes) {
+            throw new IllegalArgumentException("label must be a class index in [0, " + classes + "), found "
+                    + value);
+        }
+        return label;
+    }
+}

@@ -1,0 +1,71 @@
+package org.gridrun.engine.compress;
+
+/**
+ * Writes codes of 1 to 32 bits each into a byte array, contiguously, least significant bit first.
+ *
+ * <p>Bit {@code i} of the stream is bit {@code i % 8} of byte {@code i / 8}; a code's low bit comes first. Pending
+ * bits collect in a 64-bit accumulator that is stored four bytes at a time, so writing a code is a shift, an or and,
+ * every 32 bits, one store. Bits before the start position are preserved; call {@link #flush()} after the last code,
+ * which zeroes the unused high bits of the last byte. One packer is reused across payloads through
+ * {@link #reset(byte[], long)}; it allocates nothing.
+ */
+public final class BitPacker {
+    private byte[] out;
+    private int bytePos;
+    private long acc;
+    private int pending;
+
+    /** Starts writing into {@code out} at bit {@code bitOffset}; returns this packer. */
+    public BitPacker reset(byte[] out, long bitOffset) {
+        if (bitOffset < 0 || bitOffset > 8L * out.length) {
+            throw new IllegalArgumentException("bit offset " + bitOffset + " outside " + out.length + " bytes");
+        }
+        this.out = out;
+        this.bytePos = (int) (bitOffset >>> 3);
+        this.pending = (int) (bitOffset & 7);
+        this.acc = pending == 0 ? 0 : out[bytePos] & ((1 << pending) - 1);
+        return this;
+    }
+
+    /** Appends the low {@code width} bits of {@code code}; {@code width} is in [1, 32]. */
+    public void write(int code, int width) {
+        acc |= (code & ((1L << width) - 1)) << pending;
+        pending += width;
+        if (pending >= 32) {
+            if (bytePos + 4 <= out.length) {
+                LittleEndian.putInt(out, bytePos, (int) acc);
+            } else {
+                storeBytes(4);
+            }
+            bytePos += 4;
+            acc >>>= 32;
+            pending -= 32;
+        }
+    }
+
+    /** Appends the 32 bits of {@code value}'s IEEE 754 representation. */
+    public void writeFloat(float value) {
+        write(Float.floatToRawIntBits(value), 32);
+    }
+
+    /** Stores the bits still pending; the unused high bits of the last byte become zero. */
+    public void flush() {
+        storeBytes((pending + 7) >>> 3);
+        bytePos += pending >>> 3;
+        acc >>>= pending & ~7;
+        pending &= 7;
+    }
+
+    /** The bit position of the next code. */
+    public long position() {
+        return 8L * bytePos + pending;
+    }
+
+    private void storeBytes(int count) {
+        long bits = acc;
+        for (int i = 0; i < count; i++) {
+            out[bytePos + i] = (byte) bits;
+            bits >>>= 8;
+        }
+    }
+}

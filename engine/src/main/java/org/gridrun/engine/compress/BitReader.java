@@ -1,0 +1,64 @@
+package org.gridrun.engine.compress;
+
+/**
+ * Reads codes of 1 to 32 bits each from a byte array written by {@link BitPacker}, least significant bit first.
+ *
+ * <p>Bytes are loaded four at a time into a 64-bit accumulator (one at a time near the end of the array), so
+ * reading a code is a mask and a shift. One reader is reused across payloads through {@link #reset(byte[], long)};
+ * it allocates nothing. Reading past the end of the array fails with an {@link IndexOutOfBoundsException}.
+ */
+public final class BitReader {
+    private byte[] in;
+    private int bytePos;
+    private long acc;
+    private int available;
+
+    /** Starts reading {@code in} at bit {@code bitOffset}; returns this reader. */
+    public BitReader reset(byte[] in, long bitOffset) {
+        if (bitOffset < 0 || bitOffset > 8L * in.length) {
+            throw new IllegalArgumentException("bit offset " + bitOffset + " outside " + in.length + " bytes");
+        }
+        this.in = in;
+        this.bytePos = (int) (bitOffset >>> 3);
+        this.acc = 0;
+        this.available = 0;
+        int skip = (int) (bitOffset & 7);
+        if (skip > 0) {
+            acc = (in[bytePos++] & 0xFF) >>> skip;
+            available = 8 - skip;
+        }
+        return this;
+    }
+
+    /** The next {@code width}-bit code, {@code width} in [1, 32], as a non-negative int (or any int for 32). */
+    public int read(int width) {
+        if (available < width) {
+            refill();
+            if (available < width) {
+                throw new IndexOutOfBoundsException("read past the end of a " + in.length + "-byte payload");
+            }
+        }
+        int code = (int) (acc & ((1L << width) - 1));
+        acc >>>= width;
+        available -= width;
+        return code;
+    }
+
+    /** The next 32 bits as an IEEE 754 float. */
+    public float readFloat() {
+        return Float.intBitsToFloat(read(32));
+    }
+
+    private void refill() {
+        if (bytePos + 4 <= in.length) {
+            acc |= (LittleEndian.getInt(in, bytePos) & 0xFFFFFFFFL) << available;
+            bytePos += 4;
+            available += 32;
+            return;
+        }
+        while (available <= 56 && bytePos < in.length) {
+            acc |= (in[bytePos++] & 0xFFL) << available;
+            available += 8;
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.gridrun.engine.compress;
+
+import java.util.Map;
+
+/**
+ * A gradient compression method: encodes a worker's gradient into a real byte payload and decodes it back.
+ *
+ * <p>Order of calls:
+ * <ol>
+ *   <li>{@link Compressors#create} makes a prototype from validated parameters and a seed.</li>
+ *   <li>{@link #copy(long)} gives each worker its own instance: same configuration, fresh state, its own random
+ *       stream. A worker's instance is used by that worker only (not thread-safe).</li>
+ *   <li>Every step, {@link #encode} the worker's gradient. The payload stays valid until the next {@code encode} on
+ *       the same instance, which may reuse its bytes.</li>
+ *   <li>{@link #decode} that payload, on the instance that encoded it (the simulated collective does this on behalf
+ *       of the receivers, which in a real cluster hold a replica of the sender's decoder state), after the
+ *       {@code encode} and before the next one. Stateless methods may decode on any instance.</li>
+ *   <li>{@link #reset()} returns an instance to its state right after {@code copy}: random counter at zero, any
+ *       memory (error feedback, warm starts) cleared.</li>
+ * </ol>
+ *
+ * <p>{@link #aggregation()} declares whether payloads may be summed (all-reduce) or must be gathered; the collective
+ * follows it. Implementations allocate their buffers on the first {@code encode} of a given length and reuse them:
+ * no allocation per element and none per step once the length is stable.
+ */
+public interface Compressor {
+    /** The short name the method is registered under, e.g. {@code qsgd}. */
+    String name();
+
+    /** The full configuration, every parameter with its value, for provenance (Long, Double, Boolean or String). */
+    Map<String, Object> config();
+
+    /** Whether the workers' payloads all-reduce or all-gather. */
+    Aggregation aggregation();
+
+    /**
+     * Encodes {@code gradient[offset … offset + length)}.
+     *
+     * <p>The gradient is not modified. The payload is valid until the next call of this method on this instance.
+     */
+    Payload encode(float[] gradient, int offset, int length);
+
+    /** Writes the {@code payload.elements()} decoded values into {@code out[offset…]}. */
+    void decode(Payload payload, float[] out, int offset);
+
+    /** A new instance with the same configuration, fresh state and random stream {@code stream}. */
+    Compressor copy(long stream);
+
+    /** Returns to the state right after creation: random counter zero, memory cleared. */
+    void reset();
+}

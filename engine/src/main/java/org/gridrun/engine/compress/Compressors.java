@@ -1,0 +1,56 @@
+package org.gridrun.engine.compress;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.config.Settings;
+
+/**
+ * The registry of compression methods by short name: the built-ins and every plugin on the class path.
+ *
+ * <p>Providers are found with {@link ServiceLoader}; the built-ins register themselves the same way, in
+ * {@code META-INF/services/org.gridrun.engine.compress.CompressorProvider}.
+ */
+public final class Compressors {
+    private Compressors() {
+    }
+
+    /** Every registered provider, by name. */
+    public static List<CompressorProvider> providers() {
+        List<CompressorProvider> found = new ArrayList<>();
+        ServiceLoader.load(CompressorProvider.class, Compressors.class.getClassLoader()).forEach(found::add);
+        found.sort(Comparator.comparing(CompressorProvider::name));
+        return found;
+    }
+
+    /** The registered short names, sorted. */
+    public static List<String> names() {
+        return providers().stream().map(CompressorProvider::name).toList();
+    }
+
+    /** The provider called {@code name}; an unknown name fails listing the known ones. */
+    public static CompressorProvider provider(String name) {
+        for (CompressorProvider provider : providers()) {
+            if (provider.name().equals(name)) {
+                return provider;
+            }
+        }
+        throw new ConfigException("unknown compressor '" + name + "'; known: " + String.join(", ", names()));
+    }
+
+    /**
+     * A prototype of method {@code name} with {@code params} (missing ones take their defaults) on stream 0 of
+     * {@code seed}.
+     *
+     * <p>An unknown method, an unknown parameter, a value of the wrong type or out of range fails with a
+     * {@link ConfigException} naming it.
+     */
+    public static Compressor create(String name, Map<String, ?> params, long seed) {
+        CompressorProvider provider = provider(name);
+        Settings settings = Settings.resolve(provider.parameters(), params, name + " parameter");
+        return provider.create(settings, seed);
+    }
+}

@@ -1,0 +1,89 @@
+package org.gridrun.engine.compress;
+
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+
+/**
+ * No compression: the gradient goes on the wire as little-endian float32, 32 bits per value.
+ *
+ * <p>The baseline every method is compared with. Payloads sum exactly, so it aggregates by all-reduce.
+ */
+public final class NoneCompressor extends BaseCompressor {
+    /** The short name. */
+    public static final String NAME = "none";
+
+    NoneCompressor(long seed, long stream) {
+        super(seed, stream);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        return Map.of();
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return Aggregation.ALL_REDUCE;
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        Payload p = payload(32L * length, length);
+        byte[] bytes = p.bytes();
+        for (int i = 0; i < length; i++) {
+            LittleEndian.putFloat(bytes, 4 * i, gradient[offset + i]);
+        }
+        return p;
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        int length = payload.elements();
+        checkRange(out, offset, length);
+        byte[] bytes = payload.bytes();
+        for (int i = 0; i < length; i++) {
+            out[offset + i] = LittleEndian.getFloat(bytes, 4 * i);
+        }
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new NoneCompressor(seed, stream);
+    }
+
+    /** Registers {@code none}. */
+    public static final class Provider implements CompressorProvider {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String summary() {
+            return "full precision: float32 on the wire (32 bits per value)";
+        }
+
+        @Override
+        public Aggregation aggregation() {
+            return Aggregation.ALL_REDUCE;
+        }
+
+        @Override
+        public List<ConfigKey> parameters() {
+            return List.of();
+        }
+
+        @Override
+        public Compressor create(Settings params, long seed) {
+            return new NoneCompressor(seed, 0);
+        }
+    }
+}

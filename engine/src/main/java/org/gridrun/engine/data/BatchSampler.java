@@ -1,0 +1,64 @@
+package org.gridrun.engine.data;
+
+import org.gridrun.engine.random.CounterRng;
+
+/**
+ * Draws one worker's minibatches: a fresh random permutation of the data set every epoch, cut into batches.
+ *
+ * <p>Deterministic from (seed, worker): worker {@code w} shuffles with its own random stream, so workers draw
+ * different batches and a run repeats exactly. An epoch ends when fewer than {@code batchSize} unseen images remain;
+ * those are dropped for that epoch and the next permutation starts. {@link #next()} returns the same reused array
+ * every time: nothing is allocated per step.
+ */
+public final class BatchSampler {
+    /** The offset of the data samplers' random streams, apart from other users of the same seed. */
+    public static final long STREAM_BASE = 1L << 40;
+
+    private final int[] permutation;
+    private final int[] batch;
+    private final CounterRng rng;
+    private int position;
+    private long epoch;
+
+    /** A sampler over {@code size} images for worker {@code worker}, batches of {@code batchSize}. */
+    public BatchSampler(int size, int batchSize, long seed, int worker) {
+        if (batchSize < 1 || batchSize > size) {
+            throw new IllegalArgumentException("batch size must be in [1, " + size + "] for a data set of " + size
+                    + " images, found " + batchSize);
+        }
+        this.permutation = new int[size];
+        for (int i = 0; i < size; i++) {
+            permutation[i] = i;
+        }
+        this.batch = new int[batchSize];
+        this.rng = new CounterRng(seed, STREAM_BASE + worker);
+        this.position = size;
+        this.epoch = -1;
+    }
+
+    /** The indices of the next minibatch (the same array each call, overwritten). */
+    public int[] next() {
+        if (position + batch.length > permutation.length) {
+            shuffle();
+        }
+        System.arraycopy(permutation, position, batch, 0, batch.length);
+        position += batch.length;
+        return batch;
+    }
+
+    /** The current epoch, counted from 0 (−1 before the first batch). */
+    public long epoch() {
+        return epoch;
+    }
+
+    private void shuffle() {
+        for (int i = permutation.length - 1; i > 0; i--) {
+            int j = rng.nextInt(i + 1);
+            int swap = permutation[i];
+            permutation[i] = permutation[j];
+            permutation[j] = swap;
+        }
+        position = 0;
+        epoch++;
+    }
+}

@@ -1,0 +1,54 @@
+package org.gridrun.engine.train;
+
+/** Sums of the per-step measurements since the last training-metric record. */
+final class IntervalStats {
+    private int steps;
+    private double loss;
+    private long stepNanos;
+    private long encodeNanos;
+    private long decodeNanos;
+
+    void add(double meanLoss, long step, long encode, long decode) {
+        steps++;
+        loss += meanLoss;
+        stepNanos += step;
+        encodeNanos += encode;
+        decodeNanos += decode;
+    }
+
+    boolean isEmpty() {
+        return steps == 0;
+    }
+
+    int steps() {
+        return steps;
+    }
+
+    double meanLoss() {
+        return loss / steps;
+    }
+
+    double stepMillis() {
+        return stepNanos / 1e6 / steps;
+    }
+
+    double encodeMillis() {
+        return encodeNanos / 1e6 / steps;
+    }
+
+    double decodeMillis() {
+        return decodeNanos / 1e6 / steps;
+    }
+
+    double seconds() {
+        return stepNanos / 1e9;
+    }
+
+    void clear() {
+        steps = 0;
+        loss = 0;
+        stepNanos = 0;
+        encodeNanos = 0;
+        decodeNanos = 0;
+    }
+}

@@ -1,0 +1,94 @@
+package org.gridrun.engine.train;
+
+import org.gridrun.engine.compress.Aggregation;
+import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.Payload;
+
+/**
+ * Combines the workers' payloads of one step into the averaged gradient, the way the compressor's
+ * {@link Aggregation} says a cluster would, and counts what each worker sends.
+ *
+ * <p>{@code ALL_REDUCE}: the payloads are summed and the sum decoded, divided by the worker count; for the linear
+ * codecs that declare it, decoding each payload and summing is the same sum, which is what the simulation does.
+ * {@code ALL_GATHER}: every worker's payload is decoded on its own and the decoded gradients are averaged, as each
+ * receiver would after gathering them. Either way each worker puts its own payload on the wire once;
+ * {@link #meanPayloadBits()} and {@link #meanPayloadBytes()} report that, averaged over workers.
+ * {@link #ringBytesPerWorker()} models the traffic of a ring collective on top: {@code 2(K−1)/K} payloads per worker
+ * for all-reduce, {@code K−1} for all-gather. Buffers are allocated once; a step allocates nothing.
+ */
+public final class SimulatedCollective {
+    private final int workers;
+    private final float[] scratch;
+    private double meanBits;
+    private double meanBytes;
+    private double ringBytes;
+    private long decodeNanos;
+
+    /** A collective for {@code workers} workers and gradients of {@code length} values. */
+    public SimulatedCollective(int workers, int length) {
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be positive, found " + workers);
+        }
+        this.workers = workers;
+        this.scratch = new float[length];
+    }
+
+    /**
+     * Writes the average of the decoded payloads into {@code out[0 … length)}.
+     *
+     * <p>{@code payloads[w]} was encoded by {@code compressors[w]}, which decodes it.
+     */
+    public void aggregate(Aggregation aggregation, Compressor[] compressors, Payload[] payloads, float[] out) {
+        if (compressors.length != workers || payloads.length != workers) {
+            throw new IllegalArgumentException("expected " + workers + " compressors and payloads");
+        }
+        long start = System.nanoTime();
+        int n = scratch.length;
+        compressors[0].decode(payloads[0], out, 0);
+        for (int w = 1; w < workers; w++) {
+            compressors[w].decode(payloads[w], scratch, 0);
+            for (int i = 0; i < n; i++) {
+                out[i] += scratch[i];
+            }
+        }
+        float inverse = 1f / workers;
+        for (int i = 0; i < n; i++) {
+            out[i] *= inverse;
+        }
+        decodeNanos = System.nanoTime() - start;
+        count(aggregation, payloads);
+    }
+
+    private void count(Aggregation aggregation, Payload[] payloads) {
+        long bits = 0;
+        long bytes = 0;
+        for (Payload p : payloads) {
+            bits += p.bits();
+            bytes += p.bytes().length;
+        }
+        meanBits = (double) bits / workers;
+        meanBytes = (double) bytes / workers;
+        ringBytes = aggregation == Aggregation.ALL_REDUCE ? meanBytes * 2.0 * (workers - 1) / workers
+                : meanBytes * (workers - 1);
+    }
+
+    /** The payload bits one worker sent in the last step, averaged over workers. */
+    public double meanPayloadBits() {
+        return meanBits;
+    }
+
+    /** The payload bytes one worker sent in the last step, averaged over workers. */
+    public double meanPayloadBytes() {
+        return meanBytes;
+    }
+
+    /** The bytes one worker would send in the last step's ring collective. */
+    public double ringBytesPerWorker() {
+        return ringBytes;
+    }
+
+    /** The time the last {@link #aggregate} spent decoding and averaging, in nanoseconds. */
+    public long decodeNanos() {
+        return decodeNanos;
+    }
+}

@@ -1,0 +1,175 @@
+package org.gridrun.engine.train;
+
+import java.util.Locale;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.compress.Aggregation;
+import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.data.TrainTestData;
+import org.gridrun.engine.model.Evaluation;
+import org.gridrun.engine.model.Mlp;
+import org.gridrun.engine.model.Model;
+import org.gridrun.engine.optim.Optimizer;
+import org.gridrun.engine.optim.Sgd;
+import org.gridrun.engine.run.MetricSpool;
+
+/**
+ * Simulated data-parallel training: K workers, one shared model, a compressor per worker, one optimizer.
+ *
+ * <p>Each step, every worker draws its own minibatch, computes its gradient with the shared parameters into its own
+ * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload. The
+ * {@link SimulatedCollective} decodes and averages the payloads as the compressor's aggregation prescribes; the
+ * average is uploaded and the optimizer steps. Workers run one after another on one thread; all buffers are
+ * allocated in the constructor, so a step allocates nothing.
+ *
+ * <p>Metrics (names after the ALQ/AMQ seed where it has one), with step = iteration counted from 1:
+ * every {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the
+ * steps since the previous record), {@code bits} and {@code bytes_sent} (one worker's payload in the step, mean over
+ * workers), {@code ratio} ({@code 32·n / bits}), {@code lr}, {@code step_ms} (wall time of one simulated step),
+ * {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
+ * payloads, what each receiver does); every {@code chkpt_iter} steps and at the end, {@code Vloss} and
+ * {@code Vacc} on the test set. A training loss that is NaN or infinite is recorded and stops the run as diverged.
+ *
+ * <p>Order of calls: construct, {@link #run} once, {@link #close()}.
+ */
+public final class Trainer implements AutoCloseable {
+    /** The offset of the compressors' random streams: worker {@code w} uses this plus {@code w}. */
+    public static final long COMPRESSOR_STREAM_BASE = 2L << 40;
+
+    private final TrainerConfig config;
+    private final Backend backend;
+    private final TrainTestData data;
+    private final Model model;
+    private final Optimizer optimizer;
+    private final Worker[] workers;
+    private final Compressor[] compressors;
+    private final Payload[] payloads;
+    private final Aggregation aggregation;
+    private final SimulatedCollective collective;
+    private final Evaluator evaluator;
+    private final float[] hostGradient;
+    private final float[] hostAverage;
+    private final Tensor average;
+    private final IntervalStats interval = new IntervalStats();
+
+    /** Builds the model, optimizer, workers and compressors of {@code config} on {@code backend}. */
+    public Trainer(TrainerConfig config, Backend backend, TrainTestData data) {
+        this.config = config;
+        this.backend = backend;
+        this.data = data;
+        this.model = new Mlp(backend, data.train().features(), config.hidden(), data.train().classes());
+        model.initialize(config.seed());
+        int n = model.parameterCount();
+        this.optimizer = new Sgd(backend, n, config.lr(), config.momentum(), config.nesterov(), config.weightDecay());
+        Compressor prototype = Compressors.create(config.method(), config.compressorParams(), config.seed());
+        this.aggregation = prototype.aggregation();
+        this.workers = new Worker[config.ngpu()];
+        this.compressors = new Compressor[config.ngpu()];
+        for (int w = 0; w < workers.length; w++) {
+            compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
+            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(),
+                    compressors[w]);
+        }
+        this.payloads = new Payload[workers.length];
+        this.collective = new SimulatedCollective(workers.length, n);
+        this.evaluator = new Evaluator(backend, model, data.test());
+        this.hostGradient = new float[n];
+        this.hostAverage = new float[n];
+        this.average = backend.allocate(1, n);
+    }
+
+    /** One line: model, workers, compressor, data and backend. */
+    public String describe() {
+        return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d, %s %s (%s), %d iterations; "
+                        + "data: %s; backend: %s (%s)", model.describe(), model.parameterCount(), workers.length,
+                config.batchSize(), config.method(), compressors[0].config(), aggregation.name().toLowerCase(
+                        Locale.ROOT).replace('_', '-'), config.niters(), data.source(), backend.name(),
+                backend.blas());
+    }
+
+    /** Trains for {@code niters} steps (or until divergence), writing metrics to {@code metrics}. */
+    public TrainResult run(MetricSpool.Writer metrics, TrainListener listener) {
+        listener.onStart(describe());
+        long start = System.nanoTime();
+        Evaluation last = null;
+        long step = 0;
+        boolean diverged = false;
+        while (step < config.niters() && !diverged) {
+            step++;
+            diverged = !Double.isFinite(step());
+            if (diverged || step % config.logInterval() == 0 || step == config.niters()) {
+                log(step, metrics, listener);
+            }
+            if (!diverged && (step % config.chkptIter() == 0 || step == config.niters())) {
+                last = evaluate(step, metrics, listener);
+            }
+        }
+        metrics.flush();
+        return new TrainResult(step, last == null ? Double.NaN : last.accuracy(),
+                last == null ? Double.NaN : last.meanLoss(), diverged, data.source(), backend.name(), backend.blas(),
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    /** One training step; returns the mean loss over workers (not finite: the step was not applied). */
+    private double step() {
+        long start = System.nanoTime();
+        double loss = 0;
+        long encode = 0;
+        int n = hostGradient.length;
+        for (int w = 0; w < workers.length; w++) {
+            loss += workers[w].computeGradient();
+            backend.download(workers[w].gradient(), hostGradient, 0);
+            long t = System.nanoTime();
+            payloads[w] = compressors[w].encode(hostGradient, 0, n);
+            encode += System.nanoTime() - t;
+        }
+        loss /= workers.length;
+        long decode = 0;
+        if (Double.isFinite(loss)) {
+            collective.aggregate(aggregation, compressors, payloads, hostAverage);
+            decode = collective.decodeNanos();
+            backend.upload(hostAverage, 0, average);
+            optimizer.step(model.parameters(), average);
+        }
+        interval.add(loss, System.nanoTime() - start, encode / workers.length, decode);
+        return loss;
+    }
+
+    private void log(long step, MetricSpool.Writer metrics, TrainListener listener) {
+        double bits = collective.meanPayloadBits();
+        metrics.write("loss", step, interval.meanLoss());
+        metrics.write("bits", step, bits);
+        metrics.write("bytes_sent", step, collective.meanPayloadBytes());
+        metrics.write("ratio", step, bits == 0 ? Double.NaN : 32.0 * hostGradient.length / bits);
+        metrics.write("lr", step, optimizer.learningRate());
+        metrics.write("step_ms", step, interval.stepMillis());
+        metrics.write("encode_ms", step, interval.encodeMillis());
+        metrics.write("decode_ms", step, interval.decodeMillis());
+        metrics.flush();
+        double samples = (double) interval.steps() * workers.length * config.batchSize();
+        listener.onLog(step, config.niters(), interval.meanLoss(), samples / interval.seconds());
+        interval.clear();
+    }
+
+    private Evaluation evaluate(long step, MetricSpool.Writer metrics, TrainListener listener) {
+        Evaluation e = evaluator.evaluate();
+        metrics.write("Vloss", step, e.meanLoss());
+        metrics.write("Vacc", step, e.accuracy());
+        metrics.flush();
+        listener.onEval(step, e.meanLoss(), e.accuracy());
+        return e;
+    }
+
+    @Override
+    public void close() {
+        for (Worker worker : workers) {
+            worker.close();
+        }
+        evaluator.close();
+        average.close();
+        optimizer.close();
+        model.close();
+    }
+}

@@ -1,0 +1,132 @@
+package org.gridrun.engine.train;
+
+import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.ConfigException;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TrainerConfigTest {
+    private static String error(Map<String, ?> params) {
+        return assertThrows(ConfigException.class, () -> TrainerConfig.from(TrainerConfig.resolve(params)))
+                .getMessage();
+    }
+
+    @Test
+    void defaultsInSchemaOrder() {
+        Map<String, Object> expected = new LinkedHashMap<>();
+        expected.put("dataset", "fashion-mnist");
+        expected.put("data_dir", "");
+        expected.put("model", "mlp");
+        expected.put("hidden", "256");
+        expected.put("ngpu", 4L);
+        expected.put("batch_size", 32L);
+        expected.put("lr", 0.1);
+        expected.put("momentum", 0.9);
+        expected.put("nesterov", false);
+        expected.put("weight_decay", 0.0);
+        expected.put("niters", 300L);
+        expected.put("method", "none");
+        expected.put("bits", 4L);
+        expected.put("bucket_size", 8192L);
+        expected.put("seed", 1L);
+        expected.put("log_interval", 10L);
+        expected.put("chkpt_iter", 100L);
+        expected.put("backend", "cpu");
+        Map<String, Object> resolved = TrainerConfig.resolve(Map.of());
+        assertEquals(List.copyOf(expected.keySet()), List.copyOf(resolved.keySet()));
+        assertEquals(expected, resolved);
+        TrainerConfig config = TrainerConfig.from(resolved);
+        assertEquals(List.of(256), config.hidden());
+        assertEquals(4, config.ngpu());
+        assertEquals(Map.of(), config.compressorParams(), "none takes no parameters");
+    }
+
+    @Test
+    void overridesAreTypedAndCompressorParametersPassThrough() {
+        Map<String, Object> params = new HashMap<>();
+        params.put("method", "qsgd");
+        params.put("bits", 2);
+        params.put("hidden", "512, 128");
+        params.put("lr", 1L);
+        params.put("nesterov", true);
+        params.put("backend", "auto");
+        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
+        assertEquals("qsgd", config.method());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 8192L), config.compressorParams());
+        assertEquals(List.of(512, 128), config.hidden());
+        assertEquals(1.0, config.lr());
+        assertEquals(true, config.nesterov());
+        assertEquals("auto", config.backend());
+        assertEquals(List.of(64), TrainerConfig.from(Map.of("hidden", 64L)).hidden());
+        assertEquals(List.of(), TrainerConfig.from(Map.of("hidden", "")).hidden(), "no hidden layer");
+    }
+
+    @Test
+    void typeErrorsNameTheKeyTheTypeAndTheValue() {
+        assertEquals("ngpu must be an integer, found 'abc'", error(Map.of("ngpu", "abc")));
+        assertEquals("ngpu must be an integer, found 2.5", error(Map.of("ngpu", 2.5)));
+        assertEquals("lr must be a number, found 'fast'", error(Map.of("lr", "fast")));
+        assertEquals("nesterov must be true or false, found 'yes'", error(Map.of("nesterov", "yes")));
+        assertEquals("hidden must be an integer or a comma-separated list of integers, found '512,x'",
+                error(Map.of("hidden", "512,x")));
+    }
+
+    @Test
+    void rangeErrorsNameTheKeyTheRuleAndTheValue() {
+        assertEquals("lr must be positive, found -0.1", error(Map.of("lr", -0.1)));
+        assertEquals("ngpu must be positive, found 0", error(Map.of("ngpu", 0L)));
+        assertEquals("batch_size must be positive, found -3", error(Map.of("batch_size", -3L)));
+        assertEquals("momentum must be in [0, 1), found 1.0", error(Map.of("momentum", 1.0)));
+        assertEquals("weight_decay must not be negative, found -1", error(Map.of("weight_decay", -1L)));
+        assertEquals("hidden must hold positive integers, found '256,0'", error(Map.of("hidden", "256,0")));
+        assertEquals("nesterov needs a positive momentum, found momentum 0.0",
+                error(Map.of("nesterov", true, "momentum", 0.0)));
+        assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
+        assertEquals("dataset must be one of [fashion-mnist], found 'cifar10'", error(Map.of("dataset", "cifar10")));
+        assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
+        assertEquals("method must be one of [none, qsgd], found 'qsdg'; did you mean 'qsgd'?",
+                error(Map.of("method", "qsdg")));
+    }
+
+    @Test
+    void unknownKeysSuggestTheClosestOne() {
+        assertEquals("unknown key 'bucket_sise'; did you mean 'bucket_size'?", error(Map.of("bucket_sise", 8L)));
+        String m = error(Map.of("zzz", 1L));
+        assertEquals("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, lr, momentum, "
+                + "nesterov, weight_decay, niters, method, bits, bucket_size, seed, log_interval, chkpt_iter, backend",
+                m);
+    }
+
+    @Test
+    void valueTypesAcceptWhatTheDocumentationSays() {
+        assertEquals(Optional.empty(), ValueType.INT.problem(3L));
+        assertEquals(Optional.of("must be an integer, found 'abc'"), ValueType.INT.problem("abc"));
+        assertEquals(Optional.empty(), ValueType.DOUBLE.problem(3L));
+        assertEquals(Optional.empty(), ValueType.DOUBLE.problem(0.5));
+        assertEquals(Optional.of("must be a number, found true"), ValueType.DOUBLE.problem(true));
+        assertEquals(Optional.empty(), ValueType.BOOL.problem(false));
+        assertEquals(Optional.of("must be true or false, found 1"), ValueType.BOOL.problem(1L));
+        assertEquals(Optional.empty(), ValueType.STRING.problem(5L));
+        assertEquals(Optional.of("must be a string, found null"), ValueType.STRING.problem(null));
+        assertEquals(Optional.empty(), ValueType.INT_LIST.problem(512L));
+        assertEquals(Optional.empty(), ValueType.INT_LIST.problem("512,512"));
+        assertFalse(ValueType.INT_LIST.problem(1.5).isEmpty());
+    }
+
+    @Test
+    void schemaDefaultsConformToTheirTypes() {
+        for (ConfigKey key : TrainerConfig.schema()) {
+            assertEquals(Optional.empty(), key.type().problem(key.defaultValue()), key.name());
+            assertFalse(key.help().isBlank(), key.name());
+        }
+    }
+}
