@@ -1,0 +1,80 @@
+package org.gridrun.analysis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Groups experiments that repeat one configuration over seeds.
+ *
+ * <p>Two experiments belong together when their params are equal once {@value #SEED} is left out. A group's label
+ * lists its params as {@code key=value} in grid key order; when some params are the same in every group, the label
+ * keeps only the ones that vary between groups, which is shorter and says what the comparison is about.
+ */
+public final class Groups {
+    /** The param that tells repetitions of one configuration apart. */
+    public static final String SEED = "seed";
+    /** The label of a group whose only param is the seed. */
+    static final String NO_PARAMS = "(seed only)";
+
+    private Groups() {
+    }
+
+    /** The seed groups of {@code experiments}, in the order each group is first seen. */
+    public static List<SeedGroup> bySeed(List<StoredExperiment> experiments) {
+        Map<Map<String, Object>, List<StoredExperiment>> groups = new LinkedHashMap<>();
+        for (StoredExperiment experiment : experiments) {
+            groups.computeIfAbsent(withoutSeed(experiment.params()), k -> new ArrayList<>()).add(experiment);
+        }
+        Set<String> varying = varyingKeys(groups.keySet());
+        List<SeedGroup> result = new ArrayList<>();
+        groups.forEach((params, members) -> result.add(new SeedGroup(label(params, varying), params, members)));
+        return result;
+    }
+
+    /** The params without the seed, order kept. */
+    static Map<String, Object> withoutSeed(Map<String, Object> params) {
+        Map<String, Object> rest = new LinkedHashMap<>(params);
+        rest.remove(SEED);
+        return rest;
+    }
+
+    /** The keys whose value is not the same in every one of {@code paramSets} (absent counts as a value). */
+    static Set<String> varyingKeys(Set<Map<String, Object>> paramSets) {
+        Set<String> keys = new LinkedHashSet<>();
+        paramSets.forEach(p -> keys.addAll(p.keySet()));
+        Set<String> varying = new LinkedHashSet<>();
+        for (String key : keys) {
+            Set<Object> values = new LinkedHashSet<>();
+            paramSets.forEach(p -> values.add(p.containsKey(key) ? Objects.toString(p.get(key)) : Absent.VALUE));
+            if (values.size() > 1) {
+                varying.add(key);
+            }
+        }
+        return varying;
+    }
+
+    private static String label(Map<String, Object> params, Set<String> varying) {
+        String full = format(params, params.keySet());
+        String brief = format(params, varying);
+        String label = !brief.isEmpty() && brief.length() < full.length() ? brief : full;
+        return label.isEmpty() ? NO_PARAMS : label;
+    }
+
+    private static String format(Map<String, Object> params, Set<String> keys) {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, Object> entry : params.entrySet()) {
+            if (keys.contains(entry.getKey())) {
+                out.append(out.length() == 0 ? "" : ", ").append(entry.getKey()).append('=').append(entry.getValue());
+            }
+        }
+        return out.toString();
+    }
+
+    /** Marks a key a group lacks, distinct from every value. */
+    private enum Absent { VALUE }
+}

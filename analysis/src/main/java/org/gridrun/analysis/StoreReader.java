@@ -1,0 +1,132 @@
+package org.gridrun.analysis;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.RunState;
+
+/**
+ * The queries of the store.
+ *
+ * <p>Grid-wide queries take a grid name and a run name, where a null run means every run of the grid.
+ */
+final class StoreReader {
+    private static final String EXPERIMENTS = "SELECT e.id, e.grid, e.run, e.name, e.run_dir, e.params, e.config, "
+            + "r.state, r.host, r.started, r.ended, r.detail "
+            + "FROM experiments e LEFT JOIN runs r ON r.experiment_id = e.id WHERE e.grid = ?";
+    private static final String STATE_COUNTS = "SELECT r.state, COUNT(*) FROM experiments e "
+            + "JOIN runs r ON r.experiment_id = e.id WHERE e.grid = ?";
+
+    private final Connection connection;
+
+    StoreReader(Connection connection) {
+        this.connection = connection;
+    }
+
+    Optional<RunState> state(String experimentId) throws SQLException {
+        return Optional.ofNullable(runRow(connection, experimentId)).map(RunRow::state);
+    }
+
+    List<StoredExperiment> experiments(String grid, String run) throws SQLException {
+        String sql = EXPERIMENTS + (run == null ? "" : " AND e.run = ?") + " ORDER BY e.name, e.run, e.id";
+        List<StoredExperiment> result = new ArrayList<>();
+        try (PreparedStatement query = gridQuery(sql, grid, run); ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                result.add(experiment(rs));
+            }
+        }
+        return result;
+    }
+
+    Map<RunState, Integer> stateCounts(String grid, String run) throws SQLException {
+        String sql = STATE_COUNTS + (run == null ? "" : " AND e.run = ?") + " GROUP BY r.state";
+        Map<RunState, Integer> counts = new EnumMap<>(RunState.class);
+        try (PreparedStatement query = gridQuery(sql, grid, run); ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                counts.put(RunState.valueOf(rs.getString(1)), rs.getInt(2));
+            }
+        }
+        return counts;
+    }
+
+    List<MetricRecord> series(String experimentId, String metric) throws SQLException {
+        List<MetricRecord> records = new ArrayList<>();
+        try (PreparedStatement query = metricQuery("SELECT step, \"VALUE\", wall_ms FROM metrics "
+                + "WHERE experiment_id = ? AND name = ? ORDER BY step", experimentId, metric);
+             ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                records.add(new MetricRecord(metric, rs.getLong(1), rs.getDouble(2), rs.getLong(3)));
+            }
+        }
+        return records;
+    }
+
+    Optional<Double> last(String experimentId, String metric) throws SQLException {
+        return single("SELECT \"VALUE\" FROM metrics WHERE experiment_id = ? AND name = ? "
+                + "ORDER BY step DESC LIMIT 1", experimentId, metric);
+    }
+
+    Optional<Double> mean(String experimentId, String metric) throws SQLException {
+        return single("SELECT AVG(\"VALUE\") FROM metrics WHERE experiment_id = ? AND name = ? "
+                + "HAVING COUNT(*) > 0", experimentId, metric);
+    }
+
+    /** The stored run row of one experiment, or null. */
+    static RunRow runRow(Connection connection, String experimentId) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT state, host, started, ended, detail, "
+                + "updated FROM runs WHERE experiment_id = ?")) {
+            query.setString(1, experimentId);
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() ? new RunRow(RunState.valueOf(rs.getString(1)), rs.getString(2), instant(rs, 3),
+                        instant(rs, 4), rs.getString(5), instant(rs, 6)) : null;
+            }
+        }
+    }
+
+    /** A timestamp column as an instant, or null. */
+    static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime time = rs.getObject(column, OffsetDateTime.class);
+        return time == null ? null : time.toInstant();
+    }
+
+    private StoredExperiment experiment(ResultSet rs) throws SQLException {
+        String runDir = rs.getString(5);
+        String state = rs.getString(8);
+        return new StoredExperiment(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                runDir == null ? null : Path.of(runDir), FlatJson.read(rs.getString(6)),
+                FlatJson.read(rs.getString(7)), state == null ? null : RunState.valueOf(state), rs.getString(9),
+                instant(rs, 10), instant(rs, 11), rs.getString(12));
+    }
+
+    private Optional<Double> single(String sql, String experimentId, String metric) throws SQLException {
+        try (PreparedStatement query = metricQuery(sql, experimentId, metric); ResultSet rs = query.executeQuery()) {
+            return rs.next() ? Optional.of(rs.getDouble(1)) : Optional.empty();
+        }
+    }
+
+    private PreparedStatement metricQuery(String sql, String experimentId, String metric) throws SQLException {
+        PreparedStatement query = connection.prepareStatement(sql);
+        query.setString(1, experimentId);
+        query.setString(2, metric);
+        return query;
+    }
+
+    private PreparedStatement gridQuery(String sql, String grid, String run) throws SQLException {
+        PreparedStatement query = connection.prepareStatement(sql);
+        query.setString(1, grid);
+        if (run != null) {
+            query.setString(2, run);
+        }
+        return query;
+    }
+}

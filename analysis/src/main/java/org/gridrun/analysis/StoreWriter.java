@@ -1,0 +1,106 @@
+package org.gridrun.analysis;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.run.ExperimentRecord;
+import org.gridrun.engine.run.MetricRecord;
+
+/**
+ * The upserts of the store, each keyed so that writing the same thing twice leaves one row.
+ *
+ * <p>The caller owns the transaction; nothing here commits.
+ */
+final class StoreWriter {
+    private static final String MERGE_EXPERIMENT = "MERGE INTO experiments (id, grid, run, name, run_dir, params, "
+            + "config) KEY (id) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String MERGE_PARAM = "MERGE INTO params (experiment_id, \"KEY\", \"VALUE\") "
+            + "KEY (experiment_id, \"KEY\") VALUES (?, ?, ?)";
+    private static final String MERGE_RUN = "MERGE INTO runs (experiment_id, state, host, started, ended, detail, "
+            + "updated) KEY (experiment_id) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+    private final Connection connection;
+    private final MetricWriter metrics;
+
+    StoreWriter(Connection connection) {
+        this.connection = connection;
+        this.metrics = new MetricWriter(connection);
+    }
+
+    /** Upserts the experiment row and its resolved config in the params table; {@code created} is kept. */
+    void experiment(ExperimentRecord e, Path runDir) throws SQLException {
+        try (PreparedStatement merge = connection.prepareStatement(MERGE_EXPERIMENT)) {
+            merge.setString(1, e.id());
+            merge.setString(2, e.grid());
+            merge.setString(3, e.run());
+            merge.setString(4, e.name());
+            merge.setString(5, runDir == null ? null : runDir.toAbsolutePath().normalize().toString());
+            merge.setString(6, FlatJson.write(e.params()));
+            merge.setString(7, FlatJson.write(e.config()));
+            merge.executeUpdate();
+        }
+        try (PreparedStatement merge = connection.prepareStatement(MERGE_PARAM)) {
+            for (Map.Entry<String, Object> entry : e.config().entrySet()) {
+                merge.setString(1, e.id());
+                merge.setString(2, entry.getKey());
+                merge.setString(3, FlatJson.text(entry.getValue()));
+                merge.addBatch();
+            }
+            merge.executeBatch();
+        }
+    }
+
+    /** Upserts the run row, unless the store already holds a later state than {@code row}. */
+    void run(String experimentId, RunRow row) throws SQLException {
+        Instant stored = updated(experimentId);
+        if (stored != null && stored.isAfter(row.updated())) {
+            return;
+        }
+        try (PreparedStatement merge = connection.prepareStatement(MERGE_RUN)) {
+            merge.setString(1, experimentId);
+            merge.setString(2, row.state().name());
+            merge.setString(3, row.host());
+            setTime(merge, 4, row.started());
+            setTime(merge, 5, row.ended());
+            merge.setString(6, row.detail());
+            setTime(merge, 7, row.updated());
+            merge.executeUpdate();
+        }
+    }
+
+    /** Stores metric records once per (name, step); a step logged again keeps its later record. */
+    void metrics(String experimentId, List<MetricRecord> records) throws SQLException {
+        metrics.write(experimentId, records);
+    }
+
+    /** The stored run row, or null when there is none. */
+    RunRow storedRun(String experimentId) throws SQLException {
+        return StoreReader.runRow(connection, experimentId);
+    }
+
+    private Instant updated(String experimentId) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT updated FROM runs WHERE experiment_id = ?")) {
+            query.setString(1, experimentId);
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() ? StoreReader.instant(rs, 1) : null;
+            }
+        }
+    }
+
+    private static void setTime(PreparedStatement statement, int index, Instant time) throws SQLException {
+        if (time == null) {
+            statement.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+        } else {
+            statement.setObject(index, OffsetDateTime.ofInstant(time, ZoneOffset.UTC));
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.gridrun.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class GroupsTest {
+    private static StoredExperiment experiment(String name, Object... keyValues) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            params.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return new StoredExperiment("id-" + name, "g", "r", name, null, params, params, null, null, null, null,
+                null);
+    }
+
+    @Test
+    void experimentsDifferingOnlyInSeedShareAGroupInFirstSeenOrder() {
+        List<SeedGroup> groups = Groups.bySeed(List.of(
+                experiment("a", "method", "qsgd", "bits", 4L, "seed", 1L),
+                experiment("b", "method", "alq", "bits", 4L, "seed", 1L),
+                experiment("c", "method", "qsgd", "bits", 4L, "seed", 2L),
+                experiment("d", "method", "alq", "bits", 4L, "seed", 2L),
+                experiment("e", "method", "alq", "bits", 4L, "seed", 3L)));
+        assertEquals(2, groups.size());
+        assertEquals(List.of("a", "c"), groups.get(0).experiments().stream().map(StoredExperiment::name).toList());
+        assertEquals(3, groups.get(1).seeds());
+        assertEquals("method=qsgd", groups.get(0).label());
+        assertEquals("method=alq", groups.get(1).label());
+        assertEquals(Map.of("method", "alq", "bits", 4L), groups.get(1).params());
+    }
+
+    @Test
+    void labelsListEveryParamWhenAllVary() {
+        List<SeedGroup> groups = Groups.bySeed(List.of(
+                experiment("a", "method", "qsgd", "bits", 4L, "seed", 1L),
+                experiment("b", "method", "alq", "bits", 2L, "seed", 1L)));
+        assertEquals("method=qsgd, bits=4", groups.get(0).label());
+        assertEquals("method=alq, bits=2", groups.get(1).label());
+    }
+
+    @Test
+    void aSingleGroupIsLabelledWithAllItsParams() {
+        List<SeedGroup> groups = Groups.bySeed(List.of(
+                experiment("a", "method", "qsgd", "bits", 4L, "seed", 1L),
+                experiment("b", "method", "qsgd", "bits", 4L, "seed", 2L)));
+        assertEquals(1, groups.size());
+        assertEquals("method=qsgd, bits=4", groups.get(0).label());
+    }
+
+    @Test
+    void aMissingKeyCountsAsVarying() {
+        List<SeedGroup> groups = Groups.bySeed(List.of(
+                experiment("a", "method", "none", "lr", 0.1, "seed", 1L),
+                experiment("b", "method", "qsgd", "bits", 8L, "lr", 0.1, "seed", 1L)));
+        assertEquals("method=none", groups.get(0).label());
+        assertEquals("method=qsgd, bits=8", groups.get(1).label());
+    }
+
+    @Test
+    void onlySeedsGiveTheSeedOnlyLabel() {
+        List<SeedGroup> groups = Groups.bySeed(List.of(experiment("a", "seed", 1L), experiment("b", "seed", 2L)));
+        assertEquals(1, groups.size());
+        assertEquals(Groups.NO_PARAMS, groups.get(0).label());
+    }
+}

@@ -1,0 +1,85 @@
+package org.gridrun.reports;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.StringJoiner;
+import java.util.function.ToDoubleFunction;
+import org.gridrun.analysis.SeedGroup;
+import org.gridrun.analysis.SeedSummary;
+import org.gridrun.analysis.StoredExperiment;
+import org.gridrun.engine.run.RunState;
+
+/**
+ * One line of the report's group table: a seed group and its statistics over seeds.
+ *
+ * <p>Each statistic summarises one number per experiment, over the experiments that have it: the last test
+ * accuracy, the mean bits sent per step, the mean compression ratio.
+ *
+ * @param group    the seed group
+ * @param method   the {@code method} param (or config key), empty when there is none
+ * @param bits     the {@code bits} param, {@code 32 (float)} for method {@code none}, empty when there is none
+ * @param accuracy the final test accuracies over seeds
+ * @param bitsSent the bits sent per step over seeds
+ * @param ratio    the compression ratios over seeds
+ * @param state    the group's state, or a count per state when its experiments differ
+ */
+record GroupRow(SeedGroup group, String method, String bits, SeedSummary accuracy, SeedSummary bitsSent,
+                SeedSummary ratio, String state) {
+    static final String METHOD = "method";
+    static final String BITS = "bits";
+    static final String NO_COMPRESSION = "none";
+    static final String FLOAT_BITS = "32 (float)";
+    static final String NO_STATE = "not recorded";
+
+    /** The row of {@code group}, given every experiment's facts. */
+    static GroupRow of(SeedGroup group, Map<String, ExperimentFacts> facts) {
+        List<ExperimentFacts> members = group.experiments().stream().map(e -> facts.get(e.id())).toList();
+        StoredExperiment first = group.experiments().get(0);
+        String method = setting(first, METHOD);
+        String bits = NO_COMPRESSION.equals(method) ? FLOAT_BITS : setting(first, BITS);
+        return new GroupRow(group, method, bits, summary(members, ExperimentFacts::finalVacc),
+                summary(members, ExperimentFacts::meanBits), summary(members, ExperimentFacts::meanRatio),
+                state(group.experiments()));
+    }
+
+    /** The state of one experiment as the report shows it. */
+    static String state(RunState state) {
+        return state == null ? NO_STATE : state.name();
+    }
+
+    private static String setting(StoredExperiment experiment, String key) {
+        Object value = experiment.params().containsKey(key) ? experiment.params().get(key)
+                : experiment.config().get(key);
+        return value == null ? "" : String.valueOf(value);
+    }
+
+    private static SeedSummary summary(List<ExperimentFacts> members, ToDoubleFunction<ExperimentFacts> fact) {
+        return SeedSummary.of(members.stream().mapToDouble(fact).filter(v -> !Double.isNaN(v)).toArray());
+    }
+
+    private static String state(List<StoredExperiment> experiments) {
+        Map<RunState, Integer> counts = new EnumMap<>(RunState.class);
+        int unknown = 0;
+        for (StoredExperiment e : experiments) {
+            if (e.state() == null) {
+                unknown++;
+            } else {
+                counts.merge(e.state(), 1, Integer::sum);
+            }
+        }
+        if (counts.size() == 1 && unknown == 0) {
+            return Objects.toString(counts.keySet().iterator().next());
+        }
+        if (counts.isEmpty()) {
+            return NO_STATE;
+        }
+        StringJoiner joiner = new StringJoiner(", ");
+        counts.forEach((state, n) -> joiner.add(n + " " + state));
+        if (unknown > 0) {
+            joiner.add(unknown + " " + NO_STATE);
+        }
+        return joiner.toString();
+    }
+}
