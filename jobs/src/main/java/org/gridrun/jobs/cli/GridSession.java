@@ -1,0 +1,84 @@
+package org.gridrun.jobs.cli;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import org.gridrun.analysis.ResultsStore;
+import org.gridrun.engine.data.FashionMnist;
+import org.gridrun.engine.run.RunState;
+import org.gridrun.jobs.Workspace;
+import org.gridrun.jobs.local.JobLauncher;
+import org.gridrun.jobs.local.LineObserver;
+import org.gridrun.jobs.local.LocalExecutor;
+import org.gridrun.jobs.local.RunObserver;
+import org.gridrun.jobs.local.Stager;
+import org.gridrun.jobs.local.TerminalObserver;
+import org.gridrun.jobs.plan.Plan;
+import org.gridrun.jobs.plan.PlannedExperiment;
+
+/**
+ * One {@code grid-run --grid G} on the local executor: stage, run, ingest, report, summarise.
+ */
+final class GridSession {
+    private final Workspace workspace;
+    private final ResultsStore store;
+    private final PrintWriter out;
+
+    GridSession(Workspace workspace, ResultsStore store, PrintWriter out) {
+        this.workspace = workspace;
+        this.store = store;
+        this.out = out;
+    }
+
+    /** Lists what would run, writing nothing. */
+    int dryRun(Plan plan) {
+        header(plan, 0);
+        for (PlannedExperiment e : plan.experiments()) {
+            out.printf(Locale.ROOT, "  %-10s %s%n", e.toRun() ? "would run" : "completed",
+                    workspace.root().relativize(e.dir().path()));
+        }
+        out.println("dry run: nothing was written");
+        return 0;
+    }
+
+    /** Runs what the plan marks to run, then writes the report; exit 0 when every experiment completed. */
+    int run(Plan plan, int jobs) {
+        List<PlannedExperiment> toRun = plan.toRun();
+        header(plan, Math.min(jobs, Math.max(1, toRun.size())));
+        long start = System.nanoTime();
+        if (toRun.isEmpty()) {
+            out.printf("nothing to run: all %d experiments already completed (skipped)%n", plan.experiments().size());
+        } else {
+            out.println("data: " + FashionMnist.describeSource(dataDir(toRun.get(0))));
+            out.flush();
+            Stager stager = new Stager(store);
+            toRun.forEach(e -> stager.stage(e, RunState.QUEUED));
+            LocalExecutor executor = new LocalExecutor(store, new JobLauncher(JobLauncher.DEFAULT_JVM_OPTIONS), jobs);
+            executor.run(toRun, observer());
+        }
+        new Summary(store, out).print(plan.grid(), null);
+        var report = new ReportWriter(workspace, store).write(plan.grid());
+        out.printf(Locale.ROOT, "wall time %.1f s; report: %s%n", (System.nanoTime() - start) / 1e9,
+                workspace.root().relativize(report));
+        long unfinished = plan.experiments().stream()
+                .filter(e -> store.state(e.record().id()).orElse(null) != RunState.COMPLETED).count();
+        return unfinished == 0 ? 0 : ErrorHandler.FAILURE;
+    }
+
+    private void header(Plan plan, int jobs) {
+        int total = plan.experiments().size();
+        out.printf(Locale.ROOT, "grid %s: %d experiments, %d already completed, %d to run%s%n", plan.grid(), total,
+                plan.completed(), total - plan.completed(),
+                jobs > 0 && plan.completed() < total ? " on " + jobs + " local job" + (jobs > 1 ? "s" : "") : "");
+        out.flush();
+    }
+
+    private RunObserver observer() {
+        return System.console() != null ? new TerminalObserver(out) : new LineObserver(out);
+    }
+
+    private static String dataDir(PlannedExperiment e) {
+        Object dir = e.record().config().get("data_dir");
+        return dir == null ? "" : dir.toString();
+    }
+}

@@ -1,0 +1,83 @@
+package org.gridrun.jobs.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.gridrun.analysis.ResultsStore;
+import org.gridrun.analysis.StoredExperiment;
+import org.gridrun.engine.run.RunState;
+import org.gridrun.jobs.Workspace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code grid-run status}: counts per state and every experiment's state, with the log tail of failed ones.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Show where a grid stands: experiments per state, and the log tail of the failed ones.")
+final class StatusCommand implements Callable<Integer> {
+    private static final int LOG_TAIL_LINES = 5;
+
+    @Option(names = {"-g", "--grid"}, paramLabel = "NAME",
+            description = "The grid (default: every grid with run directories under runs/).")
+    String grid;
+
+    @Option(names = {"-r", "--run"}, paramLabel = "NAME", description = "Only this named run of the grid.")
+    String run;
+
+    @Mixin
+    CommonOptions common;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Workspace workspace = common.workspace();
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> grids = grid == null ? RunDirectories.grids(workspace) : List.of(grid);
+        if (grids.isEmpty()) {
+            out.println("no runs yet under " + workspace.runsDir());
+            return 0;
+        }
+        try (ResultsStore store = ResultsStore.open(workspace.database())) {
+            for (String name : grids) {
+                RunDirectories.ingest(workspace, store, name);
+                print(out, store, name);
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    private void print(PrintWriter out, ResultsStore store, String name) {
+        Map<RunState, Integer> counts = store.stateCounts(name, run);
+        out.printf("grid %s: %s%n", name, counts.isEmpty() ? "no experiments" : counts.toString()
+                .replaceAll("[{}]", "").replace("=", " "));
+        for (StoredExperiment e : store.experiments(name, run)) {
+            String accuracy = store.last(e.id(), "Vacc")
+                    .map(a -> String.format(Locale.ROOT, "%.2f%%", 100 * a)).orElse("-");
+            out.printf(Locale.ROOT, "  %-9s %-8s %s%n", e.state(), accuracy, e.name());
+            if (e.state() == RunState.FAILED || e.state() == RunState.DIVERGED || e.state() == RunState.KILLED) {
+                out.println("            " + (e.detail() == null ? "" : e.detail()));
+                logTail(e.runDir().resolve("log")).forEach(l -> out.println("            | " + l));
+            }
+        }
+    }
+
+    private static List<String> logTail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+}

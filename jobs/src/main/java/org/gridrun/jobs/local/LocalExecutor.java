@@ -1,0 +1,173 @@
+package org.gridrun.jobs.local;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.gridrun.analysis.ResultsStore;
+import org.gridrun.engine.run.RunDir;
+import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.jobs.plan.PlannedExperiment;
+
+/**
+ * Runs experiments on this machine: a pool of at most {@code jobs} child processes, one experiment each.
+ *
+ * <p>Each finished job is ingested into the store at once, so what completed is kept even if the run is
+ * interrupted. Ctrl-C stops the children and marks their experiments KILLED; a process that ends without recording a
+ * final state is marked FAILED with its exit code.
+ */
+public final class LocalExecutor {
+    private static final long POLL_MILLIS = 250;
+
+    private final ResultsStore store;
+    private final JobLauncher launcher;
+    private final int jobs;
+    private final Map<Process, Running> running = new LinkedHashMap<>();
+    private final AtomicBoolean cancelled = new AtomicBoolean();
+
+    public LocalExecutor(ResultsStore store, JobLauncher launcher, int jobs) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs must be at least 1, found " + jobs);
+        }
+        this.store = store;
+        this.launcher = launcher;
+        this.jobs = jobs;
+    }
+
+    /** Runs every experiment of {@code experiments} (already staged QUEUED); returns how many completed. */
+    public int run(List<PlannedExperiment> experiments, RunObserver observer) {
+        Deque<PlannedExperiment> pending = new ArrayDeque<>(experiments);
+        long totalSteps = experiments.stream().mapToLong(PlannedExperiment::iterations).sum();
+        long[] finishedSteps = {0};
+        int[] completed = {0};
+        Thread hook = new Thread(() -> cancel(pending), "grid-run-cancel");
+        Runtime.getRuntime().addShutdownHook(hook);
+        observer.started(experiments.size(), totalSteps);
+        try {
+            while (!cancelled.get() && (!pending.isEmpty() || !running.isEmpty())) {
+                fill(pending, observer);
+                for (Running r : reap()) {
+                    finishedSteps[0] += r.experiment.iterations();
+                    completed[0] += finish(r, observer) == RunState.COMPLETED ? 1 : 0;
+                }
+                observer.progress(finishedSteps[0] + runningSteps(), runningExperiments());
+                sleep();
+            }
+        } finally {
+            removeHook(hook);
+            observer.closed();
+        }
+        return completed[0];
+    }
+
+    private synchronized void fill(Deque<PlannedExperiment> pending, RunObserver observer) {
+        while (running.size() < jobs && !pending.isEmpty()) {
+            PlannedExperiment next = pending.poll();
+            try {
+                running.put(launcher.start(next.dir()), new Running(next, System.nanoTime()));
+            } catch (IOException e) {
+                StatusEntry entry = next.dir().status().append(RunState.FAILED, "cannot start: " + e.getMessage());
+                store.ingest(next.dir());
+                observer.finished(next, entry, 0, e.getMessage());
+            }
+        }
+    }
+
+    private synchronized List<Running> reap() {
+        List<Running> done = new ArrayList<>();
+        running.entrySet().removeIf(entry -> {
+            if (entry.getKey().isAlive()) {
+                return false;
+            }
+            entry.getValue().exitCode = entry.getKey().exitValue();
+            done.add(entry.getValue());
+            return true;
+        });
+        return done;
+    }
+
+    private RunState finish(Running r, RunObserver observer) {
+        RunDir dir = r.experiment.dir();
+        StatusEntry last = dir.status().current().orElse(null);
+        if (last == null || !last.state().isTerminal()) {
+            RunState state = r.exitCode == 130 || r.exitCode == 137 || r.exitCode == 143
+                    ? RunState.KILLED : RunState.FAILED;
+            last = dir.status().append(state, "process exited with code " + r.exitCode + " without a final state");
+        }
+        store.ingest(dir);
+        double seconds = (System.nanoTime() - r.startNanos) / 1e9;
+        observer.finished(r.experiment, last, seconds, summary(r.experiment, last));
+        return last.state();
+    }
+
+    private String summary(PlannedExperiment e, StatusEntry entry) {
+        if (entry.state() != RunState.COMPLETED) {
+            return entry.detail();
+        }
+        return store.last(e.record().id(), "Vacc")
+                .map(acc -> String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * acc)).orElse("");
+    }
+
+    private synchronized long runningSteps() {
+        long steps = 0;
+        for (Running r : running.values()) {
+            steps += Math.min(r.experiment.iterations(), SpoolProgress.lastStep(r.experiment.dir().metricsFile()));
+        }
+        return steps;
+    }
+
+    private synchronized List<PlannedExperiment> runningExperiments() {
+        return running.values().stream().map(r -> r.experiment).toList();
+    }
+
+    /** Stops every child and marks what had not finished KILLED; runs on Ctrl-C. */
+    private synchronized void cancel(Deque<PlannedExperiment> pending) {
+        if (running.isEmpty() && pending.isEmpty()) {
+            return;
+        }
+        cancelled.set(true);
+        for (Map.Entry<Process, Running> entry : Map.copyOf(running).entrySet()) {
+            entry.getKey().descendants().forEach(ProcessHandle::destroyForcibly);
+            entry.getKey().destroyForcibly();
+            entry.getValue().experiment.dir().status().append(RunState.KILLED, "cancelled by the user (Ctrl-C)");
+        }
+        for (PlannedExperiment e : pending) {
+            e.dir().status().append(RunState.KILLED, "cancelled by the user before it started");
+        }
+        System.err.println("\ncancelled: " + running.size() + " running and " + pending.size()
+                + " queued experiments marked KILLED; run the same command again to resume");
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already: nothing to remove
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(POLL_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final class Running {
+        final PlannedExperiment experiment;
+        final long startNanos;
+        int exitCode;
+
+        Running(PlannedExperiment experiment, long startNanos) {
+            this.experiment = experiment;
+            this.startNanos = startNanos;
+        }
+    }
+}

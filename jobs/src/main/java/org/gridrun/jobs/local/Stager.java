@@ -1,0 +1,59 @@
+package org.gridrun.jobs.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.gridrun.analysis.ResultsStore;
+import org.gridrun.engine.run.RunDir;
+import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.jobs.plan.PlannedExperiment;
+
+/**
+ * Prepares run directories for a new attempt without losing what an earlier attempt wrote.
+ *
+ * <p>The metric spool and log of an unfinished earlier attempt move to {@code attempt-<k>/} inside the run
+ * directory; {@code experiment.yaml} is rewritten and the state history keeps growing.
+ */
+public final class Stager {
+    private final ResultsStore store;
+
+    public Stager(ResultsStore store) {
+        this.store = store;
+    }
+
+    /** Writes the experiment, archives an earlier attempt, and records {@code state} in the directory and store. */
+    public void stage(PlannedExperiment e, RunState state) {
+        RunDir dir = e.dir();
+        if (dir.exists()) {
+            archivePreviousAttempt(dir);
+        }
+        dir.writeExperiment(e.record());
+        StatusEntry entry = dir.status().append(state, "");
+        store.recordState(e.record(), dir.path(), entry);
+    }
+
+    private static void archivePreviousAttempt(RunDir dir) {
+        Path metrics = dir.metricsFile();
+        Path log = dir.logFile();
+        if (!Files.exists(metrics) && !Files.exists(log)) {
+            return;
+        }
+        try {
+            int k = 1;
+            while (Files.exists(dir.path().resolve("attempt-" + k))) {
+                k++;
+            }
+            Path archive = Files.createDirectories(dir.path().resolve("attempt-" + k));
+            for (Path file : new Path[] {metrics, log}) {
+                if (Files.exists(file)) {
+                    Files.move(file, archive.resolve(file.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot archive the previous attempt in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}
