@@ -38,8 +38,11 @@ final class Figures {
         }
     }
 
-    /** A figure to draw: the metric (also the file base name) and the y-axis title. */
-    record Spec(String metric, String yAxis) {
+    /**
+     * A figure to draw: the metric (also the file base name), the y-axis title, and whether the y axis is
+     * logarithmic (losses span decades, and a log axis keeps a diverging method from flattening the others).
+     */
+    record Spec(String metric, String yAxis, boolean logY) {
     }
 
     private Figures() {
@@ -50,9 +53,10 @@ final class Figures {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("iteration")
                 .yAxisTitle(spec.yAxis()).build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setYAxisLogarithmic(spec.logY());
         Set<String> names = new HashSet<>();
         for (SeedGroup group : groups) {
-            List<MetricRecord> curve = finite(meanCurve(store, group, spec.metric()));
+            List<MetricRecord> curve = plottable(meanCurve(store, group, spec.metric()), spec.logY());
             if (!curve.isEmpty()) {
                 XYSeries series = chart.addSeries(unique(group.label(), names), steps(curve), values(curve));
                 series.setMarker(SeriesMarkers.NONE);
@@ -80,8 +84,8 @@ final class Figures {
         return Curves.meanOverSeeds(series);
     }
 
-    private static List<MetricRecord> finite(List<MetricRecord> curve) {
-        return curve.stream().filter(r -> Double.isFinite(r.value())).toList();
+    private static List<MetricRecord> plottable(List<MetricRecord> curve, boolean logY) {
+        return curve.stream().filter(r -> Double.isFinite(r.value()) && (!logY || r.value() > 0)).toList();
     }
 
     private static String unique(String label, Set<String> names) {

@@ -31,8 +31,8 @@ public final class GridReport {
     public static final String FIGURES_DIR = "figures";
     /** The page written into the output directory. */
     public static final String INDEX = "index.html";
-    private static final List<Figures.Spec> FIGURES = List.of(new Figures.Spec("loss", "training loss"),
-            new Figures.Spec("Vacc", "test accuracy"));
+    private static final List<Figures.Spec> FIGURES = List.of(new Figures.Spec("loss", "training loss", true),
+            new Figures.Spec("Vacc", "test accuracy", false));
 
     private GridReport() {
     }
