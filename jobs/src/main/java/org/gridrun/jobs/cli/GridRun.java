@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
                 + "grids/NAME.yaml into experiments, runs the ones not yet completed, stores every metric and "
                 + "writes the report.",
         subcommands = {TrainCommand.class, StatusCommand.class, ReportCommand.class, ExpandCommand.class,
+                ListCommand.class,
                 CommandLine.HelpCommand.class})
 public final class GridRun implements Callable<Integer> {
 

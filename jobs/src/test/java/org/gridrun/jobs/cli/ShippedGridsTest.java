@@ -1,0 +1,67 @@
+package org.gridrun.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.gridrun.grids.Experiment;
+import org.gridrun.grids.GridFile;
+import org.gridrun.jobs.plan.TrainerKeySchema;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * The grids shipped in the repository's {@code grids/} folder validate against the trainer's real schema, and the
+ * quick start is the grid the README and the issue describe.
+ */
+class ShippedGridsTest {
+    private static final Path GRIDS = Path.of("..", "grids");
+
+    @Test
+    void everyShippedGridValidatesAgainstTheTrainer() throws IOException {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(GRIDS)) {
+            files = list.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertFalse(files.isEmpty(), "grids/*.yaml exist");
+        for (Path file : files) {
+            assertFalse(GridFile.load(file, new TrainerKeySchema()).expandAll().isEmpty(), file.toString());
+        }
+    }
+
+    @Test
+    void theQuickStartIsFullPrecisionAgainstQsgdAtTwoAndFourBitsOverTwoSeeds() {
+        List<Experiment> experiments = GridFile.load(GRIDS.resolve("quickstart.yaml"), new TrainerKeySchema())
+                .expand("quickstart");
+        assertEquals(List.of("qs_000_method_none,seed_1", "qs_001_method_none,seed_2",
+                "qs_002_method_qsgd,bits_2,seed_1", "qs_003_method_qsgd,bits_2,seed_2",
+                "qs_004_method_qsgd,bits_4,seed_1", "qs_005_method_qsgd,bits_4,seed_2"),
+                experiments.stream().map(Experiment::name).toList());
+        for (Experiment e : experiments) {
+            assertEquals(4L, e.params().get("ngpu"), e.name());
+            assertEquals("fashion-mnist", e.params().get("dataset"), e.name());
+            if ("qsgd".equals(e.params().get("method"))) {
+                assertEquals(8192L, e.params().get("bucket_size"), e.name());
+            }
+        }
+    }
+
+    @Test
+    void listCompressorsShowsEachMethodWithItsParametersAndAggregation() {
+        StringWriter out = new StringWriter();
+        CommandLine cli = GridRun.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        assertEquals(0, cli.execute("list", "compressors"));
+        String text = out.toString();
+        assertTrue(text.contains("qsgd") && text.contains("all-gather"), text);
+        assertTrue(text.contains("none") && text.contains("all-reduce"), text);
+        assertTrue(text.contains("bucket_size") && text.contains("8192"), text);
+    }
+}
