@@ -40,14 +40,14 @@ public final class TerminalObserver implements RunObserver {
     public void progress(long doneSteps, List<PlannedExperiment> running) {
         bar.stepTo(doneSteps);
         if (lines.isEmpty()) {
-            bar.setExtraMessage(running.size() + " running");
+            bar.setExtraMessage(" " + running.size() + " running");
         }
     }
 
     @Override
     public void finished(PlannedExperiment experiment, StatusEntry entry, double seconds, String summary) {
         lines.add(LineObserver.line(lines.size() + 1, jobs, experiment, entry, seconds, summary));
-        bar.setExtraMessage(lines.size() + "/" + jobs + " done · " + summary);
+        bar.setExtraMessage(" " + lines.size() + "/" + jobs + " done · " + summary);
     }
 
     @Override
