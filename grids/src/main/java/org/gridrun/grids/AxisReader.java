@@ -2,6 +2,7 @@ package org.gridrun.grids;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.gridrun.grids.yaml.Mapping;
 import org.gridrun.grids.yaml.Node;
@@ -59,7 +60,21 @@ final class AxisReader {
         if (value.isNull()) {
             problems.add(value.mark(), key + " has no value; write '' for a flag without a value");
         } else if (keys.contains(key)) {
-            schema.problem(key, value.value()).ifPresent(problem -> problems.add(value.mark(), key + " " + problem));
+            Optional<String> problem = schema.problem(key, value.value());
+            if (problem.isPresent()) {
+                problems.add(value.mark(), key + " " + problem.get());
+            } else {
+                checkChoice(key, value);
+            }
+        }
+    }
+
+    private void checkChoice(String key, Scalar value) {
+        List<String> choices = schema.choices(key);
+        String text = String.valueOf(value.value());
+        if (!choices.isEmpty() && !choices.contains(text)) {
+            problems.add(value.mark(), key + " must be one of " + choices + ", found '" + text + "'"
+                    + Suggestions.didYouMean(text, choices));
         }
     }
 

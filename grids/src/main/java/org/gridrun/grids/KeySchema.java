@@ -1,5 +1,6 @@
 package org.gridrun.grids;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -29,4 +30,13 @@ public interface KeySchema {
      * @param value a {@code Long}, {@code Double}, {@code Boolean} or {@code String}
      */
     Optional<String> problem(String key, Object value);
+
+    /**
+     * The values {@code key} may take when they form a fixed set (method names, say), else an empty list.
+     *
+     * <p>The loader checks a value that passed {@link #problem} against them and suggests the closest one.
+     */
+    default List<String> choices(String key) {
+        return List.of();
+    }
 }

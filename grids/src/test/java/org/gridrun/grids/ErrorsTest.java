@@ -33,6 +33,17 @@ class ErrorsTest {
     }
 
     @Test
+    void aValueOutsideTheKeysChoicesSuggestsTheClosest() {
+        assertFails("""
+                runs:
+                  r:
+                    grid:
+                      model: [mlp, lenet]
+                """, "4:20: model must be one of [mlp, lenet5, resnet20], found 'lenet'; "
+                + "did you mean 'lenet5'?");
+    }
+
+    @Test
     void unknownKeyWithNothingCloseSuggestsNothing() {
         assertFails("runs: {r: {grid: {method: qsgd, zzz: 1}}}\n", "1:33: unknown key 'zzz'");
     }

@@ -23,6 +23,7 @@ final class TestSchema implements KeySchema {
             Map.entry("nesterov", TestSchema::bool),
             Map.entry("flag", TestSchema::flag),
             Map.entry("dataset", TestSchema::text),
+            Map.entry("model", TestSchema::text),
             Map.entry("note", TestSchema::text));
 
     @Override
@@ -33,6 +34,11 @@ final class TestSchema implements KeySchema {
     @Override
     public Optional<String> problem(String key, Object value) {
         return rules.get(key).apply(value);
+    }
+
+    @Override
+    public List<String> choices(String key) {
+        return key.equals("model") ? List.of("mlp", "lenet5", "resnet20") : List.of();
     }
 
     private static Optional<String> integer(Object value) {

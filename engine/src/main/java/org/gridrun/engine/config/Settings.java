@@ -118,8 +118,7 @@ public final class Settings {
     public String oneOf(String name, List<String> choices) {
         String v = string(name);
         if (!choices.contains(v)) {
-            throw new ConfigException(name + " must be one of " + choices + ", found '" + v + "'"
-                    + Suggest.closest(v, choices).map(s -> "; did you mean '" + s + "'?").orElse(""));
+            throw new ConfigException(name + " must be one of " + choices + ", found '" + v + "'");
         }
         return v;
     }
@@ -144,9 +143,7 @@ public final class Settings {
     }
 
     private String unknown(String what, String name) {
-        return "unknown " + what + " '" + name + "'" + Suggest.closest(name, keys.keySet())
-                .map(s -> "; did you mean '" + s + "'?")
-                .orElse("; known: " + String.join(", ", keys.keySet()));
+        return "unknown " + what + " '" + name + "'; known: " + String.join(", ", keys.keySet());
     }
 
     private static String bound(double v) {

@@ -91,15 +91,26 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         if (nesterov && momentum == 0) {
             throw new ConfigException("nesterov needs a positive momentum, found momentum " + momentum);
         }
-        String method = s.oneOf("method", Compressors.names());
+        String method = s.oneOf("method", choices("method"));
         Map<String, Object> compressorParams = compressorParams(method, s.values());
         long seed = s.longValue("seed");
         Compressors.create(method, compressorParams, seed);
-        return new TrainerConfig(s.oneOf("dataset", List.of("fashion-mnist")), s.string("data_dir"),
-                s.oneOf("model", List.of("mlp")), s.positiveIntList("hidden"), s.positiveInt("ngpu"),
+        return new TrainerConfig(s.oneOf("dataset", choices("dataset")), s.string("data_dir"),
+                s.oneOf("model", choices("model")), s.positiveIntList("hidden"), s.positiveInt("ngpu"),
                 s.positiveInt("batch_size"), s.positiveDouble("lr"), momentum, nesterov,
                 s.nonNegativeDouble("weight_decay"), s.positiveInt("niters"), method, compressorParams, seed,
-                s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), s.oneOf("backend", Backends.names()));
+                s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), s.oneOf("backend", choices("backend")));
+    }
+
+    /** The values {@code key} may take when they form a fixed set; an empty list for any other key. */
+    public static List<String> choices(String key) {
+        return switch (key) {
+            case "dataset" -> List.of("fashion-mnist");
+            case "model" -> List.of("mlp");
+            case "method" -> Compressors.names();
+            case "backend" -> Backends.names();
+            default -> List.of();
+        };
     }
 
     /** The values of the keys {@code method} declares as parameters, where the configuration has them. */

@@ -176,7 +176,7 @@ class QsgdTest {
                 () -> Compressors.create("qsgd", Map.of("bucket_size", 0L), 1)).getMessage());
         assertEquals("bits must be an integer, found 'four'", assertThrows(ConfigException.class,
                 () -> Compressors.create("qsgd", Map.of("bits", "four"), 1)).getMessage());
-        assertEquals("unknown qsgd parameter 'bitz'; did you mean 'bits'?", assertThrows(ConfigException.class,
+        assertEquals("unknown qsgd parameter 'bitz'; known: bits, bucket_size", assertThrows(ConfigException.class,
                 () -> Compressors.create("qsgd", Map.of("bitz", 2L), 1)).getMessage());
     }
 

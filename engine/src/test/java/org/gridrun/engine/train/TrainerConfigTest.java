@@ -93,13 +93,11 @@ class TrainerConfigTest {
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
         assertEquals("dataset must be one of [fashion-mnist], found 'cifar10'", error(Map.of("dataset", "cifar10")));
         assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
-        assertEquals("method must be one of [none, qsgd], found 'qsdg'; did you mean 'qsgd'?",
-                error(Map.of("method", "qsdg")));
+        assertEquals("method must be one of [none, qsgd], found 'qsdg'", error(Map.of("method", "qsdg")));
     }
 
     @Test
-    void unknownKeysSuggestTheClosestOne() {
-        assertEquals("unknown key 'bucket_sise'; did you mean 'bucket_size'?", error(Map.of("bucket_sise", 8L)));
+    void unknownKeysListTheKnownOnes() {
         String m = error(Map.of("zzz", 1L));
         assertEquals("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, lr, momentum, "
                 + "nesterov, weight_decay, niters, method, bits, bucket_size, seed, log_interval, chkpt_iter, backend",

@@ -93,7 +93,7 @@ public final class GridRun implements Callable<Integer> {
         GridFile file = GridFile.load(GridFile.resolve(grid, workspace.gridsDir()), new TrainerKeySchema());
         List<Experiment> experiments = run == null ? file.expandAll() : file.expand(run);
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
-            Plan plan = new Planner(workspace, store).plan(file.name(), experiments);
+            Plan plan = new Planner(workspace, store).plan(file, experiments);
             GridSession session = new GridSession(workspace, store, spec.commandLine().getOut());
             return dryRun ? session.dryRun(plan) : session.run(plan, parallel);
         }

@@ -11,7 +11,10 @@ import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.train.TrainerConfig;
+import org.gridrun.engine.config.ConfigException;
 import org.gridrun.grids.Experiment;
+import org.gridrun.grids.GridFile;
+import org.gridrun.jobs.UserInputException;
 import org.gridrun.jobs.Workspace;
 
 /**
@@ -29,22 +32,31 @@ public final class Planner {
         this.store = store;
     }
 
-    /** Plans {@code experiments}, all of one grid. */
-    public Plan plan(String grid, List<Experiment> experiments) {
+    /**
+     * Plans {@code experiments} of {@code file}; every resolved config is checked by the trainer first, so a value
+     * out of range fails here, naming the file, run and experiment, before any job starts.
+     */
+    public Plan plan(GridFile file, List<Experiment> experiments) {
         Map<String, StoredExperiment> stored = new HashMap<>();
-        for (StoredExperiment e : store.experiments(grid, null)) {
+        for (StoredExperiment e : store.experiments(file.name(), null)) {
             stored.put(e.id(), e);
         }
         List<PlannedExperiment> planned = new ArrayList<>();
         for (Experiment e : experiments) {
-            planned.add(plan(e, stored.get(e.id())));
+            planned.add(plan(file, e, stored.get(e.id())));
         }
-        return new Plan(grid, planned);
+        return new Plan(file.name(), planned);
     }
 
-    private PlannedExperiment plan(Experiment e, StoredExperiment stored) {
-        ExperimentRecord record = new ExperimentRecord(e.grid(), e.run(), e.name(), e.id(), e.params(),
-                TrainerConfig.resolve(e.params()));
+    private PlannedExperiment plan(GridFile file, Experiment e, StoredExperiment stored) {
+        Map<String, Object> config = TrainerConfig.resolve(e.params());
+        try {
+            TrainerConfig.from(config);
+        } catch (ConfigException bad) {
+            throw new UserInputException(file.path() + ": run '" + e.run() + "', experiment " + e.name() + ": "
+                    + bad.getMessage(), bad);
+        }
+        ExperimentRecord record = new ExperimentRecord(e.grid(), e.run(), e.name(), e.id(), e.params(), config);
         RunDir dir = RunDir.at(workspace.runDir(e.grid(), e.run(), e.name()));
         if (stored != null && stored.runDir() != null && Files.isDirectory(stored.runDir())) {
             dir = RunDir.at(stored.runDir());

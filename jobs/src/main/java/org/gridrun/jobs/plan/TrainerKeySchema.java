@@ -1,6 +1,7 @@
 package org.gridrun.jobs.plan;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,5 +32,10 @@ public final class TrainerKeySchema implements KeySchema {
     public Optional<String> problem(String key, Object value) {
         ConfigKey spec = keys.get(key);
         return spec == null ? Optional.of("is not a trainer key") : spec.type().problem(value);
+    }
+
+    @Override
+    public List<String> choices(String key) {
+        return TrainerConfig.choices(key);
     }
 }

@@ -149,6 +149,27 @@ class GridRunEndToEndTest {
     }
 
     @Test
+    void aMistypedMethodIsCaughtAtItsPlaceWithASuggestion() throws IOException {
+        Path bad = workdir.resolve("typo.yaml");
+        Files.writeString(bad, "runs:\n  r:\n    grid:\n      method: [none, qsdg]\n");
+        Result result = gridRun("--grid", bad.toString());
+        assertEquals(2, result.exit(), result.err());
+        assertTrue(result.err().contains(
+                "typo.yaml:4:22: method must be one of [none, qsgd], found 'qsdg'; did you mean 'qsgd'?"), result.err());
+    }
+
+    @Test
+    void aValueOutOfRangeFailsBeforeAnyJobStarts() throws IOException {
+        Path bad = workdir.resolve("range.yaml");
+        Files.writeString(bad, "runs:\n  r:\n    grid:\n      method: qsgd\n      bits: [4, 0]\n");
+        Result result = gridRun("--grid", bad.toString());
+        assertEquals(2, result.exit(), result.err());
+        assertTrue(result.err().contains("range.yaml: run 'r', experiment r_001_method_qsgd,bits_0: "
+                + "bits must be in [1, 8], found 0"), result.err());
+        assertTrue(!Files.exists(workdir.resolve("runs/range")), "no run directory was written");
+    }
+
+    @Test
     void aMissingGridIsBadInput() {
         Result result = gridRun("--grid", "no-such-grid");
         assertEquals(2, result.exit());
