@@ -44,7 +44,8 @@ public final class GridRun implements Callable<Integer> {
     String run;
 
     @Option(names = "--cluster", paramLabel = "KIND", defaultValue = "local",
-            description = "Where experiments run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+            description = "Where experiments run: local, a process pool on this machine (the default); slurm "
+                    + "is not available in this version yet.")
     Cluster cluster;
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "N",
