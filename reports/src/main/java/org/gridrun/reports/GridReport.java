@@ -65,7 +65,7 @@ public final class GridReport {
                 drawn);
         Path index = outDir.resolve(INDEX);
         writeText(index, HtmlPage.render(model));
-        return new ReportResult(index, files, experiments.size(), groups.size());
+        return new ReportResult(index, files, experiments.size(), groups.size(), TextTable.render(rows));
     }
 
     private static Path createDirectories(Path dir) {

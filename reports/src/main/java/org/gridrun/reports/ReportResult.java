@@ -11,8 +11,10 @@ import java.util.List;
  *                    group has data yet
  * @param experiments the number of experiments reported
  * @param groups      the number of seed groups among them
+ * @param table       the group table as plain text (label, seeds, final test accuracy, bits per step), one line
+ *                    per group after a header; empty when there are no experiments
  */
-public record ReportResult(Path index, List<Path> figures, int experiments, int groups) {
+public record ReportResult(Path index, List<Path> figures, int experiments, int groups, String table) {
     public ReportResult {
         figures = List.copyOf(figures);
     }

@@ -66,6 +66,12 @@ class GridReportTest {
             assertTrue(html.contains("<li>COMPLETED: 4</li>"), html);
             assertFalse(html.contains("<script"), html);
             assertImagesExist(html, tmp.resolve("report"));
+            String[] table = result.table().split("\n");
+            assertEquals(3, table.length, result.table());
+            assertTrue(table[0].startsWith("experiment"), result.table());
+            assertTrue(result.table().contains(meanStdPercent(FINAL_VACC[0]) + " %"), result.table());
+            assertTrue(result.table().contains(meanStdPercent(FINAL_VACC[1]) + " %"), result.table());
+            assertTrue(result.table().contains("203.5 kbit") && result.table().contains("3.2 Mbit"), result.table());
         }
     }
 
@@ -75,6 +81,7 @@ class GridReportTest {
             ReportResult result = GridReport.write(store, "nothing", null, tmp.resolve("report"));
             assertEquals(0, result.experiments());
             assertEquals(List.of(), result.figures());
+            assertEquals("", result.table());
             String html = Files.readString(result.index());
             assertTrue(html.contains(HtmlPage.NO_RESULTS), html);
             assertFalse(html.contains("<img"), html);

@@ -56,10 +56,8 @@ final class GridSession {
             LocalExecutor executor = new LocalExecutor(store, new JobLauncher(JobLauncher.DEFAULT_JVM_OPTIONS), jobs);
             executor.run(toRun, observer());
         }
-        new Summary(store, out).print(plan.grid(), null);
-        var report = new ReportWriter(workspace, store).write(plan.grid());
-        out.printf(Locale.ROOT, "wall time %.1f s; report: %s%n", (System.nanoTime() - start) / 1e9,
-                workspace.root().relativize(report));
+        out.printf(Locale.ROOT, "wall time %.1f s%n", (System.nanoTime() - start) / 1e9);
+        new ReportWriter(workspace, store).write(plan.grid(), out);
         long unfinished = plan.experiments().stream()
                 .filter(e -> store.state(e.record().id()).orElse(null) != RunState.COMPLETED).count();
         return unfinished == 0 ? 0 : ErrorHandler.FAILURE;

@@ -1,6 +1,5 @@
 package org.gridrun.jobs.cli;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.jobs.UserInputException;
@@ -36,9 +35,7 @@ final class ReportCommand implements Callable<Integer> {
                         + workspace.runsDir().resolve(grid) + " nor in the store " + workspace.database()
                         + "; run grid-run --grid " + grid + " first");
             }
-            Path index = new ReportWriter(workspace, store).write(grid);
-            new Summary(store, spec.commandLine().getOut()).print(grid, null);
-            spec.commandLine().getOut().println("report: " + workspace.root().relativize(index));
+            new ReportWriter(workspace, store).write(grid, spec.commandLine().getOut());
         }
         return 0;
     }

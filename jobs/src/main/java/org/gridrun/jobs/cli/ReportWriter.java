@@ -1,12 +1,13 @@
 package org.gridrun.jobs.cli;
 
-import java.nio.file.Path;
+import java.io.PrintWriter;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.jobs.Workspace;
 import org.gridrun.reports.GridReport;
+import org.gridrun.reports.ReportResult;
 
 /**
- * Writes the report site of one grid, {@code reports/<grid>/index.html}, from the store.
+ * Writes the report site of one grid, {@code reports/<grid>/index.html}, from the store, and tells where.
  */
 final class ReportWriter {
     private final Workspace workspace;
@@ -17,10 +18,11 @@ final class ReportWriter {
         this.store = store;
     }
 
-    /** Writes the report and returns the path of its index page. */
-    Path write(String grid) {
-        Path dir = workspace.reportDir(grid);
-        GridReport.write(store, grid, null, dir);
-        return dir.resolve("index.html");
+    /** Writes the report and prints its group table and the path of its index page to {@code out}. */
+    void write(String grid, PrintWriter out) {
+        ReportResult result = GridReport.write(store, grid, null, workspace.reportDir(grid));
+        out.print(result.table());
+        out.println("report: " + workspace.root().relativize(result.index()));
+        out.flush();
     }
 }

@@ -40,12 +40,11 @@ public final class LocalExecutor {
         this.jobs = jobs;
     }
 
-    /** Runs every experiment of {@code experiments} (already staged QUEUED); returns how many completed. */
-    public int run(List<PlannedExperiment> experiments, RunObserver observer) {
+    /** Runs every experiment of {@code experiments} (already staged QUEUED); their states end in the store. */
+    public void run(List<PlannedExperiment> experiments, RunObserver observer) {
         Deque<PlannedExperiment> pending = new ArrayDeque<>(experiments);
         long totalSteps = experiments.stream().mapToLong(PlannedExperiment::iterations).sum();
-        long[] finishedSteps = {0};
-        int[] completed = {0};
+        long finishedSteps = 0;
         Thread hook = new Thread(() -> cancel(pending), "grid-run-cancel");
         Runtime.getRuntime().addShutdownHook(hook);
         observer.started(experiments.size(), totalSteps);
@@ -53,17 +52,16 @@ public final class LocalExecutor {
             while (!cancelled.get() && (!pending.isEmpty() || !running.isEmpty())) {
                 fill(pending, observer);
                 for (Running r : reap()) {
-                    finishedSteps[0] += r.experiment.iterations();
-                    completed[0] += finish(r, observer) == RunState.COMPLETED ? 1 : 0;
+                    finishedSteps += r.experiment.iterations();
+                    finish(r, observer);
                 }
-                observer.progress(finishedSteps[0] + runningSteps(), runningExperiments());
+                observer.progress(finishedSteps + runningSteps(), runningExperiments());
                 sleep();
             }
         } finally {
             removeHook(hook);
             observer.closed();
         }
-        return completed[0];
     }
 
     private synchronized void fill(Deque<PlannedExperiment> pending, RunObserver observer) {
@@ -92,7 +90,7 @@ public final class LocalExecutor {
         return done;
     }
 
-    private RunState finish(Running r, RunObserver observer) {
+    private void finish(Running r, RunObserver observer) {
         RunDir dir = r.experiment.dir();
         StatusEntry last = dir.status().current().orElse(null);
         if (last == null || !last.state().isTerminal()) {
@@ -103,7 +101,6 @@ public final class LocalExecutor {
         store.ingest(dir);
         double seconds = (System.nanoTime() - r.startNanos) / 1e9;
         observer.finished(r.experiment, last, seconds, summary(r.experiment, last));
-        return last.state();
     }
 
     private String summary(PlannedExperiment e, StatusEntry entry) {

@@ -1,0 +1,30 @@
+package org.gridrun.reports;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report's group table as plain text, for the command line: the same rows and numbers as the HTML page.
+ */
+final class TextTable {
+    private TextTable() {
+    }
+
+    /** One line per group: label, seeds, final test accuracy (mean ± std, %), bits one worker sends per step. */
+    static String render(List<GroupRow> rows) {
+        if (rows.isEmpty()) {
+            return "";
+        }
+        int width = Math.max(10, rows.stream().mapToInt(r -> r.group().label().length()).max().orElse(10));
+        String format = "%-" + width + "s  %5s  %-18s  %s%n";
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, format, "experiment", "seeds",
+                "test accuracy", "bits/step (one worker)"));
+        for (GroupRow row : rows) {
+            String accuracy = Formats.meanStd(row.accuracy(), ReportModel.PERCENT);
+            text.append(String.format(Locale.ROOT, format, row.group().label(), row.group().seeds(),
+                    Formats.MISSING.equals(accuracy) ? accuracy : accuracy + " %",
+                    Formats.bits(row.bitsSent().mean())));
+        }
+        return text.toString();
+    }
+}
