@@ -69,8 +69,7 @@ public final class Trainer implements AutoCloseable {
         this.compressors = new Compressor[config.ngpu()];
         for (int w = 0; w < workers.length; w++) {
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
-            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(),
-                    compressors[w]);
+            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
         }
         this.payloads = new Payload[workers.length];
         this.collective = new SimulatedCollective(workers.length, n);

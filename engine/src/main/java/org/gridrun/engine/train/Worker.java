@@ -2,13 +2,12 @@ package org.gridrun.engine.train;
 
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
-import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.data.BatchSampler;
 import org.gridrun.engine.data.Dataset;
 import org.gridrun.engine.model.Model;
 
 /**
- * One simulated worker: its minibatch sampler, its batch and gradient buffers, its workspace and its compressor.
+ * One simulated worker: its minibatch sampler, its batch and gradient buffers and its workspace.
  *
  * <p>Everything is allocated at construction; {@link #computeGradient()} allocates nothing.
  */
@@ -23,9 +22,8 @@ final class Worker implements AutoCloseable {
     private final Tensor x;
     private final Tensor y;
     private final Tensor gradient;
-    private final Compressor compressor;
 
-    Worker(int index, Backend backend, Model model, Dataset data, int batchSize, long seed, Compressor compressor) {
+    Worker(int index, Backend backend, Model model, Dataset data, int batchSize, long seed) {
         this.backend = backend;
         this.model = model;
         this.data = data;
@@ -36,7 +34,6 @@ final class Worker implements AutoCloseable {
         this.x = backend.allocate(batchSize, data.features());
         this.y = backend.allocate(batchSize, 1);
         this.gradient = backend.allocate(1, model.parameterCount());
-        this.compressor = compressor;
     }
 
     /** Draws this worker's next minibatch and computes its gradient into {@link #gradient()}; returns the loss. */
@@ -52,10 +49,6 @@ final class Worker implements AutoCloseable {
 
     Tensor gradient() {
         return gradient;
-    }
-
-    Compressor compressor() {
-        return compressor;
     }
 
     @Override
