@@ -61,8 +61,10 @@ public final class Settings {
         return ((Number) get(name)).doubleValue();
     }
 
+    /** The value of a {@code BOOL} key; a flag written without a value ({@code ''}) is true. */
     public boolean bool(String name) {
-        return (Boolean) get(name);
+        Object value = get(name);
+        return "".equals(value) || (Boolean) value;
     }
 
     /** The value of an {@code INT} key that must lie in [min, max], failing with {@code name must be in [min, max]}. */

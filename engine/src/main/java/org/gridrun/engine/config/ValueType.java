@@ -9,13 +9,13 @@ import java.util.Optional;
  *
  * <p>Values arrive as {@code String}, {@code Long}, {@code Double} or {@code Boolean} (what
  * {@link org.gridrun.engine.run.ConfigValues#normalise} produces). {@code INT} accepts a Long; {@code DOUBLE} a Long
- * or a Double; {@code BOOL} a Boolean; {@code STRING} any scalar; {@code INT_LIST} a Long or a String of
+ * or a Double; {@code BOOL} a Boolean, or the empty string of a flag written without a value (true); {@code STRING} any scalar; {@code INT_LIST} a Long or a String of
  * comma-separated integers such as {@code "512,512"} (the empty string is the empty list).
  */
 public enum ValueType {
     INT("an integer"),
     DOUBLE("a number"),
-    BOOL("true or false"),
+    BOOL("true or false (or '' for true)"),
     STRING("a string"),
     INT_LIST("an integer or a comma-separated list of integers");
 
@@ -35,7 +35,7 @@ public enum ValueType {
         boolean ok = switch (this) {
             case INT -> value instanceof Long || value instanceof Integer;
             case DOUBLE -> value instanceof Long || value instanceof Integer || value instanceof Double;
-            case BOOL -> value instanceof Boolean;
+            case BOOL -> value instanceof Boolean || "".equals(value);
             case STRING -> value instanceof String || value instanceof Number || value instanceof Boolean;
             case INT_LIST -> value instanceof Long || value instanceof Integer
                     || value instanceof String s && parseList(s) != null;

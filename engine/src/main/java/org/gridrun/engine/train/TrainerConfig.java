@@ -4,6 +4,7 @@ import org.gridrun.engine.config.ValueType;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.ConfigException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,25 +44,92 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
                             int niters, String method, Map<String, Object> compressorParams, long seed,
                             int logInterval, int chkptIter, String backend) {
     private static final List<ConfigKey> SCHEMA = List.of(
-            new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set: fashion-mnist"),
+            new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
                     "directory of the data files; empty: $GRIDRUN_DATA_DIR, the Debian package, or the shipped subset"),
-            new ConfigKey("model", ValueType.STRING, "mlp", "model: mlp"),
+            new ConfigKey("model", ValueType.STRING, "mlp", "model (the seed's arch; its MNIST cnn is lenet5)"),
             new ConfigKey("hidden", ValueType.INT_LIST, "256", "hidden layer widths of the mlp, e.g. 512,512"),
-            new ConfigKey("ngpu", ValueType.INT, 4L, "number of simulated data-parallel workers"),
+            new ConfigKey("ngpu", ValueType.INT, 4L, "number of simulated data-parallel workers (the seed's nuq_ngpu)"),
             new ConfigKey("batch_size", ValueType.INT, 32L, "minibatch size per worker"),
+            new ConfigKey("optim", ValueType.STRING, "sgd", "optimizer"),
             new ConfigKey("lr", ValueType.DOUBLE, 0.1, "learning rate"),
             new ConfigKey("momentum", ValueType.DOUBLE, 0.9, "SGD momentum, in [0, 1)"),
             new ConfigKey("nesterov", ValueType.BOOL, false, "Nesterov momentum"),
             new ConfigKey("weight_decay", ValueType.DOUBLE, 0.0, "L2 weight decay"),
+            new ConfigKey("lr_decay_iters", ValueType.INT_LIST, "",
+                    "iterations at which the learning rate is multiplied by lr_decay_rate, e.g. 40000,60000 "
+                            + "(the seed's lr_decay_epoch with niters)"),
+            new ConfigKey("lr_decay_epochs", ValueType.INT_LIST, "",
+                    "epochs at which the learning rate is multiplied by lr_decay_rate (the seed's lr_decay_epoch "
+                            + "with epochs)"),
+            new ConfigKey("lr_decay_rate", ValueType.DOUBLE, 0.1, "factor of each learning-rate decay"),
             new ConfigKey("niters", ValueType.INT, 300L, "training iterations"),
-            new ConfigKey("method", ValueType.STRING, "none", "gradient compressor (grid-run list compressors)"),
-            new ConfigKey("bits", ValueType.INT, 4L, "quantization bits per value (qsgd)"),
-            new ConfigKey("bucket_size", ValueType.INT, 8192L, "values per quantization bucket (qsgd)"),
+            new ConfigKey("epochs", ValueType.INT, 0L, "training epochs; 0: stop after niters"),
+            new ConfigKey("method", ValueType.STRING, "none",
+                    "gradient compressor (grid-run list compressors; the seed's nuq_method, its q is qsgd)"),
+            new ConfigKey("measure_only", ValueType.BOOL, false,
+                    "train with plain SGD while measuring the compressor (the seed without g_optim)"),
+            new ConfigKey("compress_start", ValueType.INT, 0L,
+                    "iteration from which the compressed gradient drives training (the seed's g_optim_start)"),
+            new ConfigKey("bits", ValueType.INT, 4L, "quantization bits per value (the seed's nuq_bits)"),
+            new ConfigKey("bucket_size", ValueType.INT, 8192L,
+                    "values per quantization bucket (the seed's nuq_bucket_size)"),
+            new ConfigKey("per_layer", ValueType.BOOL, false,
+                    "bucket each layer on its own instead of the whole network (the seed's nuq_layer)"),
+            new ConfigKey("mul", ValueType.DOUBLE, 0.5, "ratio p of exponential levels (nuq; the seed's nuq_mul)"),
+            new ConfigKey("cd_epochs", ValueType.INT, 30L,
+                    "coordinate-descent sweeps when fitting levels (alq; the seed's nuq_cd_epochs)"),
+            new ConfigKey("amq_lr", ValueType.DOUBLE, 0.7, "gradient-descent rate of amq's p (the seed's nuq_amq_lr)"),
+            new ConfigKey("amq_epochs", ValueType.INT, 50L,
+                    "gradient-descent steps of amq's p (the seed's nuq_amq_epochs)"),
+            new ConfigKey("dist_num", ValueType.INT, 20L,
+                    "largest-norm buckets in the fitted mixture (alq_nb, amq_nb; the seed's dist_num)"),
+            new ConfigKey("number_of_samples", ValueType.INT, 10L,
+                    "gradients sampled to fit the levels (the seed's nuq_number_of_samples)"),
+            new ConfigKey("truncated_interval", ValueType.DOUBLE, 1.0,
+                    "half-width of the truncated normals' interval (the seed's nuq_truncated_interval)"),
+            new ConfigKey("symmetric", ValueType.BOOL, false,
+                    "fit levels symmetric around zero (the seed's nuq_sym)"),
+            new ConfigKey("inv", ValueType.BOOL, false,
+                    "closed-form inverse-CDF update of the levels (the seed's nuq_inv)"),
+            new ConfigKey("ignore_small_buckets", ValueType.BOOL, false,
+                    "leave small buckets out of the fitted distribution (the seed's nuq_ig_sm_bkts)"),
+            new ConfigKey("osnap_iter", ValueType.INT_LIST, "100,1000,10000",
+                    "iterations at which levels are re-fitted, then every last value (the seed's g_osnap_iter)"),
+            new ConfigKey("bsnap_iter", ValueType.INT, 0L,
+                    "iterations between snapshots of the full gradient for variance measurement "
+                            + "(the seed's g_bsnap_iter); 0: none"),
+            new ConfigKey("gvar_log_iter", ValueType.INT, 0L,
+                    "iterations between est_var/sgd_var measurements; 0: none (the seed's gvar_log_iter)"),
+            new ConfigKey("gvar_start", ValueType.INT, 0L, "first iteration of variance measurement"),
+            new ConfigKey("train_accuracy", ValueType.BOOL, false, "also record Tloss and Tacc on the training set"),
             new ConfigKey("seed", ValueType.INT, 1L, "seed of initialisation, sampling and compression"),
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
             new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations"),
             new ConfigKey("backend", ValueType.STRING, "cpu", "compute backend: cpu, or auto for the best available"));
+
+    /**
+     * Names the grid language accepts for the keys with a fixed vocabulary: every data set, model and method of the
+     * four papers and their seeds. {@link #from} accepts only those this build can run ({@link #available}), so a
+     * grid may name a method before it is implemented and fails, naming it, only when it is planned to run.
+     */
+    private static final Map<String, List<String>> VOCABULARY = Map.of(
+            "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet"),
+            "model", List.of("mlp", "logreg", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44", "resnet56",
+                    "resnet110", "wrn", "resnet18"),
+            "optim", List.of("sgd", "adam"),
+            "method", List.of("none", "qsgd", "qinf", "nuq", "trn", "alq", "alq_nb", "alqg", "alqg_nb", "amq",
+                    "amq_nb", "jointsq", "dgc", "acsgd", "mcgq", "smaq", "fp16", "bf16", "fp8", "s2fp8", "powersgd",
+                    "topk", "randomk", "threshold", "signsgd", "efsignsgd", "signum", "onebit", "natural"));
+
+    /**
+     * Keys the grid language accepts (the seed's grids set them) but this trainer does not implement yet; a value
+     * other than the default fails in {@link #from}, so nothing is silently ignored.
+     */
+    private static final List<String> NOT_YET_IMPLEMENTED = List.of("optim", "lr_decay_iters", "lr_decay_epochs",
+            "lr_decay_rate", "epochs", "measure_only", "compress_start", "per_layer", "mul", "cd_epochs", "amq_lr",
+            "amq_epochs", "dist_num", "number_of_samples", "truncated_interval", "symmetric", "inv",
+            "ignore_small_buckets", "osnap_iter", "bsnap_iter", "gvar_log_iter", "gvar_start", "train_accuracy");
 
     public TrainerConfig {
         hidden = List.copyOf(hidden);
@@ -91,26 +159,68 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         if (nesterov && momentum == 0) {
             throw new ConfigException("nesterov needs a positive momentum, found momentum " + momentum);
         }
-        String method = s.oneOf("method", choices("method"));
+        String method = runnable(s, "method");
+        rejectUnimplemented(s);
         Map<String, Object> compressorParams = compressorParams(method, s.values());
         long seed = s.longValue("seed");
         Compressors.create(method, compressorParams, seed);
-        return new TrainerConfig(s.oneOf("dataset", choices("dataset")), s.string("data_dir"),
-                s.oneOf("model", choices("model")), s.positiveIntList("hidden"), s.positiveInt("ngpu"),
+        runnable(s, "optim");
+        return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"),
+                runnable(s, "model"), s.positiveIntList("hidden"), s.positiveInt("ngpu"),
                 s.positiveInt("batch_size"), s.positiveDouble("lr"), momentum, nesterov,
                 s.nonNegativeDouble("weight_decay"), s.positiveInt("niters"), method, compressorParams, seed,
-                s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), s.oneOf("backend", choices("backend")));
+                s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"));
     }
 
-    /** The values {@code key} may take when they form a fixed set; an empty list for any other key. */
+    /**
+     * The names {@code key} may take when they form a fixed set, implemented or not (the grid language checks them
+     * and suggests the closest); an empty list for any other key.
+     */
     public static List<String> choices(String key) {
+        if (key.equals("backend")) {
+            return Backends.names();
+        }
+        List<String> known = new ArrayList<>(VOCABULARY.getOrDefault(key, List.of()));
+        available(key).stream().filter(name -> !known.contains(name)).forEach(known::add);
+        return known;
+    }
+
+    /** The values of {@code key} this build can run, where {@link #choices} lists a fixed set; else empty. */
+    public static List<String> available(String key) {
         return switch (key) {
             case "dataset" -> List.of("fashion-mnist");
             case "model" -> List.of("mlp");
+            case "optim" -> List.of("sgd");
             case "method" -> Compressors.names();
             case "backend" -> Backends.names();
             default -> List.of();
         };
+    }
+
+    private static void rejectUnimplemented(Settings s) {
+        for (ConfigKey key : SCHEMA) {
+            Object value = s.values().get(key.name());
+            boolean isDefault = value.equals(key.defaultValue())
+                    || value instanceof Number n && key.defaultValue() instanceof Number d
+                    && n.doubleValue() == d.doubleValue();
+            if (NOT_YET_IMPLEMENTED.contains(key.name()) && !isDefault
+                    && !Compressors.provider(s.string("method")).parameters().stream()
+                            .anyMatch(p -> p.name().equals(key.name()))) {
+                throw new ConfigException(key.name() + " is not implemented in this version of gridrun yet; leave it "
+                        + "out or give its default " + ValueType.show(key.defaultValue()));
+            }
+        }
+    }
+
+    /** The value of {@code key}, which must be one this build can run; a known but missing one says so. */
+    private static String runnable(Settings s, String key) {
+        String value = s.string(key);
+        List<String> available = available(key);
+        if (!available.contains(value) && choices(key).contains(value)) {
+            throw new ConfigException(key + " '" + value + "' is not available in this version of gridrun yet; "
+                    + "available: " + String.join(", ", available));
+        }
+        return s.oneOf(key, available);
     }
 
     /** The values of the keys {@code method} declares as parameters, where the configuration has them. */

@@ -6,6 +6,7 @@ import org.gridrun.engine.config.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -42,8 +43,10 @@ class TrainerConfigTest {
         expected.put("chkpt_iter", 100L);
         expected.put("backend", "cpu");
         Map<String, Object> resolved = TrainerConfig.resolve(Map.of());
-        assertEquals(List.copyOf(expected.keySet()), List.copyOf(resolved.keySet()));
-        assertEquals(expected, resolved);
+        assertEquals(TrainerConfig.schema().stream().map(ConfigKey::name).toList(), List.copyOf(resolved.keySet()));
+        expected.forEach((key, value) -> assertEquals(value, resolved.get(key), key));
+        assertEquals(List.copyOf(expected.keySet()),
+                resolved.keySet().stream().filter(expected::containsKey).toList());
         TrainerConfig config = TrainerConfig.from(resolved);
         assertEquals(List.of(256), config.hidden());
         assertEquals(4, config.ngpu());
@@ -75,7 +78,7 @@ class TrainerConfigTest {
         assertEquals("ngpu must be an integer, found 'abc'", error(Map.of("ngpu", "abc")));
         assertEquals("ngpu must be an integer, found 2.5", error(Map.of("ngpu", 2.5)));
         assertEquals("lr must be a number, found 'fast'", error(Map.of("lr", "fast")));
-        assertEquals("nesterov must be true or false, found 'yes'", error(Map.of("nesterov", "yes")));
+        assertEquals("nesterov must be true or false (or '' for true), found 'yes'", error(Map.of("nesterov", "yes")));
         assertEquals("hidden must be an integer or a comma-separated list of integers, found '512,x'",
                 error(Map.of("hidden", "512,x")));
     }
@@ -91,7 +94,7 @@ class TrainerConfigTest {
         assertEquals("nesterov needs a positive momentum, found momentum 0.0",
                 error(Map.of("nesterov", true, "momentum", 0.0)));
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
-        assertEquals("dataset must be one of [fashion-mnist], found 'cifar10'", error(Map.of("dataset", "cifar10")));
+        assertEquals("dataset 'cifar10' is not available in this version of gridrun yet; available: fashion-mnist", error(Map.of("dataset", "cifar10")));
         assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
         assertEquals("method must be one of [none, qsgd], found 'qsdg'", error(Map.of("method", "qsdg")));
     }
@@ -99,9 +102,28 @@ class TrainerConfigTest {
     @Test
     void unknownKeysListTheKnownOnes() {
         String m = error(Map.of("zzz", 1L));
-        assertEquals("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, lr, momentum, "
-                + "nesterov, weight_decay, niters, method, bits, bucket_size, seed, log_interval, chkpt_iter, backend",
-                m);
+        assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, "), m);
+        assertTrue(m.endsWith(", seed, log_interval, chkpt_iter, backend"), m);
+    }
+
+    @Test
+    void knownButUnimplementedNamesSaySo() {
+        assertEquals("model 'resnet32' is not available in this version of gridrun yet; available: mlp",
+                error(Map.of("model", "resnet32")));
+        assertTrue(TrainerConfig.choices("method").contains("amq"));
+        assertEquals("dataset must be one of [fashion-mnist], found 'svhn'", error(Map.of("dataset", "svhn")));
+    }
+
+    @Test
+    void keysTheTrainerDoesNotImplementYetFailUnlessDefault() {
+        assertEquals("lr_decay_iters is not implemented in this version of gridrun yet; leave it out or give its "
+                + "default ''", error(Map.of("lr_decay_iters", "40000,60000")));
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("lr_decay_iters", "")));
+    }
+
+    @Test
+    void aFlagWithoutAValueIsTrue() {
+        assertTrue(TrainerConfig.from(Map.of("nesterov", "")).nesterov());
     }
 
     @Test
@@ -112,7 +134,7 @@ class TrainerConfigTest {
         assertEquals(Optional.empty(), ValueType.DOUBLE.problem(0.5));
         assertEquals(Optional.of("must be a number, found true"), ValueType.DOUBLE.problem(true));
         assertEquals(Optional.empty(), ValueType.BOOL.problem(false));
-        assertEquals(Optional.of("must be true or false, found 1"), ValueType.BOOL.problem(1L));
+        assertEquals(Optional.of("must be true or false (or '' for true), found 1"), ValueType.BOOL.problem(1L));
         assertEquals(Optional.empty(), ValueType.STRING.problem(5L));
         assertEquals(Optional.of("must be a string, found null"), ValueType.STRING.problem(null));
         assertEquals(Optional.empty(), ValueType.INT_LIST.problem(512L));
