@@ -132,6 +132,19 @@ public final class ResultsStore implements AutoCloseable {
         });
     }
 
+    /** Records a batch submission; submitting the same job id again replaces its row. */
+    public synchronized void recordSubmission(Submission submission) {
+        inTransaction("record submission " + submission.jobId(), () -> {
+            writer.submission(submission);
+            return null;
+        });
+    }
+
+    /** The submissions of a grid ({@code run} null: of every run), oldest first. */
+    public synchronized List<Submission> submissions(String grid, String run) {
+        return query("list the submissions of " + grid, () -> reader.submissions(grid, run));
+    }
+
     /** The current state of an experiment, empty when the store has none. */
     public synchronized Optional<RunState> state(String experimentId) {
         return query("read the state of " + experimentId, () -> reader.state(experimentId));

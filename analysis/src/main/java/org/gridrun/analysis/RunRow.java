@@ -11,10 +11,11 @@ import org.gridrun.engine.run.StatusEntry;
  * <p>An attempt begins with the first transition, with {@code STAGED}, or with any transition after a terminal
  * state (a resubmission); {@code PREEMPTED → QUEUED} stays in the same attempt. {@code started} is the attempt's
  * first {@code RUNNING} time, {@code ended} the terminal time, {@code host} the host that ran it (the latest
- * {@code RUNNING} entry's, or the latest entry's before it ran), {@code detail} the latest entry's detail, and
- * {@code updated} the latest entry's time.
+ * {@code RUNNING} entry's, or the latest entry's before it ran), {@code detail} the latest entry's detail, {@code job} the latest scheduler
+ * job an entry of the attempt named, and {@code updated} the latest entry's time.
  */
-record RunRow(RunState state, String host, Instant started, Instant ended, String detail, Instant updated) {
+record RunRow(RunState state, String host, Instant started, Instant ended, String detail, String job,
+              Instant updated) {
 
     /** The row after every transition of {@code history}, oldest first; null when it is empty. */
     static RunRow fold(List<StatusEntry> history) {
@@ -37,6 +38,8 @@ record RunRow(RunState state, String host, Instant started, Instant ended, Strin
             host = previous.host();
         }
         Instant ended = state.isTerminal() ? entry.time() : null;
-        return new RunRow(state, host, started, ended, entry.detail(), entry.time());
+        String job = !entry.job().isEmpty() ? entry.job() : sameAttempt || state.isTerminal() && previous != null
+                ? previous.job() : null;
+        return new RunRow(state, host, started, ended, entry.detail(), job, entry.time());
     }
 }

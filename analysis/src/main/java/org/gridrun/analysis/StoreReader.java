@@ -22,7 +22,7 @@ import org.gridrun.engine.run.RunState;
  */
 final class StoreReader {
     private static final String EXPERIMENTS = "SELECT e.id, e.grid, e.run, e.name, e.run_dir, e.params, e.config, "
-            + "r.state, r.host, r.started, r.ended, r.detail "
+            + "r.state, r.host, r.started, r.ended, r.detail, r.job "
             + "FROM experiments e LEFT JOIN runs r ON r.experiment_id = e.id WHERE e.grid = ?";
     private static final String STATE_COUNTS = "SELECT r.state, COUNT(*) FROM experiments e "
             + "JOIN runs r ON r.experiment_id = e.id WHERE e.grid = ?";
@@ -43,6 +43,21 @@ final class StoreReader {
         try (PreparedStatement query = gridQuery(sql, grid, run); ResultSet rs = query.executeQuery()) {
             while (rs.next()) {
                 result.add(experiment(rs));
+            }
+        }
+        return result;
+    }
+
+    List<Submission> submissions(String grid, String run) throws SQLException {
+        String sql = "SELECT job_id, grid, run, script_prefix, sbatch_file, first_script, tasks, experiments, "
+                + "depends_on, submitted FROM submissions WHERE grid = ?" + (run == null ? "" : " AND run = ?")
+                + " ORDER BY submitted, job_id";
+        List<Submission> result = new ArrayList<>();
+        try (PreparedStatement query = gridQuery(sql, grid, run); ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                result.add(new Submission(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8), rs.getString(9),
+                        instant(rs, 10)));
             }
         }
         return result;
@@ -84,11 +99,11 @@ final class StoreReader {
     /** The stored run row of one experiment, or null. */
     static RunRow runRow(Connection connection, String experimentId) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement("SELECT state, host, started, ended, detail, "
-                + "updated FROM runs WHERE experiment_id = ?")) {
+                + "job, updated FROM runs WHERE experiment_id = ?")) {
             query.setString(1, experimentId);
             try (ResultSet rs = query.executeQuery()) {
                 return rs.next() ? new RunRow(RunState.valueOf(rs.getString(1)), rs.getString(2), instant(rs, 3),
-                        instant(rs, 4), rs.getString(5), instant(rs, 6)) : null;
+                        instant(rs, 4), rs.getString(5), rs.getString(6), instant(rs, 7)) : null;
             }
         }
     }
@@ -105,7 +120,7 @@ final class StoreReader {
         return new StoredExperiment(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                 runDir == null ? null : Path.of(runDir), FlatJson.read(rs.getString(6)),
                 FlatJson.read(rs.getString(7)), state == null ? null : RunState.valueOf(state), rs.getString(9),
-                instant(rs, 10), instant(rs, 11), rs.getString(12));
+                instant(rs, 10), instant(rs, 11), rs.getString(12), rs.getString(13));
     }
 
     private Optional<Double> single(String sql, String experimentId, String metric) throws SQLException {

@@ -25,7 +25,7 @@ final class StoreWriter {
     private static final String MERGE_PARAM = "MERGE INTO params (experiment_id, \"KEY\", \"VALUE\") "
             + "KEY (experiment_id, \"KEY\") VALUES (?, ?, ?)";
     private static final String MERGE_RUN = "MERGE INTO runs (experiment_id, state, host, started, ended, detail, "
-            + "updated) KEY (experiment_id) VALUES (?, ?, ?, ?, ?, ?, ?)";
+            + "job, updated) KEY (experiment_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
     private final Connection connection;
     private final MetricWriter metrics;
@@ -71,7 +71,27 @@ final class StoreWriter {
             setTime(merge, 4, row.started());
             setTime(merge, 5, row.ended());
             merge.setString(6, row.detail());
-            setTime(merge, 7, row.updated());
+            merge.setString(7, row.job());
+            setTime(merge, 8, row.updated());
+            merge.executeUpdate();
+        }
+    }
+
+    /** Upserts a submission row. */
+    void submission(Submission s) throws SQLException {
+        try (PreparedStatement merge = connection.prepareStatement("MERGE INTO submissions (job_id, grid, run, "
+                + "script_prefix, sbatch_file, first_script, tasks, experiments, depends_on, submitted) KEY (job_id) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            merge.setString(1, s.jobId());
+            merge.setString(2, s.grid());
+            merge.setString(3, s.run());
+            merge.setString(4, s.scriptPrefix());
+            merge.setString(5, s.sbatchFile());
+            merge.setInt(6, s.firstScript());
+            merge.setInt(7, s.tasks());
+            merge.setInt(8, s.experiments());
+            merge.setString(9, s.dependsOn());
+            setTime(merge, 10, s.submitted());
             merge.executeUpdate();
         }
     }

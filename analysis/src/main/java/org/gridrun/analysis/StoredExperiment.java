@@ -26,10 +26,12 @@ import org.gridrun.engine.run.RunState;
  * @param started the attempt's first RUNNING time, or null
  * @param ended   the attempt's terminal time, or null
  * @param detail  the latest state's detail (the terminal entry's once terminal), or null
+ * @param job     the scheduler job of the current attempt ({@code slurm:123_4}, {@code local:4711}), or null
  */
 public record StoredExperiment(String id, String grid, String run, String name, Path runDir,
                                Map<String, Object> params, Map<String, Object> config, RunState state,
-                               String host, Instant started, Instant ended, String detail) {
+                               String host, Instant started, Instant ended, String detail,
+                               String job) {
     public StoredExperiment {
         Objects.requireNonNull(id, "id");
         params = Collections.unmodifiableMap(new LinkedHashMap<>(params));

@@ -13,7 +13,7 @@ class GroupsTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             params.put((String) keyValues[i], keyValues[i + 1]);
         }
-        return new StoredExperiment("id-" + name, "g", "r", name, null, params, params, null, null, null, null,
+        return new StoredExperiment("id-" + name, "g", "r", name, null, params, params, null, null, null, null, null,
                 null);
     }
 

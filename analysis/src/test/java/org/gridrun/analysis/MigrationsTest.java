@@ -14,13 +14,15 @@ class MigrationsTest {
     Path tmp;
 
     @Test
-    void aNewStoreIsAtSchemaVersionOne() throws Exception {
+    void aNewStoreIsAtTheLatestSchemaVersion() throws Exception {
         try (ResultsStore store = ResultsStore.open(tmp.resolve("s"))) {
-            assertEquals(1, store.schemaVersion());
-            assertEquals(1, StoreTables.scalar(store.url(), "SELECT MAX(version) FROM schema_version"));
-            assertEquals(1, StoreTables.scalar(store.url(), "SELECT COUNT(*) FROM schema_version"));
-            assertEquals(4, StoreTables.scalar(store.url(), "SELECT COUNT(*) FROM information_schema.tables "
-                    + "WHERE table_name IN ('EXPERIMENTS', 'PARAMS', 'RUNS', 'METRICS')"));
+            assertEquals(2, store.schemaVersion());
+            assertEquals(2, StoreTables.scalar(store.url(), "SELECT MAX(version) FROM schema_version"));
+            assertEquals(2, StoreTables.scalar(store.url(), "SELECT COUNT(*) FROM schema_version"));
+            assertEquals(5, StoreTables.scalar(store.url(), "SELECT COUNT(*) FROM information_schema.tables "
+                    + "WHERE table_name IN ('EXPERIMENTS', 'PARAMS', 'RUNS', 'METRICS', 'SUBMISSIONS')"));
+            assertEquals(1, StoreTables.scalar(store.url(), "SELECT COUNT(*) FROM information_schema.columns "
+                    + "WHERE table_name = 'RUNS' AND column_name = 'JOB'"));
         }
     }
 
@@ -28,7 +30,7 @@ class MigrationsTest {
     void reopeningAppliesNothingTwice() throws Exception {
         ResultsStore.open(tmp.resolve("s")).close();
         try (ResultsStore store = ResultsStore.open(tmp.resolve("s"))) {
-            assertEquals(1, StoreTables.scalar(store.url(), "SELECT COUNT(*) FROM schema_version"));
+            assertEquals(2, StoreTables.scalar(store.url(), "SELECT COUNT(*) FROM schema_version"));
         }
     }
 
@@ -40,7 +42,7 @@ class MigrationsTest {
             StoreTables.execute(url, "INSERT INTO schema_version (version, script) VALUES (7, 'V7__future.sql')");
         }
         StoreException e = assertThrows(StoreException.class, () -> ResultsStore.openUrl(url));
-        assertTrue(e.getMessage().contains("has schema version 7 but this gridrun knows versions up to 1"),
+        assertTrue(e.getMessage().contains("has schema version 7 but this gridrun knows versions up to 2"),
                 e.getMessage());
     }
 

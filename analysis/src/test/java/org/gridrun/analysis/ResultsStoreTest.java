@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +56,26 @@ class ResultsStoreTest {
             assertEquals(Optional.empty(), store.mean(e.id(), "nothing"));
         }
         assertTrue(Files.isRegularFile(tmp.resolve("db/gridrun.mv.db")));
+    }
+
+    @Test
+    void submissionsAndTheJobOfEachAttemptAreKept() {
+        ExperimentRecord e = Fixtures.experiment("a", "qsgd", 4, 1);
+        RunDir dir = Fixtures.runDir(tmp, e);
+        dir.status().append(RunState.QUEUED, "slurm:41_0", "submitted");
+        dir.status().append(RunState.RUNNING, "pid 7");
+        Instant t = Instant.parse("2026-01-02T03:04:05Z");
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db"))) {
+            store.ingest(dir);
+            assertEquals("slurm:41_0", store.experiments("nuq", null).get(0).job());
+            store.recordSubmission(new Submission("41", "g", "r", "jobs/a", "jobs/a_slurm.sbatch", 0, 2, 3, "", t));
+            store.recordSubmission(new Submission("42", "g", "r2", "jobs/b", "jobs/b_slurm.sbatch", 2, 1, 1, "41",
+                    t.plusSeconds(1)));
+            assertEquals(List.of("41", "42"), store.submissions("g", null).stream().map(Submission::jobId).toList());
+            Submission second = store.submissions("g", "r2").get(0);
+            assertEquals(new Submission("42", "g", "r2", "jobs/b", "jobs/b_slurm.sbatch", 2, 1, 1, "41",
+                    t.plusSeconds(1)), second);
+        }
     }
 
     @Test

@@ -27,7 +27,13 @@ public final class StatusFile {
 
     /** Appends a transition to {@code state} now, on this host. */
     public StatusEntry append(RunState state, String detail) {
-        StatusEntry entry = new StatusEntry(state, Instant.now(), hostName(), detail == null ? "" : detail);
+        return append(state, "", detail);
+    }
+
+    /** Appends a transition to {@code state} now, on this host, carried by the scheduler job {@code job}. */
+    public StatusEntry append(RunState state, String job, String detail) {
+        StatusEntry entry = new StatusEntry(state, Instant.now(), hostName(), job == null ? "" : job,
+                detail == null ? "" : detail);
         try {
             Files.writeString(file, entry.toLine() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
