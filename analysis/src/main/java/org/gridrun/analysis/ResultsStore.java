@@ -132,6 +132,21 @@ public final class ResultsStore implements AutoCloseable {
         });
     }
 
+    /** An experiment entering a state: what {@link #recordStates} takes. */
+    public record StateChange(ExperimentRecord experiment, Path runDir, StatusEntry entry) {
+    }
+
+    /** {@link #recordState} for many experiments in one transaction, for plans of thousands. */
+    public synchronized void recordStates(List<StateChange> changes) {
+        inTransaction("record " + changes.size() + " states", () -> {
+            for (StateChange c : changes) {
+                writer.experiment(c.experiment(), c.runDir());
+                writer.run(c.experiment().id(), RunRow.next(writer.storedRun(c.experiment().id()), c.entry()));
+            }
+            return null;
+        });
+    }
+
     /** Records a batch submission; submitting the same job id again replaces its row. */
     public synchronized void recordSubmission(Submission submission) {
         inTransaction("record submission " + submission.jobId(), () -> {

@@ -49,6 +49,11 @@ public record Experiment(String grid, String run, int index, String name, String
         this(grid, run, index, name, id, params, textsOf(params));
     }
 
+    /** TEMPORARY until the grids-lang branch lands. */
+    public java.util.Optional<String> origin(String key) {
+        return java.util.Optional.empty();
+    }
+
     private static Map<String, String> textsOf(Map<String, Object> params) {
         Map<String, String> texts = new LinkedHashMap<>();
         params.forEach((k, v) -> texts.put(k, String.valueOf(v)));

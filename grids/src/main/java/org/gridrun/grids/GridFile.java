@@ -100,6 +100,16 @@ public final class GridFile {
         return runs.values().stream().flatMap(run -> Expander.expand(name, run).stream()).toList();
     }
 
+    /** TEMPORARY until the grids-lang branch lands. */
+    public List<RunDependency> dependencies(String run) {
+        return List.of();
+    }
+
+    /** TEMPORARY until the grids-lang branch lands. */
+    public SlurmSpec slurm(String run) {
+        return SlurmSpec.empty();
+    }
+
     @Override
     public String toString() {
         return "GridFile[" + path + ", runs=" + runs.keySet() + "]";

@@ -34,7 +34,7 @@ final class GridSession {
     int dryRun(Plan plan) {
         header(plan, 0);
         for (PlannedExperiment e : plan.experiments()) {
-            out.printf(Locale.ROOT, "  %-10s %s%n", e.toRun() ? "would run" : "completed",
+            out.printf(Locale.ROOT, "  %-10s %s%n", e.toRun() ? "would run" : e.known().name().toLowerCase(Locale.ROOT),
                     workspace.root().relativize(e.dir().path()));
         }
         out.println("dry run: nothing was written");
@@ -47,14 +47,14 @@ final class GridSession {
         header(plan, Math.min(jobs, Math.max(1, toRun.size())));
         long start = System.nanoTime();
         if (toRun.isEmpty()) {
-            out.printf("nothing to run: all %d experiments already completed (skipped)%n", plan.experiments().size());
+            out.printf("nothing to run: all %d experiments are completed, diverged, or queued or running elsewhere%n",
+                    plan.experiments().size());
         } else {
             out.println("data: " + FashionMnist.describeSource(dataDir(toRun.get(0))));
             out.flush();
-            Stager stager = new Stager(store);
-            toRun.forEach(e -> stager.stage(e, RunState.QUEUED));
+            new Stager(store).stage(toRun, RunState.QUEUED, "local:" + ProcessHandle.current().pid());
             LocalExecutor executor = new LocalExecutor(store, new JobLauncher(JobLauncher.DEFAULT_JVM_OPTIONS), jobs);
-            executor.run(toRun, observer());
+            executor.run(toRun, plan.graph(), observer());
         }
         out.printf(Locale.ROOT, "wall time %.1f s%n", (System.nanoTime() - start) / 1e9);
         new ReportWriter(workspace, store).write(plan.grid(), out);
@@ -64,10 +64,19 @@ final class GridSession {
     }
 
     private void header(Plan plan, int jobs) {
+        header(out, plan, jobs > 0 && !plan.toRun().isEmpty() ? " on " + jobs + " local job" + (jobs > 1 ? "s" : "")
+                : "");
+    }
+
+    /** The first line of every grid run: how many experiments, how many skipped and why, how many run. */
+    static void header(PrintWriter out, Plan plan, String where) {
         int total = plan.experiments().size();
-        out.printf(Locale.ROOT, "grid %s: %d experiments, %d already completed, %d to run%s%n", plan.grid(), total,
-                plan.completed(), total - plan.completed(),
-                jobs > 0 && plan.completed() < total ? " on " + jobs + " local job" + (jobs > 1 ? "s" : "") : "");
+        int toRun = plan.toRun().size();
+        long inFlight = plan.experiments().stream().filter(e -> e.known() != null && e.known().isInFlight()).count();
+        long diverged = plan.experiments().stream().filter(e -> e.known() == RunState.DIVERGED).count();
+        out.printf(Locale.ROOT, "grid %s: %d experiments, %d already completed%s%s, %d to run%s%n", plan.grid(), total,
+                plan.completed(), inFlight > 0 ? ", " + inFlight + " queued or running" : "",
+                diverged > 0 ? ", " + diverged + " diverged (resubmit --diverged runs them again)" : "", toRun, where);
         out.flush();
     }
 

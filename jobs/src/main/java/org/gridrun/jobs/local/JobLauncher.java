@@ -41,14 +41,25 @@ public final class JobLauncher {
     /** The full command line of the job of {@code dir}. */
     public List<String> command(RunDir dir) {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-Djava.awt.headless=true");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(MAIN_CLASS);
-        command.add("train");
+        command.add(javaExecutable());
+        command.addAll(trainArguments(jvmOptions, System.getProperty("java.class.path")));
         command.add(dir.path().toString());
         return command;
+    }
+
+    /** This JVM's java executable, which jobs run with. */
+    public static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** The arguments after {@code java} that train one run directory, which follows them. */
+    public static List<String> trainArguments(List<String> jvmOptions, String classpath) {
+        List<String> arguments = new ArrayList<>(jvmOptions);
+        arguments.add("-Djava.awt.headless=true");
+        arguments.add("-cp");
+        arguments.add(classpath);
+        arguments.add(MAIN_CLASS);
+        arguments.add("train");
+        return arguments;
     }
 }

@@ -13,6 +13,7 @@ import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.jobs.plan.JobGraph;
 import org.gridrun.jobs.plan.PlannedExperiment;
 
 /**
@@ -30,6 +31,7 @@ public final class LocalExecutor {
     private final int jobs;
     private final Map<Process, Running> running = new LinkedHashMap<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private JobGraph graph;
 
     public LocalExecutor(ResultsStore store, JobLauncher launcher, int jobs) {
         if (jobs < 1) {
@@ -42,6 +44,16 @@ public final class LocalExecutor {
 
     /** Runs every experiment of {@code experiments} (already staged QUEUED); their states end in the store. */
     public void run(List<PlannedExperiment> experiments, RunObserver observer) {
+        run(experiments, JobGraph.of(experiments, List.of()), observer);
+    }
+
+    /**
+     * Runs {@code experiments} (already staged QUEUED, each after what it waits for in {@code graph}); one starts only
+     * when every experiment it waits for has completed, and one whose prerequisite ends otherwise is marked KILLED
+     * without running.
+     */
+    public void run(List<PlannedExperiment> experiments, JobGraph graph, RunObserver observer) {
+        this.graph = graph;
         Deque<PlannedExperiment> pending = new ArrayDeque<>(experiments);
         long totalSteps = experiments.stream().mapToLong(PlannedExperiment::iterations).sum();
         long finishedSteps = 0;
@@ -65,8 +77,19 @@ public final class LocalExecutor {
     }
 
     private synchronized void fill(Deque<PlannedExperiment> pending, RunObserver observer) {
-        while (running.size() < jobs && !pending.isEmpty()) {
-            PlannedExperiment next = pending.poll();
+        for (var it = pending.iterator(); it.hasNext() && running.size() < jobs; ) {
+            PlannedExperiment next = it.next();
+            Readiness readiness = readiness(next);
+            if (readiness == Readiness.WAITING) {
+                continue;
+            }
+            it.remove();
+            if (readiness == Readiness.BLOCKED) {
+                StatusEntry entry = next.dir().status().append(RunState.KILLED, blockedReason(next));
+                store.ingest(next.dir());
+                observer.finished(next, entry, 0, entry.detail());
+                continue;
+            }
             try {
                 running.put(launcher.start(next.dir()), new Running(next, System.nanoTime()));
             } catch (IOException e) {
@@ -75,6 +98,32 @@ public final class LocalExecutor {
                 observer.finished(next, entry, 0, e.getMessage());
             }
         }
+    }
+
+    private enum Readiness { READY, WAITING, BLOCKED }
+
+    private Readiness readiness(PlannedExperiment e) {
+        Readiness result = Readiness.READY;
+        for (PlannedExperiment p : graph.prerequisites(e)) {
+            RunState state = p.dir().status().state();
+            if (state == null ? p.known() != RunState.COMPLETED : state != RunState.COMPLETED) {
+                if (state != null && state.isTerminal()) {
+                    return Readiness.BLOCKED;
+                }
+                result = Readiness.WAITING;
+            }
+        }
+        return result;
+    }
+
+    private String blockedReason(PlannedExperiment e) {
+        for (PlannedExperiment p : graph.prerequisites(e)) {
+            RunState state = p.dir().status().state();
+            if (state != null && state.isTerminal() && state != RunState.COMPLETED) {
+                return "not run: it waits for " + p.record().name() + ", which ended " + state;
+            }
+        }
+        return "not run: a prerequisite did not complete";
     }
 
     private synchronized List<Running> reap() {

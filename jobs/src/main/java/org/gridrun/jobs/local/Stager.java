@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
@@ -26,13 +28,34 @@ public final class Stager {
 
     /** Writes the experiment, archives an earlier attempt, and records {@code state} in the directory and store. */
     public void stage(PlannedExperiment e, RunState state) {
-        RunDir dir = e.dir();
-        if (dir.exists()) {
-            archivePreviousAttempt(dir);
+        stage(List.of(e), state, "");
+    }
+
+    /**
+     * {@link #stage(PlannedExperiment, RunState)} for many experiments, each entry naming {@code job}; the store is
+     * written in one transaction at the end.
+     */
+    public void stage(List<PlannedExperiment> experiments, RunState state, String job) {
+        List<ResultsStore.StateChange> changes = new ArrayList<>(experiments.size());
+        for (PlannedExperiment e : experiments) {
+            RunDir dir = e.dir();
+            if (dir.exists()) {
+                archivePreviousAttempt(dir);
+            }
+            dir.writeExperiment(e.record());
+            changes.add(new ResultsStore.StateChange(e.record(), dir.path(), dir.status().append(state, job, "")));
         }
-        dir.writeExperiment(e.record());
-        StatusEntry entry = dir.status().append(state, "");
-        store.recordState(e.record(), dir.path(), entry);
+        store.recordStates(changes);
+    }
+
+    /** Appends {@code state} to staged experiments' status, naming {@code job}, and records it in the store. */
+    public void mark(List<PlannedExperiment> experiments, RunState state, String job, String detail) {
+        List<ResultsStore.StateChange> changes = new ArrayList<>(experiments.size());
+        for (PlannedExperiment e : experiments) {
+            changes.add(new ResultsStore.StateChange(e.record(), e.dir().path(),
+                    e.dir().status().append(state, job, detail)));
+        }
+        store.recordStates(changes);
     }
 
     private static void archivePreviousAttempt(RunDir dir) {

@@ -3,23 +3,35 @@ package org.gridrun.jobs.plan;
 import java.util.List;
 
 /**
- * The experiments of one {@code grid-run} invocation, in grid order, each marked to run or to skip.
+ * The experiments of one {@code grid-run} invocation, in grid order, each marked to run or to skip, and what each
+ * waits for.
  *
  * @param grid        the grid name
- * @param experiments every expanded experiment
+ * @param experiments every expanded experiment of the planned runs
+ * @param graph       their dependencies
  */
-public record Plan(String grid, List<PlannedExperiment> experiments) {
+public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph graph) {
     public Plan {
         experiments = List.copyOf(experiments);
     }
 
-    /** The experiments that will run. */
-    public List<PlannedExperiment> toRun() {
-        return experiments.stream().filter(PlannedExperiment::toRun).toList();
+    /** A plan without dependencies. */
+    public Plan(String grid, List<PlannedExperiment> experiments) {
+        this(grid, experiments, JobGraph.of(experiments, List.of()));
     }
 
-    /** How many experiments are skipped because they already completed. */
+    /** The experiments that will run, in an order where each comes after what it waits for. */
+    public List<PlannedExperiment> toRun() {
+        return graph.topologicalOrder().stream().filter(PlannedExperiment::toRun).toList();
+    }
+
+    /** How many experiments are skipped: completed, diverged, or queued or running already. */
+    public int skipped() {
+        return experiments.size() - (int) experiments.stream().filter(PlannedExperiment::toRun).count();
+    }
+
+    /** How many experiments completed before this plan. */
     public int completed() {
-        return experiments.size() - toRun().size();
+        return (int) experiments.stream().filter(e -> e.known() == org.gridrun.engine.run.RunState.COMPLETED).count();
     }
 }

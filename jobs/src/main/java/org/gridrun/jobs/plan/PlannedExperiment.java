@@ -13,9 +13,12 @@ import org.gridrun.engine.run.RunState;
  */
 public record PlannedExperiment(ExperimentRecord record, RunDir dir, RunState known) {
 
-    /** Whether the plan runs it: everything but a completed experiment runs. */
+    /**
+     * Whether the plan runs it: not when it completed, not when it diverged (the same config diverges again; resubmit
+     * with {@code --diverged} to insist), and not while it is queued or running already.
+     */
     public boolean toRun() {
-        return known != RunState.COMPLETED;
+        return known == null || known != RunState.COMPLETED && known != RunState.DIVERGED && !known.isInFlight();
     }
 
     /** The configured number of training iterations, for progress. */

@@ -3,25 +3,32 @@ package org.gridrun.jobs.plan;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.StoredExperiment;
+import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.train.TrainerConfig;
-import org.gridrun.engine.config.ConfigException;
 import org.gridrun.grids.Experiment;
 import org.gridrun.grids.GridFile;
+import org.gridrun.grids.RunDependency;
 import org.gridrun.jobs.UserInputException;
 import org.gridrun.jobs.Workspace;
 
 /**
- * Turns expanded experiments into a plan: resolves each config, finds its run directory and its known state.
+ * Turns a grid's runs into a plan: resolves each experiment's config, finds its run directory and known state, and
+ * links it to the experiments its run's {@code after:} names.
  *
  * <p>Identity is the config hash, not the name: an experiment that completed under another name (the grid gained
- * values, so indices moved) keeps its run directory and is not run again.
+ * values, so indices moved) keeps its run directory and is not run again. A run that another run waits for is
+ * planned with it even when not asked for, so its unfinished experiments run first.
  */
 public final class Planner {
     private final Workspace workspace;
@@ -33,28 +40,93 @@ public final class Planner {
     }
 
     /**
-     * Plans {@code experiments} of {@code file}; every resolved config is checked by the trainer first, so a value
-     * out of range fails here, naming the file, run and experiment, before any job starts.
+     * Plans the runs {@code runs} of {@code file} (null: every run) and the runs they wait for; every resolved config
+     * is checked by the trainer first, so a value out of range fails here, naming the file, run and experiment,
+     * before anything is written.
      */
-    public Plan plan(GridFile file, List<Experiment> experiments) {
+    public Plan plan(GridFile file, List<String> runs) {
+        List<String> wanted = closure(file, runs == null ? file.runNames() : runs);
         Map<String, StoredExperiment> stored = new HashMap<>();
         for (StoredExperiment e : store.experiments(file.name(), null)) {
             stored.put(e.id(), e);
         }
-        List<PlannedExperiment> planned = new ArrayList<>();
-        for (Experiment e : experiments) {
-            planned.add(plan(file, e, stored.get(e.id())));
+        Map<String, List<PlannedExperiment>> byRun = new LinkedHashMap<>();
+        Map<String, List<Experiment>> expanded = new LinkedHashMap<>();
+        Set<String> seen = new java.util.HashSet<>();
+        for (String run : wanted) {
+            List<Experiment> experiments = file.expand(run);
+            expanded.put(run, experiments);
+            List<PlannedExperiment> planned = new ArrayList<>(experiments.size());
+            for (Experiment e : experiments) {
+                if (seen.add(e.id())) {
+                    planned.add(plan(file, e, stored.get(e.id())));
+                }
+            }
+            byRun.put(run, planned);
         }
-        return new Plan(file.name(), planned);
+        List<PlannedExperiment> all = byRun.values().stream().flatMap(List::stream).toList();
+        JobGraph graph = JobGraph.of(all, edges(file, wanted, expanded));
+        return new Plan(file.name(), all, graph);
+    }
+
+    /** {@code runs} and every run they wait for, each after the runs it waits for. */
+    private static List<String> closure(GridFile file, List<String> runs) {
+        Set<String> result = new LinkedHashSet<>();
+        for (String run : runs) {
+            visit(file, run, result, new LinkedHashSet<>());
+        }
+        return List.copyOf(result);
+    }
+
+    private static void visit(GridFile file, String run, Set<String> result, Set<String> path) {
+        if (result.contains(run)) {
+            return;
+        }
+        if (!path.add(run)) {
+            throw new UserInputException(file.path() + ": the 'after:' of runs " + String.join(" → ", path) + " → "
+                    + run + " form a cycle");
+        }
+        file.expand(run);
+        for (RunDependency d : file.dependencies(run)) {
+            visit(file, d.run(), result, path);
+        }
+        path.remove(run);
+        result.add(run);
+    }
+
+    private static List<JobGraph.Edge> edges(GridFile file, List<String> runs, Map<String, List<Experiment>> byRun) {
+        List<JobGraph.Edge> edges = new ArrayList<>();
+        for (String run : runs) {
+            for (RunDependency d : file.dependencies(run)) {
+                for (Experiment dependent : byRun.get(run)) {
+                    for (Experiment prerequisite : byRun.get(d.run())) {
+                        if (matches(dependent, prerequisite, d.match())) {
+                            edges.add(new JobGraph.Edge(prerequisite.id(), dependent.id()));
+                        }
+                    }
+                }
+            }
+        }
+        return edges;
+    }
+
+    private static boolean matches(Experiment a, Experiment b, List<String> keys) {
+        for (String key : keys) {
+            if (!Objects.equals(a.params().get(key), b.params().get(key))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private PlannedExperiment plan(GridFile file, Experiment e, StoredExperiment stored) {
-        Map<String, Object> config = TrainerConfig.resolve(e.params());
+        Map<String, Object> config;
         try {
+            config = TrainerConfig.resolve(e.params());
             TrainerConfig.from(config);
         } catch (ConfigException bad) {
-            throw new UserInputException(file.path() + ": run '" + e.run() + "', experiment " + e.name() + ": "
-                    + bad.getMessage(), bad);
+            throw new UserInputException(where(file, e, bad.getMessage()) + "run '" + e.run() + "', experiment "
+                    + e.name() + ": " + bad.getMessage(), bad);
         }
         ExperimentRecord record = new ExperimentRecord(e.grid(), e.run(), e.name(), e.id(), e.params(), config);
         RunDir dir = RunDir.at(workspace.runDir(e.grid(), e.run(), e.name()));
@@ -66,5 +138,12 @@ public final class Planner {
             known = stored.state();
         }
         return new PlannedExperiment(record, dir, known);
+    }
+
+    /** {@code file:line:col: } of the value the trainer rejected, when the message starts with its key. */
+    private static String where(GridFile file, Experiment e, String message) {
+        int space = message.indexOf(' ');
+        String key = space < 0 ? message : message.substring(0, space);
+        return e.origin(key).map(origin -> origin + ": ").orElse(file.path() + ": ");
     }
 }

@@ -1,0 +1,14 @@
+package org.gridrun.jobs.cli;
+
+import org.gridrun.jobs.slurm.SlurmClient;
+
+/** The schedulers this machine can reach. */
+final class Clusters {
+    private Clusters() {
+    }
+
+    /** The SLURM cluster, when {@code sinfo} answers; else null. */
+    static SlurmClient slurmIfAnswering() {
+        return null; // TEMPORARY until the slurm branch lands
+    }
+}

@@ -1,0 +1,180 @@
+package org.gridrun.jobs.slurm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.gridrun.analysis.ResultsStore;
+import org.gridrun.analysis.Submission;
+import org.gridrun.engine.run.RunState;
+import org.gridrun.grids.SlurmSpec;
+import org.gridrun.jobs.Workspace;
+import org.gridrun.jobs.local.JobLauncher;
+import org.gridrun.jobs.local.Stager;
+import org.gridrun.jobs.plan.PlannedExperiment;
+
+/**
+ * Writes the task scripts and sbatch files of one run's experiments and, when asked, submits them.
+ *
+ * <p>Files go to {@code <workdir>/jobs/}: {@code <prefix>_<k>.sh} and {@code <prefix>_slurm.sbatch} (one array), or
+ * {@code <prefix>_slurm_<c>.sbatch} when the cluster's array limit splits them; {@code jobs/log/} exists before
+ * anything is submitted. A prefix whose scripts an array still in the queue runs is never overwritten: the next free
+ * {@code <prefix>-<n>} is used instead. Every experiment is staged (STAGED) before its scripts are written and
+ * marked QUEUED, with its array task as its job, once sbatch accepted it.
+ */
+public final class SlurmSubmitter {
+    /** Tasks per array when the cluster's limits are unknown (SLURM's default MaxArraySize is 1001). */
+    static final int DEFAULT_MAX_TASKS = 1000;
+
+    private final Workspace workspace;
+    private final ResultsStore store;
+    private final SlurmClient client;
+    private final ClusterArgs args;
+    private final String version;
+    private final List<String> jvmOptions;
+
+    /**
+     * @param client the cluster, or null when nothing is submitted (the scripts are only written)
+     */
+    public SlurmSubmitter(Workspace workspace, ResultsStore store, SlurmClient client, ClusterArgs args,
+                          String version, List<String> jvmOptions) {
+        this.workspace = workspace;
+        this.store = store;
+        this.client = client;
+        this.args = args;
+        this.version = version;
+        this.jvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /** What was written and submitted for one run. */
+    public record Result(String scriptPrefix, int scripts, List<Path> sbatchFiles, List<String> jobIds,
+                         String notSubmitted) {
+    }
+
+    /**
+     * Stages, writes and (with a client and {@code submit}) submits {@code experiments} of one run.
+     *
+     * @param baseName  the script prefix wanted, e.g. {@code nuq_mnist}; a busy one gets a {@code -<n>} suffix
+     * @param afterJobs job ids every array of this run waits for ({@code --dependency=afterok:…}); may be empty
+     */
+    public Result write(String grid, String run, String baseName, List<PlannedExperiment> experiments,
+                        SlurmSpec spec, List<String> afterJobs, boolean submit) {
+        Path jobsDir = workspace.root().resolve("jobs");
+        createDirectories(jobsDir.resolve("log"));
+        String prefix = freePrefix(grid, baseName);
+        List<List<PlannedExperiment>> scripts = ScriptLayout.roundRobin(experiments, args.scripts());
+        int maxTasks = client == null ? DEFAULT_MAX_TASKS : client.limits().maxTasksPerArray();
+        List<ScriptLayout.Chunk> chunks = ScriptLayout.chunks(scripts.size(), maxTasks);
+        Stager stager = new Stager(store);
+        stager.stage(experiments, RunState.STAGED, "");
+        String classpath = System.getProperty("java.class.path");
+        List<String> train = JobLauncher.trainArguments(jvmOptions, "$GRIDRUN_CLASSPATH");
+        List<Path> sbatchFiles = new ArrayList<>();
+        List<ArrayRequest> requests = new ArrayList<>();
+        for (int c = 0; c < chunks.size(); c++) {
+            ScriptLayout.Chunk chunk = chunks.get(c);
+            String sbatchName = "jobs/" + prefix + (chunks.size() == 1 ? "_slurm.sbatch" : "_slurm_" + c + ".sbatch");
+            ArrayRequest request = new ArrayRequest(grid, run, "jobs/" + prefix, sbatchName, chunk.first(),
+                    chunk.tasks(), args.concurrent(), args.partition(), spec, workspace.root().toString(),
+                    JobLauncher.javaExecutable(), classpath, version);
+            requests.add(request);
+            for (int task = 0; task < chunk.tasks(); task++) {
+                int k = chunk.first() + task;
+                List<String> dirs = scripts.get(k).stream()
+                        .map(e -> workspace.root().relativize(e.dir().path()).toString()).toList();
+                writeFile(workspace.root().resolve(request.script(task)),
+                        SlurmScriptText.taskScript(request, k, dirs, train));
+            }
+            Path sbatch = workspace.root().resolve(sbatchName);
+            writeFile(sbatch, SlurmScriptText.sbatch(request));
+            sbatchFiles.add(sbatch);
+        }
+        if (client == null || !submit) {
+            return new Result(prefix, scripts.size(), sbatchFiles, List.of(), "");
+        }
+        return submit(grid, run, requests, scripts, afterJobs, prefix, sbatchFiles);
+    }
+
+    private Result submit(String grid, String run, List<ArrayRequest> requests,
+                          List<List<PlannedExperiment>> scripts, List<String> afterJobs, String prefix,
+                          List<Path> sbatchFiles) {
+        List<String> jobIds = new ArrayList<>();
+        List<String> options = afterJobs.isEmpty() ? List.of()
+                : List.of("--dependency=afterok:" + String.join(":", afterJobs));
+        for (int c = 0; c < requests.size(); c++) {
+            ArrayRequest request = requests.get(c);
+            String jobId;
+            try {
+                jobId = client.submit(options, workspace.root().resolve(request.sbatchFile()));
+            } catch (SlurmException e) {
+                String why = "sbatch refused " + request.sbatchFile() + ": " + e.getMessage()
+                        + (c > 0 ? "; " + c + " of " + requests.size() + " arrays were submitted, the rest stay "
+                        + "STAGED: run the same grid-run command again later to submit them" : "");
+                if (c == 0) {
+                    throw e;
+                }
+                return new Result(prefix, scripts.size(), sbatchFiles, jobIds, why);
+            }
+            jobIds.add(jobId);
+            int experiments = 0;
+            for (int task = 0; task < request.tasks(); task++) {
+                List<PlannedExperiment> script = scripts.get(request.firstScript() + task);
+                experiments += script.size();
+                new Stager(store).mark(script, RunState.QUEUED, "slurm:" + jobId + "_" + task,
+                        "array job " + jobId + " task " + task + " (" + request.script(task) + ")");
+            }
+            store.recordSubmission(new Submission(jobId, grid, run, request.scriptPrefix(), request.sbatchFile(),
+                    request.firstScript(), request.tasks(), experiments, String.join(",", afterJobs),
+                    Instant.now()));
+        }
+        return new Result(prefix, scripts.size(), sbatchFiles, jobIds, "");
+    }
+
+    /** {@code base}, or {@code base-2}, {@code base-3} … : the first prefix no queued array still runs. */
+    private String freePrefix(String grid, String base) {
+        if (client == null) {
+            return base;
+        }
+        Set<String> busy = new HashSet<>();
+        List<Submission> submissions = store.submissions(grid, null);
+        if (!submissions.isEmpty()) {
+            Set<String> queued = new HashSet<>();
+            client.queue(submissions.stream().map(Submission::jobId).toList()).forEach(t -> queued.add(t.jobId()));
+            submissions.stream().filter(s -> queued.contains(s.jobId()))
+                    .forEach(s -> busy.add(s.scriptPrefix().substring(s.scriptPrefix().lastIndexOf('/') + 1)));
+        }
+        String prefix = base;
+        for (int n = 2; busy.contains(prefix); n++) {
+            prefix = base + "-" + n;
+        }
+        return prefix;
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes {@code text} through a temporary file and a rename, executable by its owner. */
+    static void writeFile(Path file, String text) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}
