@@ -82,7 +82,7 @@ public final class Reconciler {
     }
 
     /** The job the latest entry of the current attempt names; empty when none does. */
-    static String currentJob(List<StatusEntry> history) {
+    public static String currentJob(List<StatusEntry> history) {
         for (int i = history.size() - 1; i >= 0; i--) {
             StatusEntry entry = history.get(i);
             if (!entry.job().isEmpty()) {

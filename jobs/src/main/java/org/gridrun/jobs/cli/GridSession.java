@@ -34,7 +34,7 @@ final class GridSession {
     int dryRun(Plan plan) {
         header(plan, 0);
         for (PlannedExperiment e : plan.experiments()) {
-            out.printf(Locale.ROOT, "  %-10s %s%n", e.toRun() ? "would run" : e.known().name().toLowerCase(Locale.ROOT),
+            out.printf(Locale.ROOT, "  %-10s %s%n", plan.runs(e) ? "would run" : e.known().name().toLowerCase(Locale.ROOT),
                     workspace.root().relativize(e.dir().path()));
         }
         out.println("dry run: nothing was written");

@@ -48,7 +48,9 @@ final class StatusCommand implements Callable<Integer> {
             return 0;
         }
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
+            var slurm = Clusters.slurmIfAnswering();
             for (String name : grids) {
+                Plans.reconcile(workspace, store, name, slurm, out);
                 RunDirectories.ingest(workspace, store, name);
                 print(out, store, name);
             }
@@ -64,7 +66,8 @@ final class StatusCommand implements Callable<Integer> {
         for (StoredExperiment e : store.experiments(name, run)) {
             String accuracy = store.last(e.id(), "Vacc")
                     .map(a -> String.format(Locale.ROOT, "%.2f%%", 100 * a)).orElse("-");
-            out.printf(Locale.ROOT, "  %-9s %-8s %s%n", e.state(), accuracy, e.name());
+            out.printf(Locale.ROOT, "  %-9s %-8s %s%s%n", e.state(), accuracy, e.name(),
+                    e.state() != null && e.state().isInFlight() && e.job() != null ? "  [" + e.job() + "]" : "");
             if (e.state() == RunState.FAILED || e.state() == RunState.DIVERGED || e.state() == RunState.KILLED) {
                 out.println("            " + (e.detail() == null ? "" : e.detail()));
                 logTail(e.runDir().resolve("log")).forEach(l -> out.println("            | " + l));

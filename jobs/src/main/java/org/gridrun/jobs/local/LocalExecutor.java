@@ -84,6 +84,11 @@ public final class LocalExecutor {
                 continue;
             }
             it.remove();
+            StatusEntry now = next.dir().status().current().orElse(null);
+            if (now != null && now.state() != RunState.QUEUED) {
+                observer.finished(next, now, 0, now.detail());
+                continue;
+            }
             if (readiness == Readiness.BLOCKED) {
                 StatusEntry entry = next.dir().status().append(RunState.KILLED, blockedReason(next));
                 store.ingest(next.dir());

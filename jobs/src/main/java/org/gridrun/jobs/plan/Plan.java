@@ -1,6 +1,9 @@
 package org.gridrun.jobs.plan;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import org.gridrun.engine.run.RunState;
 
 /**
  * The experiments of one {@code grid-run} invocation, in grid order, each marked to run or to skip, and what each
@@ -9,10 +12,18 @@ import java.util.List;
  * @param grid        the grid name
  * @param experiments every expanded experiment of the planned runs
  * @param graph       their dependencies
+ * @param rerun       empty: run what each experiment's state calls for; else run exactly the experiments in these
+ *                    states (a resubmission)
  */
-public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph graph) {
+public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph graph, Set<RunState> rerun) {
     public Plan {
         experiments = List.copyOf(experiments);
+        rerun = rerun.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(rerun));
+    }
+
+    /** A plan that runs what {@link PlannedExperiment#toRun()} says. */
+    public Plan(String grid, List<PlannedExperiment> experiments, JobGraph graph) {
+        this(grid, experiments, graph, Set.of());
     }
 
     /** A plan without dependencies. */
@@ -20,18 +31,26 @@ public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph gr
         this(grid, experiments, JobGraph.of(experiments, List.of()));
     }
 
-    /** The experiments that will run, in an order where each comes after what it waits for. */
-    public List<PlannedExperiment> toRun() {
-        return graph.topologicalOrder().stream().filter(PlannedExperiment::toRun).toList();
+    /** This plan, running only the experiments whose known state is one of {@code states} (a resubmission). */
+    public Plan rerunning(Set<RunState> states) {
+        if (states.isEmpty()) {
+            throw new IllegalArgumentException("a resubmission needs at least one state to rerun");
+        }
+        return new Plan(grid, experiments, graph, states);
     }
 
-    /** How many experiments are skipped: completed, diverged, or queued or running already. */
-    public int skipped() {
-        return experiments.size() - (int) experiments.stream().filter(PlannedExperiment::toRun).count();
+    /** Whether this plan runs {@code e}. */
+    public boolean runs(PlannedExperiment e) {
+        return rerun.isEmpty() ? e.toRun() : e.known() != null && rerun.contains(e.known());
+    }
+
+    /** The experiments that will run, in an order where each comes after what it waits for. */
+    public List<PlannedExperiment> toRun() {
+        return graph.topologicalOrder().stream().filter(this::runs).toList();
     }
 
     /** How many experiments completed before this plan. */
     public int completed() {
-        return (int) experiments.stream().filter(e -> e.known() == org.gridrun.engine.run.RunState.COMPLETED).count();
+        return (int) experiments.stream().filter(e -> e.known() == RunState.COMPLETED).count();
     }
 }
