@@ -21,11 +21,18 @@ public final class Backends {
 
     /** Every registered provider, highest priority first. */
     public static List<BackendProvider> providers() {
+        return PROVIDERS;
+    }
+
+    /** The providers on the class path, found once (configs are validated by the thousand). */
+    private static final List<BackendProvider> PROVIDERS = load();
+
+    private static List<BackendProvider> load() {
         List<BackendProvider> found = new ArrayList<>();
         ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader()).forEach(found::add);
         found.sort(Comparator.comparingInt(BackendProvider::priority).reversed()
                 .thenComparing(BackendProvider::name));
-        return found;
+        return List.copyOf(found);
     }
 
     /** The names a configuration may use: {@code auto} and every registered backend. */

@@ -18,12 +18,19 @@ public final class Compressors {
     private Compressors() {
     }
 
-    /** Every registered provider, by name. */
-    public static List<CompressorProvider> providers() {
+    /** The providers on the class path, found once: validating 100,000 configs must not scan it 100,000 times. */
+    private static final List<CompressorProvider> PROVIDERS = load();
+
+    private static List<CompressorProvider> load() {
         List<CompressorProvider> found = new ArrayList<>();
         ServiceLoader.load(CompressorProvider.class, Compressors.class.getClassLoader()).forEach(found::add);
         found.sort(Comparator.comparing(CompressorProvider::name));
-        return found;
+        return List.copyOf(found);
+    }
+
+    /** Every registered provider, by name. */
+    public static List<CompressorProvider> providers() {
+        return PROVIDERS;
     }
 
     /** The registered short names, sorted. */
