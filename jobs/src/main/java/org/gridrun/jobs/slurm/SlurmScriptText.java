@@ -87,8 +87,9 @@ public final class SlurmScriptText {
     }
 
     /**
-     * A task script: the experiments of {@code runDirs} (paths relative to the working directory), each trained in
-     * the background with its output appended to its run directory's log, then {@code wait}.
+     * A task script: the experiments of {@code runDirs} (paths relative to the working directory), each staged from
+     * line {@code j + 1} of the script's manifest and trained in the background with its output appended to its run
+     * directory's log, then {@code wait}.
      */
     public static String taskScript(ArrayRequest r, int script, List<String> runDirs, List<String> trainArguments) {
         StringBuilder text = new StringBuilder("#!/bin/bash\n");
@@ -100,10 +101,12 @@ public final class SlurmScriptText {
         text.append("trap 'kill -USR1 $(jobs -pr) 2>/dev/null' USR1\n");
         String train = "\"$GRIDRUN_JAVA\" " + String.join(" ", trainArguments.stream().map(Shell::quote).toList())
                 .replace("'$GRIDRUN_CLASSPATH'", "\"$GRIDRUN_CLASSPATH\"");
-        for (String dir : runDirs) {
-            String quoted = Shell.quote(dir);
-            text.append(train).append(' ').append(quoted).append(" >> ").append(Shell.quote(dir + "/log"))
-                    .append(" 2>&1 &\n");
+        String manifest = r.scriptPrefix() + "_" + script + ".jsonl";
+        for (int j = 0; j < runDirs.size(); j++) {
+            // the trainer itself is the background job (not a subshell), so the trap's USR1 reaches it
+            text.append("d=").append(Shell.quote(runDirs.get(j))).append("; mkdir -p \"$d\"\n").append(train)
+                    .append(" --manifest ").append(Shell.quote(manifest + ":" + (j + 1)))
+                    .append(" \"$d\" >> \"$d/log\" 2>&1 &\n");
         }
         text.append("while [ -n \"$(jobs -pr)\" ]; do wait; done\n");
         return text.toString();

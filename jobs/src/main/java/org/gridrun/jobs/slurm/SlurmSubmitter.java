@@ -15,20 +15,24 @@ import java.util.Set;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.Submission;
 import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.engine.run.StatusFile;
 import org.gridrun.grids.SlurmSpec;
 import org.gridrun.jobs.Workspace;
 import org.gridrun.jobs.local.JobLauncher;
-import org.gridrun.jobs.local.Stager;
 import org.gridrun.jobs.plan.PlannedExperiment;
 
 /**
  * Writes the task scripts and sbatch files of one run's experiments and, when asked, submits them.
  *
  * <p>Files go to {@code <workdir>/jobs/}: {@code <prefix>_<k>.sh} and {@code <prefix>_slurm.sbatch} (one array), or
- * {@code <prefix>_slurm_<c>.sbatch} when the cluster's array limit splits them; {@code jobs/log/} exists before
- * anything is submitted. A prefix whose scripts an array still in the queue runs is never overwritten: the next free
- * {@code <prefix>-<n>} is used instead. Every experiment is staged (STAGED) before its scripts are written and
- * marked QUEUED, with its array task as its job, once sbatch accepted it.
+ * {@code <prefix>_slurm_<c>.sbatch} when the cluster's array limit splits them, and each script's experiments in
+ * {@code <prefix>_<k>.jsonl} ({@link Manifest}); {@code jobs/log/} exists before anything is submitted. A prefix whose
+ * scripts an array still in the queue runs is never overwritten: the next free {@code <prefix>-<n>} is used instead.
+ *
+ * <p>Run directories are not written here: each job stages its own from its manifest line when it starts, as the
+ * seed's scripts made theirs, so that writing the scripts of 100,000 experiments takes seconds. Once sbatch accepted an
+ * array, its experiments are recorded in the store as QUEUED with their array task as their job.
  */
 public final class SlurmSubmitter {
     /** Tasks per array when the cluster's limits are unknown (SLURM's default MaxArraySize is 1001). */
@@ -73,8 +77,6 @@ public final class SlurmSubmitter {
         List<List<PlannedExperiment>> scripts = ScriptLayout.roundRobin(experiments, args.scripts());
         int maxTasks = client == null ? DEFAULT_MAX_TASKS : client.limits().maxTasksPerArray();
         List<ScriptLayout.Chunk> chunks = ScriptLayout.chunks(scripts.size(), maxTasks);
-        Stager stager = new Stager(store);
-        stager.stage(experiments, RunState.STAGED, "");
         String classpath = System.getProperty("java.class.path");
         List<String> train = JobLauncher.trainArguments(jvmOptions, "$GRIDRUN_CLASSPATH");
         List<Path> sbatchFiles = new ArrayList<>();
@@ -90,6 +92,8 @@ public final class SlurmSubmitter {
                 int k = chunk.first() + task;
                 List<String> dirs = scripts.get(k).stream()
                         .map(e -> workspace.root().relativize(e.dir().path()).toString()).toList();
+                Manifest.write(workspace.root().resolve(request.manifest(task)),
+                        scripts.get(k).stream().map(PlannedExperiment::record).toList());
                 writeFile(workspace.root().resolve(request.script(task)),
                         SlurmScriptText.taskScript(request, k, dirs, train));
             }
@@ -116,8 +120,8 @@ public final class SlurmSubmitter {
                 jobId = client.submit(options, workspace.root().resolve(request.sbatchFile()));
             } catch (SlurmException e) {
                 String why = "sbatch refused " + request.sbatchFile() + ": " + e.getMessage()
-                        + (c > 0 ? "; " + c + " of " + requests.size() + " arrays were submitted, the rest stay "
-                        + "STAGED: run the same grid-run command again later to submit them" : "");
+                        + (c > 0 ? "; " + c + " of " + requests.size() + " arrays were submitted; run the same "
+                        + "grid-run command again later to submit the rest" : "");
                 if (c == 0) {
                     throw e;
                 }
@@ -125,12 +129,16 @@ public final class SlurmSubmitter {
             }
             jobIds.add(jobId);
             int experiments = 0;
+            List<ResultsStore.StateChange> queued = new ArrayList<>();
             for (int task = 0; task < request.tasks(); task++) {
                 List<PlannedExperiment> script = scripts.get(request.firstScript() + task);
                 experiments += script.size();
-                new Stager(store).mark(script, RunState.QUEUED, "slurm:" + jobId + "_" + task,
-                        "array job " + jobId + " task " + task + " (" + request.script(task) + ")");
+                String job = "slurm:" + jobId + "_" + task;
+                String detail = "array job " + jobId + " task " + task + " (" + request.script(task) + ")";
+                script.forEach(e -> queued.add(new ResultsStore.StateChange(e.record(), e.dir().path(),
+                        new StatusEntry(RunState.QUEUED, Instant.now(), StatusFile.hostName(), job, detail))));
             }
+            store.recordStates(queued);
             store.recordSubmission(new Submission(jobId, grid, run, request.scriptPrefix(), request.sbatchFile(),
                     request.firstScript(), request.tasks(), experiments, String.join(",", afterJobs),
                     Instant.now()));

@@ -50,13 +50,15 @@ class SlurmSubmitterTest {
             assertEquals(List.of("100"), result.jobIds());
             assertEquals(List.of("100  g_r_slurm.sbatch"), slurm.submitted);
             String script0 = Files.readString(work.resolve("jobs/g_r_0.sh"));
-            assertTrue(script0.contains("r_000_lr_0 ") && script0.contains("r_002_lr_2 ")
-                    && script0.contains("r_004_lr_4 ") && !script0.contains("r_001"), script0);
+            assertTrue(script0.contains("r_000_lr_0;") && script0.contains("r_002_lr_2;")
+                    && script0.contains("r_004_lr_4;") && !script0.contains("r_001"), script0);
+            assertTrue(script0.contains("--manifest jobs/g_r_0.jsonl:3 "), script0);
+            assertEquals("r_004_lr_4", Manifest.read(work.resolve("jobs/g_r_0.jsonl"), 3).name());
+            assertTrue(!Files.exists(planned.get(0).dir().path()), "each job stages its own run directory");
             String sbatch = Files.readString(work.resolve("jobs/g_r_slurm.sbatch"));
             assertTrue(sbatch.contains("--array=0-1%1\n") && sbatch.contains("--partition=debug\n"), sbatch);
             assertTrue(Files.isDirectory(work.resolve("jobs/log")), "the log folder exists before submission");
-            assertEquals(RunState.QUEUED, planned.get(3).dir().status().state());
-            assertEquals("slurm:100_1", planned.get(3).dir().status().current().orElseThrow().job());
+            assertEquals(RunState.QUEUED, store.state("id3").orElseThrow());
             assertEquals("slurm:100_1", store.experiments("g", "r").get(3).job());
             Submission s = store.submissions("g", "r").get(0);
             assertEquals(List.of("100", "jobs/g_r", 0, 2, 5), List.of(s.jobId(), s.scriptPrefix(), s.firstScript(),
@@ -76,12 +78,12 @@ class SlurmSubmitterTest {
             assertEquals("101 --dependency=afterok:7 g_r_slurm_1.sbatch", slurm.submitted.get(1));
             String second = Files.readString(work.resolve("jobs/g_r_slurm_1.sbatch"));
             assertTrue(second.contains("--array=0-1\n") && second.contains("$((SLURM_ARRAY_TASK_ID + 2))"), second);
-            assertEquals("slurm:102_0", planned.get(4).dir().status().current().orElseThrow().job());
+            assertEquals("slurm:102_0", store.experiments("g", "r").get(4).job());
         }
     }
 
     @Test
-    void aRefusedLaterArrayLeavesItsExperimentsStagedAndSaysHowToContinue() throws Exception {
+    void aRefusedLaterArrayLeavesItsExperimentsUnqueuedAndSaysHowToContinue() throws Exception {
         FakeSlurm slurm = new FakeSlurm();
         slurm.maxArraySize = 2;
         slurm.refuseAfter = 1;
@@ -91,8 +93,8 @@ class SlurmSubmitterTest {
                     SlurmSpec.empty(), List.of(), true);
             assertEquals(List.of("100"), result.jobIds());
             assertTrue(result.notSubmitted().contains("1 of 2 arrays were submitted"), result.notSubmitted());
-            assertEquals(RunState.QUEUED, planned.get(1).dir().status().state());
-            assertEquals(RunState.STAGED, planned.get(2).dir().status().state());
+            assertEquals(RunState.QUEUED, store.state("id1").orElseThrow());
+            assertTrue(store.state("id2").isEmpty(), "the refused array's experiment is not queued");
         }
     }
 
