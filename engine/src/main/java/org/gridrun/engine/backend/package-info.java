@@ -4,6 +4,7 @@
  * provider registry ({@link org.gridrun.engine.backend.Backends}) through which a CUDA backend plugs in.
  *
  * <p>Model and optimizer code never touches Java arrays: {@code upload} and {@code download} are the only
- * host-array boundary.
+ * host-array boundary, which {@link org.gridrun.engine.backend.TensorIo} also crosses to save a tensor in a
+ * checkpoint.
  */
 package org.gridrun.engine.backend;

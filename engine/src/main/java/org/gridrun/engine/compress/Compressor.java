@@ -1,5 +1,8 @@
 package org.gridrun.engine.compress;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Map;
 
 /**
@@ -17,6 +20,10 @@ import java.util.Map;
  *       {@code encode} and before the next one. Stateless methods may decode on any instance.</li>
  *   <li>{@link #reset()} returns an instance to its state right after {@code copy}: random counter at zero, any
  *       memory (error feedback, warm starts) cleared.</li>
+ *   <li>Between steps (after the step's {@code decode}, before the next {@code encode}) a checkpoint calls
+ *       {@link #saveState}; a resumed run calls {@link #restoreState} on a fresh {@code copy} with the same
+ *       configuration and stream, before its first {@code encode}, and the instance then encodes exactly what the
+ *       saved one would have.</li>
  * </ol>
  *
  * <p>{@link #aggregation()} declares whether payloads may be summed (all-reduce) or must be gathered; the collective
@@ -48,4 +55,23 @@ public interface Compressor {
 
     /** Returns to the state right after creation: random counter zero, memory cleared. */
     void reset();
+
+    /**
+     * Writes everything that decides this instance's future payloads: the position of its random stream and any
+     * memory (error feedback, fitted levels, warm starts).
+     *
+     * <p>The default writes nothing, which is right only for a method without state: a method with state must
+     * override this and {@link #restoreState}, or a resumed run silently differs from an uninterrupted one.
+     */
+    default void saveState(DataOutput out) throws IOException {
+    }
+
+    /**
+     * Reads what {@link #saveState} wrote, on an instance with the same configuration and stream.
+     *
+     * <p>Fails with an {@link IllegalStateException} when the state belongs to another stream or shape; the default
+     * reads nothing.
+     */
+    default void restoreState(DataInput in) throws IOException {
+    }
 }

@@ -1,5 +1,8 @@
 package org.gridrun.engine.compress;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,8 @@ import org.gridrun.engine.config.ValueType;
  * be shorter). A payload of {@code n} values in {@code B = ceil(n / bucket_size)} buckets holds exactly
  * {@code 32·B + bits·n} bits. A bucket whose norm is zero decodes to zeros. Norms differ per worker, so payloads
  * are gathered, not summed.
+ *
+ * <p>Its only state is the position of its random stream, which {@link #saveState} writes (24 bytes).
  */
 public final class Qsgd extends BaseCompressor {
     /** The short name. */
@@ -182,6 +187,16 @@ public final class Qsgd extends BaseCompressor {
     public void reset() {
         super.reset();
         rng.seek(0);
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        rng.saveState(out);
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        rng.restoreState(in);
     }
 
     /** Registers {@code qsgd} and declares its parameters. */

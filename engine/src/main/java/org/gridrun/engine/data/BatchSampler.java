@@ -1,5 +1,8 @@
 package org.gridrun.engine.data;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import org.gridrun.engine.random.CounterRng;
 
 /**
@@ -9,6 +12,10 @@ import org.gridrun.engine.random.CounterRng;
  * different batches and a run repeats exactly. An epoch ends when fewer than {@code batchSize} unseen images remain;
  * those are dropped for that epoch and the next permutation starts. {@link #next()} returns the same reused array
  * every time: nothing is allocated per step.
+ *
+ * <p>Each epoch shuffles the previous epoch's permutation, so the permutation itself is state: {@link #saveState}
+ * writes it with the position, the epoch and the random stream's position, and {@link #restoreState} on a sampler of
+ * the same size, batch size, seed and worker continues with exactly the batches the saved one would have drawn.
  */
 public final class BatchSampler {
     /** The offset of the data samplers' random streams, apart from other users of the same seed. */
@@ -49,6 +56,41 @@ public final class BatchSampler {
     /** The current epoch, counted from 0 (−1 before the first batch). */
     public long epoch() {
         return epoch;
+    }
+
+    /** Writes sizes, position, epoch, random state, then the permutation: {@code 44 + 4·size} bytes. */
+    public void saveState(DataOutput out) throws IOException {
+        out.writeInt(permutation.length);
+        out.writeInt(batch.length);
+        out.writeInt(position);
+        out.writeLong(epoch);
+        rng.saveState(out);
+        for (int index : permutation) {
+            out.writeInt(index);
+        }
+    }
+
+    /**
+     * Reads what {@link #saveState} wrote; the next batch is the one the saved sampler would have drawn next.
+     *
+     * <p>Fails with an {@link IllegalStateException} when the saved sampler had another data-set size, batch size,
+     * seed or worker.
+     */
+    public void restoreState(DataInput in) throws IOException {
+        int size = in.readInt();
+        int batchSize = in.readInt();
+        if (size != permutation.length || batchSize != batch.length) {
+            throw new IllegalStateException("saved sampler draws batches of " + batchSize + " from " + size
+                    + " images; this one batches of " + batch.length + " from " + permutation.length);
+        }
+        int savedPosition = in.readInt();
+        long savedEpoch = in.readLong();
+        rng.restoreState(in);
+        for (int i = 0; i < size; i++) {
+            permutation[i] = in.readInt();
+        }
+        position = savedPosition;
+        epoch = savedEpoch;
     }
 
     private void shuffle() {

@@ -1,5 +1,8 @@
 package org.gridrun.engine.optim;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Map;
 import org.gridrun.engine.backend.Tensor;
 
@@ -8,7 +11,9 @@ import org.gridrun.engine.backend.Tensor;
  *
  * <p>Order of calls: construct for a parameter count on a backend; {@link #step} once per training iteration with
  * the aggregated gradient; {@link #reset()} to forget the state (momentum) as if new; {@link #close()} at the end to
- * release the state tensors. The optimizer reads the gradient and does not modify it.
+ * release the state tensors. The optimizer reads the gradient and does not modify it. Between steps, a checkpoint
+ * calls {@link #saveState}; a resumed run calls {@link #restoreState} on a new optimizer of the same configuration
+ * and size before its first step, and the following steps are exactly those the saved one would have made.
  */
 public interface Optimizer extends AutoCloseable {
     /** The full configuration, for provenance. */
@@ -25,6 +30,17 @@ public interface Optimizer extends AutoCloseable {
 
     /** Forgets the optimizer state. */
     void reset();
+
+    /** Writes the state that decides the next steps: learning rate and state tensors (momentum). */
+    void saveState(DataOutput out) throws IOException;
+
+    /**
+     * Reads what {@link #saveState} wrote.
+     *
+     * <p>Fails with an {@link IllegalStateException} when the saved state does not fit this optimizer's
+     * configuration or size.
+     */
+    void restoreState(DataInput in) throws IOException;
 
     /** Releases the state tensors. */
     @Override

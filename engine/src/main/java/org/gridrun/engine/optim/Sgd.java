@@ -1,9 +1,13 @@
 package org.gridrun.engine.optim;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.backend.TensorIo;
 
 /**
  * Stochastic gradient descent with momentum, optional Nesterov momentum, and L2 weight decay.
@@ -11,7 +15,8 @@ import org.gridrun.engine.backend.Tensor;
  * <p>Each step, with gradient {@code g}: {@code d = g + weight_decay·p}; {@code v ← momentum·v + d};
  * {@code p ← p − lr·(nesterov ? d + momentum·v : v)}. This is PyTorch's {@code torch.optim.SGD} with zero dampening
  * (the velocity starts at zero, so the first step uses {@code v = d}). The velocity is one flat tensor on the
- * backend; the update is one backend call.
+ * backend; the update is one backend call. Its saved state is the learning rate and the velocity
+ * ({@code 13 + 4·size} bytes with momentum, 9 without).
  */
 public final class Sgd implements Optimizer {
     private final Backend backend;
@@ -78,6 +83,29 @@ public final class Sgd implements Optimizer {
     public void reset() {
         if (velocity != null) {
             backend.fill(velocity, 0f);
+        }
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        out.writeDouble(lr);
+        out.writeBoolean(velocity != null);
+        if (velocity != null) {
+            TensorIo.write(backend, velocity, out);
+        }
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        double savedLr = in.readDouble();
+        boolean savedVelocity = in.readBoolean();
+        if (savedVelocity != (velocity != null)) {
+            throw new IllegalStateException("saved sgd state " + (savedVelocity ? "has" : "has no")
+                    + " velocity; this optimizer has momentum " + momentum);
+        }
+        setLearningRate(savedLr);
+        if (velocity != null) {
+            TensorIo.read(backend, velocity, in, "sgd velocity");
         }
     }
 

@@ -1,5 +1,9 @@
 package org.gridrun.engine.random;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
 /**
  * A fast counter-based random number generator whose whole state is (seed, stream, counter).
  *
@@ -7,7 +11,8 @@ package org.gridrun.engine.random;
  * applied to {@code key(k, s) + i·γ}, where {@code γ} is an odd constant and the key mixes seed and stream. Streams
  * are therefore independent sequences that need no coordination: worker {@code w} uses stream {@code w}, the data
  * sampler and the compressor use streams of their own. Each call advances the counter by one; {@link #counter()}
- * and {@link #seek(long)} let a checkpoint save and restore the position.
+ * and {@link #seek(long)} move the position, and {@link #saveState}/{@link #restoreState} write and read it in a
+ * checkpoint.
  *
  * <p>Not thread-safe: one generator per worker.
  */
@@ -50,6 +55,30 @@ public final class CounterRng {
     /** Moves to {@code position}; the next draw is the one a fresh generator makes after that many draws. */
     public void seek(long position) {
         this.counter = position;
+    }
+
+    /** Writes seed, stream and counter: 24 bytes. */
+    public void saveState(DataOutput out) throws IOException {
+        out.writeLong(seed);
+        out.writeLong(stream);
+        out.writeLong(counter);
+    }
+
+    /**
+     * Reads what {@link #saveState} wrote and moves to its counter.
+     *
+     * <p>Fails with an {@link IllegalStateException} when the saved seed or stream is not this generator's: a
+     * position only means something on its own stream.
+     */
+    public void restoreState(DataInput in) throws IOException {
+        long savedSeed = in.readLong();
+        long savedStream = in.readLong();
+        long savedCounter = in.readLong();
+        if (savedSeed != seed || savedStream != stream) {
+            throw new IllegalStateException("saved random state is of seed " + savedSeed + ", stream " + savedStream
+                    + "; this generator has seed " + seed + ", stream " + stream);
+        }
+        seek(savedCounter);
     }
 
     /** The next uniformly distributed 64-bit value. */

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.List;
  *
  * <p>A job always writes here, whether or not a database is reachable; the store ingests the spool later. The
  * writer flushes on {@link Writer#flush()} and on close, so a killed job loses at most its unflushed tail, and the
- * reader skips a torn last line instead of failing.
+ * reader skips a torn last line instead of failing. A job that resumes from a checkpoint first
+ * {@link #truncateAfter truncates} the spool to the checkpoint's step, so no (name, step) is recorded twice.
  */
 public final class MetricSpool {
     /** The header line of every spool file. */
@@ -60,6 +62,38 @@ public final class MetricSpool {
             }
         }
         return records;
+    }
+
+    /**
+     * Keeps the records of steps up to {@code step} and drops later ones, and any torn or blank line, replacing the
+     * file atomically: a run resumed from a checkpoint at {@code step} writes those later steps again. An absent
+     * file stays absent; a file with nothing to drop is left as it is.
+     *
+     * @return the number of lines dropped
+     */
+    public static int truncateAfter(Path file, long step) {
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            List<String> kept = new ArrayList<>();
+            for (String line : lines) {
+                MetricRecord record = parse(line);
+                if (line.equals(HEADER) || record != null && record.step() <= step) {
+                    kept.add(line);
+                }
+            }
+            if (kept.size() < lines.size()) {
+                Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+                Files.write(tmp, kept, StandardCharsets.UTF_8);
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+            return lines.size() - kept.size();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot truncate metric spool " + file + " after step " + step + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     /** Parses one spool line; the header, a blank line and a torn line give {@code null}. */

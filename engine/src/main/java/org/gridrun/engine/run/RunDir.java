@@ -15,14 +15,15 @@ import java.util.Map;
  * One experiment's run directory, {@code runs/<grid>/<run>/<experiment-name>/}: everything a job needs and leaves.
  *
  * <p>It holds {@code experiment.yaml} (the resolved config), {@code status} (the state history), {@code metrics.csv}
- * (the metric spool), {@code log} (the job's output) and, later, a checkpoint. A job needs nothing but this
- * directory and the jar.
+ * (the metric spool), {@code log} (the job's output) and {@code checkpoint.bin} (the trainer's latest checkpoint,
+ * from which a stopped job resumes). A job needs nothing but this directory and the jar.
  */
 public final class RunDir {
     public static final String EXPERIMENT_FILE = "experiment.yaml";
     public static final String STATUS_FILE = "status";
     public static final String METRICS_FILE = "metrics.csv";
     public static final String LOG_FILE = "log";
+    public static final String CHECKPOINT_FILE = "checkpoint.bin";
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
@@ -54,6 +55,11 @@ public final class RunDir {
 
     public Path logFile() {
         return path.resolve(LOG_FILE);
+    }
+
+    /** The trainer's latest checkpoint; the file exists once a job has saved one. */
+    public Path checkpointFile() {
+        return path.resolve(CHECKPOINT_FILE);
     }
 
     /** The state history of this directory. */

@@ -1,6 +1,14 @@
 package org.gridrun.engine.train;
 
-/** Sums of the per-step measurements since the last training-metric record. */
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * Sums of the per-step measurements since the last training-metric record.
+ *
+ * <p>A checkpoint between two records saves the sums, so the resumed run's next record averages the same steps.
+ */
 final class IntervalStats {
     private int steps;
     private double loss;
@@ -42,6 +50,22 @@ final class IntervalStats {
 
     double seconds() {
         return stepNanos / 1e9;
+    }
+
+    void saveState(DataOutput out) throws IOException {
+        out.writeInt(steps);
+        out.writeDouble(loss);
+        out.writeLong(stepNanos);
+        out.writeLong(encodeNanos);
+        out.writeLong(decodeNanos);
+    }
+
+    void restoreState(DataInput in) throws IOException {
+        steps = in.readInt();
+        loss = in.readDouble();
+        stepNanos = in.readLong();
+        encodeNanos = in.readLong();
+        decodeNanos = in.readLong();
     }
 
     void clear() {

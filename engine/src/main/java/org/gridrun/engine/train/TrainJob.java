@@ -1,10 +1,12 @@
 package org.gridrun.engine.train;
 
-import org.gridrun.engine.config.ConfigException;
+import java.util.OptionalLong;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Backends;
+import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.data.FashionMnist;
 import org.gridrun.engine.data.TrainTestData;
+import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricSpool;
 import org.gridrun.engine.run.RunDir;
 
@@ -12,26 +14,59 @@ import org.gridrun.engine.run.RunDir;
  * Trains one experiment from its run directory: what a {@code grid-run train} job executes.
  *
  * <p>Reads the resolved configuration from {@code experiment.yaml}, builds data, backend, model and compressor,
- * appends metrics to the directory's spool, and returns the outcome. It does not write the status file: the caller
- * records RUNNING before and COMPLETED, DIVERGED or FAILED after.
+ * appends metrics to the directory's spool, saves checkpoints to its {@code checkpoint.bin}, and returns the
+ * outcome. When the directory holds a checkpoint of the same config id, the run resumes from it: the spool keeps its
+ * records up to the checkpoint's step and drops later ones, which the resumed run writes again, so each
+ * (name, step) is recorded once; a run that starts from the beginning drops every earlier record. A checkpoint of
+ * another config is ignored and replaced by the next save.
+ *
+ * <p>It does not write the status file: the caller records RUNNING before and COMPLETED, DIVERGED, FAILED, or the
+ * state a stop request stands for, after.
  */
 public final class TrainJob {
     private TrainJob() {
     }
 
     /**
-     * Trains the experiment of {@code dir}, reporting progress to {@code listener}.
+     * Trains the experiment of {@code dir} to its last step, reporting progress to {@code listener}.
      *
      * <p>A bad configuration fails with a {@link ConfigException}; missing data files with an
-     * {@link java.io.UncheckedIOException} whose message says where it looked and how to install them.
+     * {@link java.io.UncheckedIOException} whose message says where it looked and how to install them; a checkpoint
+     * that cannot be resumed from with an {@link IllegalStateException} that names it.
      */
     public static TrainResult run(RunDir dir, TrainListener listener) {
-        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(dir.readExperiment().config()));
+        return run(dir, listener, new StopSignal());
+    }
+
+    /**
+     * Trains the experiment of {@code dir} until its last step or until {@code stop} is requested, which saves a
+     * checkpoint at the next step boundary and returns a result that {@link TrainResult#stopped() says so}.
+     *
+     * <p>Fails as {@link #run(RunDir, TrainListener)} does.
+     */
+    public static TrainResult run(RunDir dir, TrainListener listener, StopSignal stop) {
+        ExperimentRecord experiment = dir.readExperiment();
+        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(experiment.config()));
         TrainTestData data = FashionMnist.load(config.dataDir());
+        Checkpoint checkpoint = new Checkpoint(dir.checkpointFile(), experiment.id());
         try (Backend backend = Backends.open(config.backend());
-             Trainer trainer = new Trainer(config, backend, data);
-             MetricSpool.Writer metrics = MetricSpool.append(dir.metricsFile())) {
-            return trainer.run(metrics, listener);
+             Trainer trainer = new Trainer(config, backend, data)) {
+            long from = checkpoint.step().isPresent() ? trainer.resume(checkpoint) : 0;
+            MetricSpool.truncateAfter(dir.metricsFile(), from);
+            try (MetricSpool.Writer metrics = MetricSpool.append(dir.metricsFile())) {
+                return trainer.run(metrics, listener, checkpoint, stop);
+            }
         }
+    }
+
+    /**
+     * The step a run of {@code dir} would resume from: present when the directory holds a checkpoint of its
+     * experiment's config id, empty when it would start from the beginning.
+     *
+     * <p>Reads only the checkpoint's header; a file that is not a checkpoint this build reads fails with an
+     * {@link IllegalStateException} that names it.
+     */
+    public static OptionalLong checkpointStep(RunDir dir) {
+        return new Checkpoint(dir.checkpointFile(), dir.readExperiment().id()).step();
     }
 }

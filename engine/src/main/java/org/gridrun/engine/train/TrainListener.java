@@ -3,10 +3,11 @@ package org.gridrun.engine.train;
 /**
  * Progress callbacks of a training run, e.g. for a command line to print.
  *
- * <p>Order of calls: {@link #onStart} once before the first step; then, as steps complete, {@link #onLog} every
- * log interval and {@link #onEval} after each test-set evaluation (every {@code chkpt_iter} steps and at the end).
- * A diverged run reports its last step through {@code onLog}, with the non-finite loss, and stops. Callbacks run on
- * the training thread, so they should return quickly. Every method does nothing by default.
+ * <p>Order of calls: {@link #onStart} once before the first step (of a resumed run, the first after its
+ * checkpoint's); then, as steps complete, {@link #onLog} every log interval and {@link #onEval} after each test-set
+ * evaluation (every {@code chkpt_iter} steps and at the end). A diverged run reports its last step through
+ * {@code onLog}, with the non-finite loss, and stops; one asked to stop ends after the step under way. Callbacks run
+ * on the training thread, so they should return quickly. Every method does nothing by default.
  */
 public interface TrainListener {
     /** A listener that ignores everything. */

@@ -1,17 +1,30 @@
 package org.gridrun.engine.train;
 
+import java.util.Objects;
+
 /**
  * How a training run ended.
  *
  * @param steps         the steps completed (for a diverged run, the step whose loss was not finite)
- * @param finalAccuracy the last test-set accuracy ({@code Vacc}) in [0, 1]; NaN when none was measured
- * @param finalLoss     the last test-set loss ({@code Vloss}); NaN when none was measured
+ * @param finalAccuracy the last test-set accuracy ({@code Vacc}) in [0, 1], measured in this run or before the
+ *                      checkpoint it resumed from; NaN when none was measured
+ * @param finalLoss     the last test-set loss ({@code Vloss}), likewise; NaN when none was measured
  * @param diverged      whether the training loss became NaN or infinite, which stopped the run
+ * @param stopReason    why the run stopped before its last step on a {@link StopSignal}, having saved a checkpoint at
+ *                      {@code steps} (when it had one to save to); empty when it was not stopped
  * @param dataSource    where the data came from, in one line
  * @param backend       the backend that ran (what {@code auto} picked)
  * @param blas          the linear-algebra library behind it
- * @param wallSeconds   the wall time of the training loop, evaluations included
+ * @param wallSeconds   the wall time of this run's training loop, evaluations and checkpoints included
  */
-public record TrainResult(long steps, double finalAccuracy, double finalLoss, boolean diverged, String dataSource,
-                          String backend, String blas, double wallSeconds) {
+public record TrainResult(long steps, double finalAccuracy, double finalLoss, boolean diverged, String stopReason,
+                          String dataSource, String backend, String blas, double wallSeconds) {
+    public TrainResult {
+        Objects.requireNonNull(stopReason, "stopReason");
+    }
+
+    /** Whether a stop request ended the run before its last step. */
+    public boolean stopped() {
+        return !stopReason.isEmpty();
+    }
 }

@@ -1,8 +1,13 @@
 package org.gridrun.engine.train;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Locale;
+import java.util.Objects;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.backend.TensorIo;
 import org.gridrun.engine.compress.Aggregation;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
@@ -32,7 +37,16 @@ import org.gridrun.engine.run.MetricSpool;
  * payloads, what each receiver does); every {@code chkpt_iter} steps and at the end, {@code Vloss} and
  * {@code Vacc} on the test set. A training loss that is NaN or infinite is recorded and stops the run as diverged.
  *
- * <p>Order of calls: construct, {@link #run} once, {@link #close()}.
+ * <p>Checkpoints: given a {@link Checkpoint}, the trainer saves one every {@code chkpt_iter} steps, after that
+ * step's evaluation, and when a {@link StopSignal} stops it between two steps. It holds, in this order: the
+ * parameters and the optimizer state (learning rate, momentum buffer) as float32 tensors; the worker count, then per
+ * worker its sampler (permutation, position, epoch, random stream) and, as a length-prefixed section after its
+ * method's name, its compressor's state (for {@code qsgd} the position of its random stream); the sums of the
+ * unfinished training-metric interval; and the last test-set evaluation. {@link #resume} restores all of it, and the
+ * run continues bit for bit as if it had never stopped: the same metrics (timings aside) and the same parameters.
+ *
+ * <p>Order of calls: construct; {@link #resume} when continuing from a checkpoint; {@link #run} once;
+ * {@link #close()}.
  */
 public final class Trainer implements AutoCloseable {
     /** The offset of the compressors' random streams: worker {@code w} uses this plus {@code w}. */
@@ -53,6 +67,9 @@ public final class Trainer implements AutoCloseable {
     private final float[] hostAverage;
     private final Tensor average;
     private final IntervalStats interval = new IntervalStats();
+    private long step;
+    private long savedStep = -1;
+    private Evaluation lastEvaluation;
 
     /** Builds the model, optimizer, workers and compressors of {@code config} on {@code backend}. */
     public Trainer(TrainerConfig config, Backend backend, TrainTestData data) {
@@ -88,31 +105,69 @@ public final class Trainer implements AutoCloseable {
                 backend.blas());
     }
 
-    /** Trains for {@code niters} steps (or until divergence), writing metrics to {@code metrics}. */
+    /**
+     * Restores the state saved in {@code checkpoint}, which must be one of this configuration; {@link #run} then
+     * continues with the step after the saved one. Returns the saved step.
+     *
+     * <p>A checkpoint that is damaged, of another format version or config, or that does not fit this trainer fails
+     * with an {@link IllegalStateException} naming the file.
+     */
+    public long resume(Checkpoint checkpoint) {
+        step = checkpoint.load(this::readState);
+        savedStep = step;
+        return step;
+    }
+
+    /** Trains for {@code niters} steps (or until divergence), writing metrics to {@code metrics}; saves nothing. */
     public TrainResult run(MetricSpool.Writer metrics, TrainListener listener) {
-        listener.onStart(describe());
+        return train(metrics, listener, null, new StopSignal());
+    }
+
+    /**
+     * Trains from the current step (0, or the one {@link #resume} restored) to {@code niters}, until divergence or
+     * until {@code stop} is requested, saving checkpoints to {@code checkpoint}.
+     *
+     * <p>The stop request is honoured at the next step boundary: the step under way completes with its metrics and
+     * evaluation, a checkpoint is saved (unless one was just saved at that step), and the result says why it
+     * stopped. A request during the last step lets the run complete.
+     */
+    public TrainResult run(MetricSpool.Writer metrics, TrainListener listener, Checkpoint checkpoint,
+                           StopSignal stop) {
+        return train(metrics, listener, Objects.requireNonNull(checkpoint, "checkpoint"),
+                Objects.requireNonNull(stop, "stop"));
+    }
+
+    private TrainResult train(MetricSpool.Writer metrics, TrainListener listener, Checkpoint checkpoint,
+                              StopSignal stop) {
+        listener.onStart(step == 0 ? describe() : describe() + "; resumed from checkpoint at step " + step);
         long start = System.nanoTime();
-        Evaluation last = null;
-        long step = 0;
         boolean diverged = false;
-        while (step < config.niters() && !diverged) {
+        while (step < config.niters() && !diverged && !stop.isRequested()) {
             step++;
-            diverged = !Double.isFinite(step());
+            diverged = !Double.isFinite(advance());
             if (diverged || step % config.logInterval() == 0 || step == config.niters()) {
-                log(step, metrics, listener);
+                log(metrics, listener);
             }
             if (!diverged && (step % config.chkptIter() == 0 || step == config.niters())) {
-                last = evaluate(step, metrics, listener);
+                lastEvaluation = evaluate(metrics, listener);
+            }
+            if (!diverged && step % config.chkptIter() == 0) {
+                save(checkpoint);
             }
         }
+        boolean stopped = !diverged && step < config.niters();
+        if (stopped && savedStep != step) {
+            save(checkpoint);
+        }
         metrics.flush();
+        Evaluation last = lastEvaluation;
         return new TrainResult(step, last == null ? Double.NaN : last.accuracy(),
-                last == null ? Double.NaN : last.meanLoss(), diverged, data.source(), backend.name(), backend.blas(),
-                (System.nanoTime() - start) / 1e9);
+                last == null ? Double.NaN : last.meanLoss(), diverged, stopped ? stop.reason() : "", data.source(),
+                backend.name(), backend.blas(), (System.nanoTime() - start) / 1e9);
     }
 
     /** One training step; returns the mean loss over workers (not finite: the step was not applied). */
-    private double step() {
+    private double advance() {
         long start = System.nanoTime();
         double loss = 0;
         long encode = 0;
@@ -136,7 +191,7 @@ public final class Trainer implements AutoCloseable {
         return loss;
     }
 
-    private void log(long step, MetricSpool.Writer metrics, TrainListener listener) {
+    private void log(MetricSpool.Writer metrics, TrainListener listener) {
         double bits = collective.meanPayloadBits();
         metrics.write("loss", step, interval.meanLoss());
         metrics.write("bits", step, bits);
@@ -152,13 +207,58 @@ public final class Trainer implements AutoCloseable {
         interval.clear();
     }
 
-    private Evaluation evaluate(long step, MetricSpool.Writer metrics, TrainListener listener) {
+    private Evaluation evaluate(MetricSpool.Writer metrics, TrainListener listener) {
         Evaluation e = evaluator.evaluate();
         metrics.write("Vloss", step, e.meanLoss());
         metrics.write("Vacc", step, e.accuracy());
         metrics.flush();
         listener.onEval(step, e.meanLoss(), e.accuracy());
         return e;
+    }
+
+    private void save(Checkpoint checkpoint) {
+        if (checkpoint != null) {
+            checkpoint.save(step, this::writeState);
+            savedStep = step;
+        }
+    }
+
+    private void writeState(DataOutput out) throws IOException {
+        TensorIo.write(backend, model.parameters(), out);
+        optimizer.saveState(out);
+        out.writeInt(workers.length);
+        for (int w = 0; w < workers.length; w++) {
+            workers[w].saveState(out);
+            out.writeUTF(compressors[w].name());
+            Checkpoint.writeSection(out, compressors[w]::saveState);
+        }
+        interval.saveState(out);
+        out.writeBoolean(lastEvaluation != null);
+        if (lastEvaluation != null) {
+            out.writeDouble(lastEvaluation.lossSum());
+            out.writeLong(lastEvaluation.correct());
+            out.writeLong(lastEvaluation.count());
+        }
+    }
+
+    private void readState(DataInput in) throws IOException {
+        TensorIo.read(backend, model.parameters(), in, "model");
+        optimizer.restoreState(in);
+        int savedWorkers = in.readInt();
+        if (savedWorkers != workers.length) {
+            throw new IllegalStateException("it has " + savedWorkers + " workers; this run has " + workers.length);
+        }
+        for (int w = 0; w < workers.length; w++) {
+            workers[w].restoreState(in);
+            String method = in.readUTF();
+            if (!method.equals(compressors[w].name())) {
+                throw new IllegalStateException("worker " + w + " compressed with " + method + "; this run uses "
+                        + compressors[w].name());
+            }
+            Checkpoint.readSection(in, method + " state of worker " + w, compressors[w]::restoreState);
+        }
+        interval.restoreState(in);
+        lastEvaluation = in.readBoolean() ? new Evaluation(in.readDouble(), in.readLong(), in.readLong()) : null;
     }
 
     @Override

@@ -36,7 +36,7 @@ import org.gridrun.engine.compress.Compressors;
  * @param compressorParams the compressor's parameters, taken from the keys of the same names
  * @param seed             the seed of every random stream of the run
  * @param logInterval      iterations between training-metric records
- * @param chkptIter        iterations between test-set evaluations (and one at the end)
+ * @param chkptIter        iterations between test-set evaluations (and one at the end) and between checkpoints
  * @param backend          the backend name, or {@code auto}
  */
 public record TrainerConfig(String dataset, String dataDir, String model, List<Integer> hidden, int ngpu,
@@ -105,7 +105,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("train_accuracy", ValueType.BOOL, false, "also record Tloss and Tacc on the training set"),
             new ConfigKey("seed", ValueType.INT, 1L, "seed of initialisation, sampling and compression"),
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
-            new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations"),
+            new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations and checkpoints"),
             new ConfigKey("backend", ValueType.STRING, "cpu", "compute backend: cpu, or auto for the best available"));
 
     /**

@@ -1,5 +1,8 @@
 package org.gridrun.engine.train;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.data.BatchSampler;
@@ -9,7 +12,8 @@ import org.gridrun.engine.model.Model;
 /**
  * One simulated worker: its minibatch sampler, its batch and gradient buffers and its workspace.
  *
- * <p>Everything is allocated at construction; {@link #computeGradient()} allocates nothing.
+ * <p>Everything is allocated at construction; {@link #computeGradient()} allocates nothing. Its only state across
+ * steps is the sampler's position, which a checkpoint saves.
  */
 final class Worker implements AutoCloseable {
     private final Backend backend;
@@ -45,6 +49,14 @@ final class Worker implements AutoCloseable {
         double loss = model.forward(workspace, x, y);
         model.backward(workspace, gradient);
         return loss;
+    }
+
+    void saveState(DataOutput out) throws IOException {
+        sampler.saveState(out);
+    }
+
+    void restoreState(DataInput in) throws IOException {
+        sampler.restoreState(in);
     }
 
     Tensor gradient() {

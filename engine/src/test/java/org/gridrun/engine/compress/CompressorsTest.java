@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigException;
@@ -38,6 +41,13 @@ class CompressorsTest {
         assertArrayEquals(new float[] {0, 0, -0f, Float.MIN_VALUE, 3.4e38f}, out);
         assertEquals(Aggregation.ALL_REDUCE, none.aggregation());
         assertEquals(Map.of(), none.config());
+    }
+
+    @Test
+    void noneHasNoStateToSave() throws IOException {
+        ByteArrayOutputStream state = new ByteArrayOutputStream();
+        Compressors.create("none", Map.of(), 1).copy(2).saveState(new DataOutputStream(state));
+        assertEquals(0, state.size());
     }
 
     @Test

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
@@ -153,6 +158,25 @@ class QsgdTest {
         assertFalse(Arrays.equals(first, a.encode(g, 0, g.length).bytes()), "the next draw differs");
         a.reset();
         assertArrayEquals(first, a.encode(g, 0, g.length).bytes(), "reset restarts the stream");
+    }
+
+    @Test
+    void aRestoredCopyEncodesWhatTheSavedOneWouldHave() throws IOException {
+        float[] g = gaussian(301, 9);
+        Compressor saved = qsgd(2, 64, 21).copy(5);
+        saved.encode(g, 0, g.length);
+        saved.encode(g, 0, g.length);
+        ByteArrayOutputStream state = new ByteArrayOutputStream();
+        saved.saveState(new DataOutputStream(state));
+        assertEquals(24, state.size(), "seed, stream and counter");
+        byte[] third = saved.encode(g, 0, g.length).copy().bytes();
+
+        Compressor restored = qsgd(2, 64, 21).copy(5);
+        restored.restoreState(new DataInputStream(new ByteArrayInputStream(state.toByteArray())));
+        assertArrayEquals(third, restored.encode(g, 0, g.length).bytes());
+        Compressor otherStream = qsgd(2, 64, 21).copy(6);
+        assertThrows(IllegalStateException.class, () -> otherStream.restoreState(
+                new DataInputStream(new ByteArrayInputStream(state.toByteArray()))));
     }
 
     @Test

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -43,6 +48,26 @@ class BatchSamplerTest {
         int[] nextEpoch = sampler.next().clone();
         assertEquals(1, sampler.epoch());
         assertEquals(10, Arrays.stream(nextEpoch).distinct().count());
+    }
+
+    @Test
+    void aRestoredSamplerDrawsWhatTheSavedOneWouldHaveDrawn() throws IOException {
+        BatchSampler sampler = new BatchSampler(50, 8, 3, 2);
+        draw(sampler, 9); // into the second epoch, whose permutation shuffled the first one
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        sampler.saveState(new DataOutputStream(bytes));
+        assertEquals(44 + 4 * 50, bytes.size());
+        int[][] expected = draw(sampler, 20);
+
+        BatchSampler restored = new BatchSampler(50, 8, 3, 2);
+        restored.restoreState(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertEquals(1, restored.epoch());
+        assertArrayEquals(expected, draw(restored, 20));
+
+        BatchSampler otherBatch = new BatchSampler(50, 10, 3, 2);
+        assertEquals("saved sampler draws batches of 8 from 50 images; this one batches of 10 from 50",
+                assertThrows(IllegalStateException.class, () -> otherBatch.restoreState(
+                        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())))).getMessage());
     }
 
     @Test

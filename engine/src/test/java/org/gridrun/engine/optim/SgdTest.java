@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.backend.Tensor;
@@ -49,6 +54,42 @@ class SgdTest {
         assertArrayEquals(new float[] {0.855f, -2.0725f, 0.79f}, steps(0.9, false, 0, 2), 1e-6f);
         // Plain SGD with decay: p1 = p − 0.1(g + 0.5p) = 0.95p − 0.1g.
         assertArrayEquals(new float[] {0.9f, -1.925f, 0.575f}, steps(0, false, 0.5, 1), 1e-6f);
+    }
+
+    @Test
+    void aRestoredOptimizerContinuesBitForBit() throws IOException {
+        try (Backend backend = new CpuBackend()) {
+            Tensor p = backend.allocate(1, 3);
+            Tensor g = backend.allocate(1, 3);
+            backend.upload(P0, 0, p);
+            backend.upload(G, 0, g);
+            ByteArrayOutputStream state = new ByteArrayOutputStream();
+            float[] afterTwo = new float[3];
+            float[] expected = new float[3];
+            try (Sgd sgd = new Sgd(backend, 3, 0.1, 0.9, true, 0.01)) {
+                sgd.step(p, g);
+                sgd.step(p, g);
+                sgd.saveState(new DataOutputStream(state));
+                backend.download(p, afterTwo, 0);
+                sgd.step(p, g);
+                backend.download(p, expected, 0);
+            }
+            assertEquals(13 + 4 * 3, state.size());
+            backend.upload(afterTwo, 0, p);
+            try (Sgd restored = new Sgd(backend, 3, 0.5, 0.9, true, 0.01)) {
+                restored.restoreState(new DataInputStream(new ByteArrayInputStream(state.toByteArray())));
+                assertEquals(0.1, restored.learningRate());
+                restored.step(p, g);
+            }
+            float[] actual = new float[3];
+            backend.download(p, actual, 0);
+            assertArrayEquals(expected, actual, 0f);
+            try (Sgd plain = new Sgd(backend, 3, 0.1, 0, false, 0)) {
+                assertEquals("saved sgd state has velocity; this optimizer has momentum 0.0",
+                        assertThrows(IllegalStateException.class, () -> plain.restoreState(
+                                new DataInputStream(new ByteArrayInputStream(state.toByteArray())))).getMessage());
+            }
+        }
     }
 
     @Test

@@ -2,8 +2,14 @@ package org.gridrun.engine.random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 class CounterRngTest {
@@ -34,6 +40,29 @@ class CounterRngTest {
         assertEquals(eleventh, restored.nextLong());
         rng.seek(10);
         assertEquals(eleventh, rng.nextLong());
+    }
+
+    @Test
+    void savedStateContinuesTheSequenceOnlyOnItsOwnStream() throws IOException {
+        CounterRng rng = new CounterRng(5, 3);
+        for (int i = 0; i < 17; i++) {
+            rng.nextLong();
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        rng.saveState(new DataOutputStream(bytes));
+        assertEquals(24, bytes.size());
+        long next = rng.nextLong();
+
+        CounterRng restored = new CounterRng(5, 3);
+        restored.restoreState(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertEquals(17, restored.counter());
+        assertEquals(next, restored.nextLong());
+
+        CounterRng other = new CounterRng(5, 4);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> other.restoreState(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
+        assertEquals("saved random state is of seed 5, stream 3; this generator has seed 5, stream 4",
+                e.getMessage());
     }
 
     @Test

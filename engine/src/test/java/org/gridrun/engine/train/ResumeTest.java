@@ -1,0 +1,237 @@
+package org.gridrun.engine.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.gridrun.engine.data.IdxFiles;
+import org.gridrun.engine.run.ExperimentRecord;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.run.RunDir;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A run stopped and resumed from its checkpoints must be the run that never stopped: same metrics (timings aside),
+ * same parameters, same optimizer, sampler and compressor state. On a synthetic data set, 12 steps of a tiny MLP.
+ */
+class ResumeTest {
+    /** Metrics that measure time, which no two runs share. */
+    private static final Set<String> TIMINGS = Set.of("step_ms", "encode_ms", "decode_ms");
+
+    @TempDir
+    Path tmp;
+
+    private Path data;
+
+    @BeforeEach
+    void writeData() throws IOException {
+        data = Files.createDirectories(tmp.resolve("data"));
+        IdxFiles.writeSyntheticFashionMnist(data, 300, 100, 11);
+    }
+
+    private Map<String, Object> params(String method) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("data_dir", data.toString());
+        params.put("hidden", "16");
+        params.put("ngpu", 3L);
+        params.put("batch_size", 16L);
+        params.put("lr", 0.05);
+        params.put("momentum", 0.9);
+        params.put("niters", 12L);
+        params.put("log_interval", 4L);
+        params.put("chkpt_iter", 6L);
+        params.put("method", method);
+        if (method.equals("qsgd")) {
+            params.put("bits", 2L);
+            params.put("bucket_size", 64L);
+        }
+        return params;
+    }
+
+    private RunDir stage(String name, String id, Map<String, Object> params) {
+        RunDir dir = RunDir.at(tmp.resolve("runs").resolve(name));
+        dir.writeExperiment(new ExperimentRecord("g", "r", name, id, params, TrainerConfig.resolve(params)));
+        return dir;
+    }
+
+    /** Runs the job of {@code dir}, asking it to stop from its callback at {@code stopAt} (0: before it starts). */
+    private static TrainResult runStoppingAt(RunDir dir, long stopAt) {
+        StopSignal stop = new StopSignal();
+        if (stopAt == 0) {
+            stop.request("before the start");
+        }
+        return TrainJob.run(dir, new TrainListener() {
+            @Override
+            public void onLog(long step, long total, double loss, double samplesPerSecond) {
+                stopAfter(step);
+            }
+
+            @Override
+            public void onEval(long step, double loss, double accuracy) {
+                stopAfter(step);
+            }
+
+            private void stopAfter(long step) {
+                if (step == stopAt) {
+                    stop.request("test stop at " + step);
+                }
+            }
+        }, stop);
+    }
+
+    /** Every record but the timings, without wall-clock times. */
+    private static List<String> values(RunDir dir) {
+        return MetricSpool.read(dir.metricsFile()).stream().filter(r -> !TIMINGS.contains(r.name()))
+                .map(r -> r.name() + "," + r.step() + "," + r.value()).toList();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"none", "qsgd"})
+    void aStoppedAndResumedRunIsTheRunThatNeverStopped(String method) throws IOException {
+        RunDir straight = stage("straight", "id-" + method, params(method));
+        TrainResult expected = TrainJob.run(straight, TrainListener.NONE);
+        assertFalse(expected.stopped());
+        assertEquals(12, expected.steps());
+
+        RunDir resumed = stage("resumed", "id-" + method, params(method));
+        TrainResult first = runStoppingAt(resumed, 0);
+        assertEquals(new StopResult(0, "before the start"), StopResult.of(first));
+        assertEquals(OptionalLong.of(0), TrainJob.checkpointStep(resumed));
+
+        // After a log record, before the periodic checkpoint at 6: the stop saves one of its own.
+        assertEquals(new StopResult(4, "test stop at 4"), StopResult.of(runStoppingAt(resumed, 4)));
+        assertEquals(OptionalLong.of(4), TrainJob.checkpointStep(resumed));
+        Files.writeString(resumed.checkpointFile().resolveSibling("checkpoint.bin.tmp"), "torn by a kill");
+
+        // At the periodic checkpoint, halfway through a log interval (steps 5 and 6 are summed, not yet recorded).
+        assertEquals(new StopResult(6, "test stop at 6"), StopResult.of(runStoppingAt(resumed, 6)));
+        assertEquals(OptionalLong.of(6), TrainJob.checkpointStep(resumed));
+        // A lost tail: records written after the checkpoint by a job that was then killed.
+        try (MetricSpool.Writer out = MetricSpool.append(resumed.metricsFile())) {
+            out.write(new MetricRecord("loss", 8, 99.0, 0));
+        }
+
+        TrainResult last = TrainJob.run(resumed, TrainListener.NONE);
+        assertFalse(last.stopped());
+        assertEquals(12, last.steps());
+        assertEquals(expected.finalAccuracy(), last.finalAccuracy(), 0);
+        assertEquals(expected.finalLoss(), last.finalLoss(), 0);
+
+        List<String> values = values(resumed);
+        assertEquals(values(straight), values);
+        assertEquals(values.size(), new HashSet<>(values).size());
+        List<MetricRecord> all = MetricSpool.read(resumed.metricsFile());
+        assertEquals(all.size(), all.stream().map(r -> r.name() + "@" + r.step()).distinct().count(),
+                "no (name, step) twice");
+        // Both runs saved a checkpoint at step 12 (a multiple of chkpt_iter), after the last log record emptied the
+        // interval sums: equal files mean equal parameters, momentum, samplers and random streams.
+        assertArrayEquals(Files.readAllBytes(straight.checkpointFile()), Files.readAllBytes(resumed.checkpointFile()));
+    }
+
+    record StopResult(long steps, String reason) {
+        static StopResult of(TrainResult result) {
+            assertTrue(result.stopped(), "stopped");
+            assertFalse(result.diverged());
+            return new StopResult(result.steps(), result.stopReason());
+        }
+    }
+
+    @Test
+    void aResumedRunSaysSoAndStartsFromTheCheckpoint() {
+        RunDir dir = stage("exp", "id1", params("qsgd"));
+        runStoppingAt(dir, 6);
+        List<String> started = new ArrayList<>();
+        List<Long> logged = new ArrayList<>();
+        TrainJob.run(dir, new TrainListener() {
+            @Override
+            public void onStart(String info) {
+                started.add(info);
+            }
+
+            @Override
+            public void onLog(long step, long total, double loss, double samplesPerSecond) {
+                logged.add(step);
+            }
+        });
+        assertTrue(started.get(0).endsWith("; resumed from checkpoint at step 6"), started.get(0));
+        assertEquals(List.of(8L, 12L), logged);
+    }
+
+    @Test
+    void aCheckpointOfAnotherConfigIsNeverLoaded() {
+        Map<String, Object> params = params("none");
+        RunDir dir = stage("exp", "id1", params);
+        runStoppingAt(dir, 6);
+        dir.writeExperiment(new ExperimentRecord("g", "r", "exp", "id2", params, TrainerConfig.resolve(params)));
+        assertEquals(OptionalLong.empty(), TrainJob.checkpointStep(dir));
+
+        List<String> started = new ArrayList<>();
+        TrainResult result = TrainJob.run(dir, new TrainListener() {
+            @Override
+            public void onStart(String info) {
+                started.add(info);
+            }
+        });
+        assertFalse(started.get(0).contains("resumed"), started.get(0));
+        assertEquals(12, result.steps());
+        assertEquals(List.of(4L, 8L, 12L), MetricSpool.read(dir.metricsFile()).stream()
+                .filter(r -> r.name().equals("loss")).map(MetricRecord::step).toList(), "the old records are gone");
+        assertEquals(OptionalLong.of(12), TrainJob.checkpointStep(dir), "the next save replaced it");
+    }
+
+    @Test
+    void aCheckpointThatCannotBeResumedFailsNamingTheFile() throws IOException {
+        RunDir dir = stage("exp", "id1", params("qsgd"));
+        runStoppingAt(dir, 4);
+        Path file = dir.checkpointFile();
+        byte[] saved = Files.readAllBytes(file);
+
+        byte[] damaged = saved.clone();
+        damaged[damaged.length / 2] ^= 1;
+        Files.write(file, damaged);
+        assertEquals(file + ": cannot resume from this checkpoint: its checksum does not match: the file is damaged; "
+                + "delete it to train from the start", assertThrows(IllegalStateException.class,
+                        () -> TrainJob.run(dir, TrainListener.NONE)).getMessage());
+
+        Files.writeString(file, "name,step,value,wall_ms\n");
+        assertEquals(file + ": cannot resume from this checkpoint: it is not a gridrun checkpoint; delete it to "
+                + "train from the start", assertThrows(IllegalStateException.class,
+                        () -> TrainJob.checkpointStep(dir)).getMessage());
+
+        Map<String, Object> wider = params("qsgd");
+        wider.put("hidden", "17");
+        RunDir other = stage("other", "id1", wider);
+        Files.write(other.checkpointFile(), saved);
+        assertEquals(other.checkpointFile() + ": cannot resume from this checkpoint: saved model has 12730 values; "
+                + "this one has 13525; delete it to train from the start", assertThrows(IllegalStateException.class,
+                        () -> TrainJob.run(other, TrainListener.NONE)).getMessage());
+    }
+
+    @Test
+    void theFirstStopRequestWins() {
+        StopSignal stop = new StopSignal();
+        assertEquals("", stop.reason());
+        assertTrue(stop.request("SIGUSR1"));
+        assertFalse(stop.request("SIGTERM"));
+        assertTrue(stop.isRequested());
+        assertEquals("SIGUSR1", stop.reason());
+        assertThrows(IllegalArgumentException.class, () -> stop.request(" "));
+    }
+}
