@@ -1,5 +1,6 @@
 package org.gridrun.jobs.cli;
 
+import org.gridrun.jobs.slurm.ProcessSlurmClient;
 import org.gridrun.jobs.slurm.SlurmClient;
 
 /** The schedulers this machine can reach. */
@@ -9,6 +10,7 @@ final class Clusters {
 
     /** The SLURM cluster, when {@code sinfo} answers; else null. */
     static SlurmClient slurmIfAnswering() {
-        return null; // TEMPORARY until the slurm branch lands
+        SlurmClient slurm = new ProcessSlurmClient();
+        return slurm.available() ? slurm : null;
     }
 }

@@ -21,7 +21,11 @@ import org.gridrun.engine.train.TrainResult;
 import org.gridrun.jobs.UserInputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import org.gridrun.engine.run.ExperimentRecord;
+import org.gridrun.jobs.local.Stager;
+import org.gridrun.jobs.slurm.Manifest;
 
 /**
  * {@code grid-run train RUN_DIR}: what one job executes; it needs nothing but its run directory and the jar.
@@ -58,15 +62,27 @@ final class TrainCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "The experiment's run directory (holds experiment.yaml).")
     Path runDir;
 
+    @Option(names = "--manifest", paramLabel = "FILE:LINE",
+            description = "Stage RUN_DIR from line LINE of a SLURM task script's manifest when it holds no "
+                    + "experiment yet (what the scripts grid-run --cluster slurm writes do).")
+    String manifest;
+
     @Mixin
     CommonOptions common;
 
     @Override
     public Integer call() {
         RunDir dir = RunDir.at(runDir);
+        if (manifest != null) {
+            stageFromManifest(dir);
+        }
         if (!dir.exists()) {
             throw new UserInputException(dir.experimentFile() + ": not found; run directories are made by "
                     + "grid-run --grid NAME");
+        }
+        if (dir.status().state() == RunState.COMPLETED) {
+            System.out.println("grid-run train: " + dir + " completed already; nothing to do");
+            return 0;
         }
         Stopper stopper = new Stopper(dir);
         Thread hook = new Thread(() -> stopper.stopForShutdown(STOP_WAIT), "grid-run train shutdown");
@@ -81,6 +97,35 @@ final class TrainCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // the hook is running and waits for the state this thread has recorded
             }
+        }
+    }
+
+    /**
+     * Writes {@code experiment.yaml} from the manifest line into a new run directory, or checks that an existing one
+     * holds the same experiment; archives an earlier attempt that left no checkpoint.
+     */
+    private void stageFromManifest(RunDir dir) {
+        int colon = manifest.lastIndexOf(':');
+        int line;
+        try {
+            line = Integer.parseInt(manifest.substring(colon + 1));
+        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+            throw new UserInputException("--manifest takes FILE:LINE, found '" + manifest + "'");
+        }
+        ExperimentRecord record = Manifest.read(Path.of(manifest.substring(0, Math.max(colon, 0))), line);
+        if (!dir.exists()) {
+            dir.writeExperiment(record);
+            dir.status().append(RunState.STAGED, "from " + manifest);
+            return;
+        }
+        String held = dir.readExperiment().id();
+        if (!held.equals(record.id())) {
+            throw new UserInputException(dir + " holds experiment " + held + ", not " + record.id() + " of "
+                    + manifest + "; was the grid changed and its scripts rewritten while jobs were queued?");
+        }
+        RunState state = dir.status().state();
+        if (state != null && state.isTerminal() && state != RunState.COMPLETED) {
+            Stager.archivePreviousAttempt(dir);
         }
     }
 

@@ -17,7 +17,8 @@ import org.gridrun.jobs.plan.PlannedExperiment;
  * Prepares run directories for a new attempt without losing what an earlier attempt wrote.
  *
  * <p>The metric spool and log of an unfinished earlier attempt move to {@code attempt-<k>/} inside the run
- * directory; {@code experiment.yaml} is rewritten and the state history keeps growing.
+ * directory, unless it left a checkpoint to resume from; {@code experiment.yaml} is rewritten and the state history
+ * keeps growing.
  */
 public final class Stager {
     private final ResultsStore store;
@@ -58,10 +59,15 @@ public final class Stager {
         store.recordStates(changes);
     }
 
-    private static void archivePreviousAttempt(RunDir dir) {
+    /**
+     * Moves the metric spool and log of an earlier attempt to {@code attempt-<k>/}, unless the directory holds a
+     * checkpoint: then the next attempt resumes from it and continues the same spool (the trainer drops the records
+     * after the checkpoint's step) and log.
+     */
+    public static void archivePreviousAttempt(RunDir dir) {
         Path metrics = dir.metricsFile();
         Path log = dir.logFile();
-        if (!Files.exists(metrics) && !Files.exists(log)) {
+        if (Files.exists(dir.checkpointFile()) || !Files.exists(metrics) && !Files.exists(log)) {
             return;
         }
         try {

@@ -35,9 +35,6 @@ import org.gridrun.jobs.plan.PlannedExperiment;
  * array, its experiments are recorded in the store as QUEUED with their array task as their job.
  */
 public final class SlurmSubmitter {
-    /** Tasks per array when the cluster's limits are unknown (SLURM's default MaxArraySize is 1001). */
-    static final int DEFAULT_MAX_TASKS = 1000;
-
     private final Workspace workspace;
     private final ResultsStore store;
     private final SlurmClient client;
@@ -75,7 +72,7 @@ public final class SlurmSubmitter {
         createDirectories(jobsDir.resolve("log"));
         String prefix = freePrefix(grid, baseName);
         List<List<PlannedExperiment>> scripts = ScriptLayout.roundRobin(experiments, args.scripts());
-        int maxTasks = client == null ? DEFAULT_MAX_TASKS : client.limits().maxTasksPerArray();
+        int maxTasks = client == null ? ClusterLimits.DEFAULT_TASKS_PER_ARRAY : client.limits().maxTasksPerArray();
         List<ScriptLayout.Chunk> chunks = ScriptLayout.chunks(scripts.size(), maxTasks);
         String classpath = System.getProperty("java.class.path");
         List<String> train = JobLauncher.trainArguments(jvmOptions, "$GRIDRUN_CLASSPATH");
