@@ -59,7 +59,8 @@ class OverridesTest {
                             bits: [2, {3: {bucket_size: 64}}]
                       seed: 1
                 """);
-        assertEquals(List.of("r_000_method_nuq,mul_0.5,bits_2,seed_1", "r_001_method_nuq,mul_0.5,bits_3,bucket_size_64,seed_1",
+        assertEquals(List.of("r_000_method_nuq,mul_0.5,bits_2,seed_1",
+                "r_001_method_nuq,mul_0.5,bits_3,bucket_size_64,seed_1",
                 "r_002_method_nuq,mul_0.25,bits_2,seed_1", "r_003_method_nuq,mul_0.25,bits_3,bucket_size_64,seed_1"),
                 each(xs, Experiment::name));
         assertEquals(3L, xs.get(1).params().get("bits"));
@@ -170,7 +171,8 @@ class OverridesTest {
                 "1:34: nuq: an empty mapping of overrides; write the value alone");
         assertFails(dir, "runs: {r: {grid: {method: [{nuq: 1, alq: 2}]}}}\n",
                 "1:28: method: a mapping here must be a generator (range, linspace, logspace, geomspace, sample) or a"
-                        + " value with its overrides, such as {nuq: {mul: 0.5}}; found a mapping with keys 'nuq', 'alq'");
+                        + " value with its overrides, such as {nuq: {mul: 0.5}}; found a mapping with keys 'nuq',"
+                        + " 'alq'");
         assertFails(dir, "runs: {r: {grid: {lr: {linspce: [0, 1, 3]}}}}\n",
                 "1:23: lr: a mapping here must be a generator (range, linspace, logspace, geomspace, sample) or a"
                         + " value with its overrides, such as {nuq: {mul: 0.5}}; found a mapping with key 'linspce';"
