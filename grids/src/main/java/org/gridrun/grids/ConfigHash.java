@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,23 +30,77 @@ final class ConfigHash {
     private ConfigHash() {
     }
 
+    private static final ThreadLocal<Hasher> HASHERS = ThreadLocal.withInitial(Hasher::new);
+
     /** The id of {@code params}: 16 lower-case hex digits. */
     static String id(Map<String, Object> params) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] digest = sha.digest(canonical(params).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, ID_HEX_DIGITS);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform provides SHA-256", e);
-        }
+        return hex(sha256().digest(canonical(params).getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The canonical form of {@code params} that {@link #id} hashes. */
     static String canonical(Map<String, Object> params) {
         StringBuilder out = new StringBuilder(VERSION).append('\n');
-        new TreeMap<>(params).forEach((key, value) -> out.append(escape(key)).append('\t')
-                .append(typed(value)).append('\n'));
+        new TreeMap<>(params).forEach((key, value) -> out.append(line(key, value)));
         return out.toString();
+    }
+
+    /** The id of the params that {@code settings}, whose keys are distinct, set; what {@link #id(Map)} gives. */
+    static String id(Setting[] settings) {
+        return HASHERS.get().id(settings);
+    }
+
+    /** One param's line of the canonical form, newline included. */
+    static String line(String key, Object value) {
+        return escape(key) + '\t' + typed(value) + '\n';
+    }
+
+    /** Ids from settings' cached lines, with one reusable digest and buffer; one per thread. */
+    private static final class Hasher {
+        private static final byte[] HEADER = (VERSION + "\n").getBytes(StandardCharsets.UTF_8);
+        private final MessageDigest sha = sha256();
+        private Setting[] sorted = new Setting[0];
+        private byte[] form = HEADER.clone();
+
+        /** The id of {@code settings}, whose keys are distinct. */
+        String id(Setting[] settings) {
+            int n = settings.length;
+            if (sorted.length < n) {
+                sorted = new Setting[n];
+            }
+            int size = HEADER.length;
+            for (int i = 0; i < n; i++) {
+                Setting s = settings[i];
+                size += s.canonical().length;
+                int j = i;
+                for (; j > 0 && sorted[j - 1].key().compareTo(s.key()) > 0; j--) {
+                    sorted[j] = sorted[j - 1];
+                }
+                sorted[j] = s;
+            }
+            if (form.length < size) {
+                form = Arrays.copyOf(form, Math.max(size, 2 * form.length));
+            }
+            int at = HEADER.length;
+            for (int i = 0; i < n; i++) {
+                byte[] line = sorted[i].canonical();
+                System.arraycopy(line, 0, form, at, line.length);
+                at += line.length;
+            }
+            sha.update(form, 0, size);
+            return hex(sha.digest());
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform provides SHA-256", e);
+        }
+    }
+
+    private static String hex(byte[] digest) {
+        return HexFormat.of().formatHex(digest, 0, ID_HEX_DIGITS / 2);
     }
 
     private static String typed(Object value) {

@@ -1,9 +1,6 @@
 package org.gridrun.grids;
 
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.StringJoiner;
 
 /**
  * Readable experiment names: {@code <prefix>_<NNN>_<k>_<v>,<k>_<v>,…}.
@@ -17,15 +14,23 @@ final class ExperimentNames {
     private ExperimentNames() {
     }
 
-    static String name(String prefix, int index, Map<String, String> texts, Set<String> exclude) {
-        StringJoiner pairs = new StringJoiner(",");
-        texts.forEach((key, text) -> {
-            if (!exclude.contains(key)) {
-                pairs.add(key + "_" + text);
+    /** The name of the experiment at {@code index} with {@code settings}; {@code safePrefix} is already safe. */
+    static String name(String safePrefix, int index, Setting[] settings, Set<String> exclude) {
+        StringBuilder name = new StringBuilder(safePrefix.length() + 16 * settings.length).append(safePrefix)
+                .append('_');
+        String digits = Integer.toString(index);
+        for (int pad = digits.length(); pad < 3; pad++) {
+            name.append('0');
+        }
+        name.append(digits);
+        char separator = '_';
+        for (Setting setting : settings) {
+            if (!exclude.contains(setting.key())) {
+                name.append(separator).append(setting.namePart());
+                separator = ',';
             }
-        });
-        String head = prefix + "_" + String.format(Locale.ROOT, "%03d", index);
-        return safe(pairs.length() == 0 ? head : head + "_" + pairs);
+        }
+        return name.toString();
     }
 
     static String safe(String name) {

@@ -1,71 +1,103 @@
 package org.gridrun.grids;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.gridrun.grids.yaml.Mapping;
-import org.gridrun.grids.yaml.Mark;
 import org.gridrun.grids.yaml.Node;
 import org.gridrun.grids.yaml.Scalar;
-import org.gridrun.grids.yaml.YamlDocument;
 
 /**
- * Reads a grid file's top level: {@code defaults} (optional), {@code runs} (required) and {@code shared}
- * (free-form, a place for anchors only).
+ * Reads the top level of a grid file and the files it includes: {@code defaults}, {@code slurm} and {@code runs}
+ * ({@code shared} is free-form, a place for anchors only).
  *
- * <p>Any other top-level key is a problem. The runs come back in file order; a run too broken to read is left out,
- * its problems reported.
+ * <p>The sources come included files first, the loaded file last; each later one's defaults and slurm settings
+ * win over earlier ones', so the including file wins. Runs come in that order too, and every run sees the merged
+ * defaults. A run name defined in two files is a problem. A run too broken to read is left out, its problems
+ * reported.
  */
 final class GridReader {
-    static final List<String> TOP_KEYS = List.of("defaults", "runs", "shared");
+
+    /**
+     * What a grid file and its includes define.
+     *
+     * @param runs  the runs by name, in order
+     * @param slurm the merged file-level {@code slurm:} blocks
+     */
+    record Grid(Map<String, RunSpec> runs, SlurmBlock slurm) {
+    }
 
     private GridReader() {
     }
 
-    static Map<String, RunSpec> read(YamlDocument document, KeySchema schema, ProblemList problems) {
-        problems.addAll(document.problems());
-        Node root = document.root();
-        if (root == null) {
-            if (!document.problems().isEmpty()) {
-                return Map.of();
+    static Grid read(List<Source> sources, KeySchema schema, ProblemList problems) {
+        Defaults defaults = new Defaults();
+        SlurmBlock slurm = SlurmBlock.NONE;
+        for (int level = 0; level < sources.size(); level++) {
+            Source source = sources.get(level);
+            KeyCheck keys = new KeyCheck(schema, source.problems());
+            Optional<Node> node = source.top().get("defaults");
+            if (node.isPresent()) {
+                defaults.add(defaults(node.get(), keys), level);
             }
-            problems.add(new Mark(1, 1), "the grid file is empty; it needs 'runs:' with at least one run");
-            return Map.of();
+            slurm = source.top().get("slurm").map(new SlurmReader(source.problems())::read).orElse(SlurmBlock.NONE)
+                    .over(slurm);
         }
-        if (!(root instanceof Mapping top)) {
-            problems.add(root.mark(), "a grid file is a mapping with 'runs:' (and optionally 'defaults:' and"
-                    + " 'shared:'); found " + root.describe());
-            return Map.of();
+        Map<String, RunSpec> runs = new LinkedHashMap<>();
+        Map<String, Set<String>> keysOfRuns = new LinkedHashMap<>();
+        Map<String, AfterReader> afterReaders = new HashMap<>();
+        Map<String, Origin> defined = new HashMap<>();
+        for (Source source : sources) {
+            KeyCheck keys = new KeyCheck(schema, source.problems());
+            RunReader reader = new RunReader(keys, defaults);
+            for (Mapping.Entry run : runEntries(source)) {
+                Origin first = defined.putIfAbsent(run.name(), source.problems().origin(run.key().mark()));
+                if (first != null) {
+                    source.problems().add(run.key().mark(), "run '" + run.name() + "' is also defined at " + first
+                            + "; a run name may be used once across a grid file and the files it includes");
+                    continue;
+                }
+                keysOfRuns.put(run.name(), null);
+                reader.read(run).ifPresent(spec -> {
+                    runs.put(spec.name(), spec);
+                    keysOfRuns.put(spec.name(), spec.keys());
+                    afterReaders.put(spec.name(), new AfterReader(keys));
+                });
+            }
         }
-        top.entries().stream().filter(e -> !TOP_KEYS.contains(e.name())).forEach(e -> problems.add(e.key().mark(),
-                "unknown top-level key '" + e.name() + "'" + Suggestions.didYouMean(e.name(), TOP_KEYS)
-                        + " (a grid file takes " + String.join(", ", TOP_KEYS) + ")"));
-        AxisReader axes = new AxisReader(schema, problems);
-        List<Axis> defaults = top.get("defaults").map(node -> defaults(node, axes, problems)).orElse(List.of());
-        Optional<Mapping.Entry> runs = top.entry("runs");
-        if (runs.isEmpty()) {
-            problems.add(top.mark(), "no 'runs:' in the grid file; add a mapping of run names to runs");
-            return Map.of();
+        Source root = sources.isEmpty() ? null : sources.get(sources.size() - 1);
+        if (root != null && root.problems().file().equals(problems.file())
+                && sources.stream().noneMatch(s -> s.top().entry("runs").isPresent())) {
+            problems.add(root.top().mark(), "no 'runs:' in the grid file; add a mapping of run names to runs");
         }
-        Node value = runs.get().value();
-        if (!(value instanceof Mapping named) || named.entries().isEmpty()) {
-            problems.add(value.mark(), value instanceof Mapping ? "runs holds no run; add at least one"
-                    : "runs must be a mapping of run names to runs, found " + value.describe());
-            return Map.of();
-        }
-        RunReader reader = new RunReader(axes, defaults, problems);
-        Map<String, RunSpec> specs = new LinkedHashMap<>();
-        named.entries().forEach(entry -> reader.read(entry).ifPresent(spec -> specs.put(spec.name(), spec)));
-        return specs;
+        runs.values().forEach(run -> afterReaders.get(run.name()).check(run.name(), run.after(), keysOfRuns));
+        return new Grid(runs, slurm);
     }
 
-    private static List<Axis> defaults(Node node, AxisReader axes, ProblemList problems) {
+    private static List<Mapping.Entry> runEntries(Source source) {
+        Optional<Node> value = source.top().get("runs");
+        if (value.isEmpty()) {
+            return List.of();
+        }
+        if (!(value.get() instanceof Mapping named) || named.entries().isEmpty()) {
+            source.problems().add(value.get().mark(), value.get() instanceof Mapping
+                    ? "runs holds no run; add at least one"
+                    : "runs must be a mapping of run names to runs, found " + value.get().describe());
+            return List.of();
+        }
+        return named.entries();
+    }
+
+    private static List<Axis> defaults(Node node, KeyCheck keys) {
         if (node instanceof Mapping mapping) {
-            return axes.read(mapping);
+            return new SubGridReader(keys).axes(mapping);
         }
         if (!(node instanceof Scalar scalar && scalar.isNull())) {
-            problems.add(node.mark(), "defaults must be a mapping of keys to values, found " + node.describe());
+            keys.problems().add(node.mark(), "defaults must be a mapping of keys to values, found "
+                    + node.describe());
         }
         return List.of();
     }

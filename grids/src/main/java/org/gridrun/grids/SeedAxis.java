@@ -19,12 +19,12 @@ final class SeedAxis {
     static final String KEY = "seed";
     static final long MAX_COUNT = 10_000;
 
-    private final AxisReader axes;
+    private final KeyCheck keys;
     private final ProblemList problems;
 
-    SeedAxis(AxisReader axes, ProblemList problems) {
-        this.axes = axes;
-        this.problems = problems;
+    SeedAxis(KeyCheck keys) {
+        this.keys = keys;
+        this.problems = keys.problems();
     }
 
     /** The seed axis of a {@code seeds:} entry, or empty when the entry has a problem. */
@@ -34,12 +34,12 @@ final class SeedAxis {
             return Optional.empty();
         }
         Scalar key = new Scalar(KEY, KEY, entry.key().mark());
-        if (!axes.knows(KEY)) {
+        if (!keys.knows(KEY)) {
             problems.add(entry.key().mark(), "seeds: the trainer has no key 'seed' to take them");
             return Optional.empty();
         }
-        seeds.forEach(seed -> axes.checkValue(KEY, seed));
-        return Optional.of(new Axis(key, seeds));
+        List<Space> points = seeds.stream().map(seed -> Space.of(keys.setting(KEY, seed), key.mark())).toList();
+        return Optional.of(new Axis(key, KEY, Space.union(points)));
     }
 
     private List<Scalar> seeds(Node node) {

@@ -39,6 +39,21 @@ class ConfigHashTest {
     }
 
     @Test
+    void experimentsHashTheirParamsLikeTheCanonicalForm() {
+        List<Experiment> xs = Grids.expand(dir, """
+                defaults: {mul: 0.3, note: "a\\tb"}
+                runs:
+                  r:
+                    seeds: 2
+                    grid:
+                      - {method: [none, {nuq: {mul: [0.5, 1e-4]}}], flag: '', nesterov: [true, false]}
+                      - {zip: {lr: {linspace: [0, 1, 3]}, bits: [2, 3, 4]}}
+                """);
+        assertEquals(18, xs.size());
+        xs.forEach(x -> assertEquals(ConfigHash.id(x.params()), x.id(), x.name()));
+    }
+
+    @Test
     void idIgnoresKeyOrder() {
         assertEquals(id("{method: qsgd, bits: 4, lr: 0.1}"), id("{lr: 0.1, bits: 4, method: qsgd}"));
     }

@@ -124,7 +124,8 @@ class ErrorsTest {
     @Test
     void nestedMappingAsValueIsRefused() {
         assertFails("runs:\n  r:\n    grid:\n      method: qsgd\n      bits:\n        low: 2\n",
-                "6:9: bits: nested mappings are not supported as values; give a value or a list of values");
+                "6:9: bits: a mapping here must be a generator (range, linspace, logspace, geomspace, sample) or a"
+                        + " value with its overrides, such as {nuq: {mul: 0.5}}; found a mapping with key 'low'");
         assertFails("runs:\n  r:\n    grid:\n      bits: [[2]]\n",
                 "4:14: bits: a list item must be a single value, found a list");
     }
@@ -140,18 +141,20 @@ class ErrorsTest {
     @Test
     void unknownTopLevelKeySuggests() {
         assertFails("run:\n  r:\n    grid: {method: none}\n",
-                "1:1: unknown top-level key 'run'; did you mean 'runs'? (a grid file takes defaults, runs, shared)");
+                "1:1: unknown top-level key 'run'; did you mean 'runs'?"
+                        + " (a grid file takes defaults, runs, shared, include, slurm)");
     }
 
     @Test
     void unknownRunKeySuggestsOrPointsAtGrid() {
         assertFails("runs:\n  r:\n    seed: 3\n    grid: {method: none}\n", "3:5: unknown run key 'seed';"
-                + " trainer keys go under 'grid:' (a run takes grid, prefix, exclude, seeds)");
+                + " trainer keys go under 'grid:' (a run takes grid, prefix, exclude, seeds, slurm, after)");
         assertFails("runs:\n  r:\n    prefx: a\n    grid: {method: none}\n", "3:5: unknown run key 'prefx';"
-                + " did you mean 'prefix'? (a run takes grid, prefix, exclude, seeds)");
+                + " did you mean 'prefix'? (a run takes grid, prefix, exclude, seeds, slurm, after)");
         assertFails("runs:\n  r:\n    grids: {method: none}\n",
                 "2:3: run 'r' has no 'grid:'; give it a mapping of keys to values, or a list of such mappings",
-                "3:5: unknown run key 'grids'; did you mean 'grid'? (a run takes grid, prefix, exclude, seeds)");
+                "3:5: unknown run key 'grids'; did you mean 'grid'?"
+                        + " (a run takes grid, prefix, exclude, seeds, slurm, after)");
     }
 
     @Test
@@ -235,6 +238,21 @@ class ErrorsTest {
                   a: {grid: {<<: *base, method: none}}
                   b: {grid: [{<<: *base}, {<<: *base, lr: 1}]}
                 """, "1:29: bits must be an integer, found 'two'");
+    }
+
+    @Test
+    void aRunOfMoreThanAMillionExperimentsIsRefused() {
+        assertFails("""
+                runs:
+                  r:
+                    grid:
+                      bits: {range: [0, 100]}
+                      bucket_size: {range: [0, 100]}
+                      niters: {range: [0, 101]}
+                """, "4:7: run 'r' spans 1010000 experiments; a run may span at most 1000000: split it into runs, or"
+                + " use sample for a random subset");
+        assertFails("runs: {r: {grid: {method: {nuq: {bits: {range: [0, 1000]}, niters: {range: [0, 1001]}}}}}}\n",
+                "1:33: this spans more than 1000000 combinations; split the grid, or use sample for a random subset");
     }
 
     @Test

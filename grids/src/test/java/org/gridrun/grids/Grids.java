@@ -1,11 +1,13 @@
 package org.gridrun.grids;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
@@ -40,6 +42,13 @@ final class Grids {
     static GridException failure(Path dir, String yaml) {
         Path file = write(dir, "g.yaml", yaml);
         return assertThrows(GridException.class, () -> GridFile.load(file, SCHEMA));
+    }
+
+    /** Asserts that loading {@code yaml} as {@code g.yaml} fails with exactly {@code expected}, each after the file. */
+    static void assertFails(Path dir, String yaml, String... expected) {
+        String file = dir.resolve("g.yaml").toString();
+        assertEquals(String.join("\n", Arrays.stream(expected).map(line -> file + ":" + line).toList()),
+                failure(dir, yaml).getMessage());
     }
 
     static <T> List<T> each(List<Experiment> experiments, Function<Experiment, T> field) {

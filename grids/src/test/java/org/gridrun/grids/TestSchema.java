@@ -7,15 +7,24 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * A small trainer schema for tests: integer, number, boolean, flag, choice and free-text keys.
+ * A small trainer schema for tests: integer, number, boolean (a flag '' is true, as the trainer's), flag, choice
+ * and free-text keys.
  */
 final class TestSchema implements KeySchema {
-    private static final List<String> METHODS = List.of("none", "qsgd", "nuq", "alq", "amq", "powersgd");
+    private static final List<String> METHODS = List.of("none", "qsgd", "qinf", "trn", "nuq", "alq", "alq_nb",
+            "amq", "amq_nb", "powersgd");
 
     private final Map<String, Function<Object, Optional<String>>> rules = Map.ofEntries(
             Map.entry("method", TestSchema::method),
             Map.entry("bits", TestSchema::integer),
             Map.entry("bucket_size", TestSchema::integer),
+            Map.entry("batch_size", TestSchema::integer),
+            Map.entry("cd_epochs", TestSchema::integer),
+            Map.entry("amq_epochs", TestSchema::integer),
+            Map.entry("amq_lr", TestSchema::number),
+            Map.entry("mul", TestSchema::number),
+            Map.entry("symmetric", TestSchema::bool),
+            Map.entry("inv", TestSchema::bool),
             Map.entry("niters", TestSchema::integer),
             Map.entry("seed", TestSchema::integer),
             Map.entry("lr", TestSchema::number),
@@ -50,7 +59,8 @@ final class TestSchema implements KeySchema {
     }
 
     private static Optional<String> bool(Object value) {
-        return value instanceof Boolean ? Optional.empty() : found("must be true or false", value);
+        return value instanceof Boolean || "".equals(value) ? Optional.empty()
+                : found("must be true or false (or '' for true)", value);
     }
 
     private static Optional<String> flag(Object value) {

@@ -16,7 +16,8 @@ public record Mapping(List<Entry> entries, Mark mark) implements Node {
     /**
      * One key and its value.
      *
-     * @param key   the key scalar; its text is the key's name
+     * @param key   the key scalar: its text is the key's name, its value typed as a value's would be (an
+     *              unquoted {@code 3} is the integer 3)
      * @param value the value node
      */
     public record Entry(Scalar key, Node value) {

@@ -30,6 +30,17 @@ final class NodeStart {
         this.codePoints = source.codePointCount(0, source.length());
     }
 
+    /** Whether the scalar the parser says starts at {@code location} is quoted or tagged, so never typed. */
+    boolean quotedOrTagged(JsonLocation location) {
+        long offset = location.getCharOffset();
+        if (offset < 0 || offset >= codePoints) {
+            return false;
+        }
+        int i = codePoints == source.length() ? (int) offset : source.offsetByCodePoints(0, (int) offset);
+        char c = source.charAt(i);
+        return c == '\'' || c == '"' || c == '!';
+    }
+
     Start at(JsonLocation location) {
         int line = location.getLineNr();
         int column = location.getColumnNr();

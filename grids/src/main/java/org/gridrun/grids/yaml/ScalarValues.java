@@ -1,19 +1,27 @@
 package org.gridrun.grids.yaml;
 
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Turns the parser's current scalar token into a {@link Scalar}: the typed value beside the text as written.
  *
  * <p>Integers become {@code Long} (an integer beyond its range is a problem), floats {@code Double} (including
- * YAML's {@code .inf} and {@code .nan}), booleans {@code Boolean}, null null, anything else its text.
+ * YAML's {@code .inf} and {@code .nan}), booleans {@code Boolean}, null null, anything else its text. The parser
+ * hands out a mapping key as text only; {@link #plainKey} types an unquoted key the same way.
  */
 final class ScalarValues {
+    /** Plain keys that can only be text: most keys are names, and typing them needs no parser. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
+    private static final Set<String> TYPED_WORDS = Set.of("y", "n", "yes", "no", "true", "false", "on", "off", "null");
     private ScalarValues() {
     }
 
@@ -29,6 +37,23 @@ final class ScalarValues {
             default -> text;
         };
         return new Scalar(value, text, mark);
+    }
+
+    /** The value of an unquoted, untagged key written as {@code text}, typed as the same text as a value would be. */
+    static Object plainKey(String text, YAMLFactory factory) {
+        if (NAME.matcher(text).matches() && !TYPED_WORDS.contains(text.toLowerCase(Locale.ROOT))) {
+            return text;
+        }
+        try (YAMLParser parser = factory.createParser(text)) {
+            JsonToken token = parser.nextToken();
+            if (token == null || !token.isScalarValue()) {
+                return text;
+            }
+            Scalar scalar = scalar(parser, token, new Mark(1, 1), new ArrayList<>());
+            return text.equals(scalar.text()) ? scalar.value() : text;
+        } catch (IOException e) {
+            return text;
+        }
     }
 
     private static Object integer(Number number, String text, Mark mark, List<YamlProblem> problems) {

@@ -18,6 +18,8 @@ import java.util.Map;
  * <p>Every node gets the mark where its content begins, after any anchor or tag. An anchor ({@code &name}) is
  * recorded when its node is complete; an alias ({@code *name}) is replaced by that node, so the tree shares it. A
  * repeated key in one mapping, an alias to an anchor not defined before it, and a second document are problems;
+ * a key is typed like a value ({@code 3:} is the integer 3, {@code '3':} the string), so that a key can stand for a
+ * value, as in the grid language's overrides;
  * malformed YAML is a single problem with the parser's own message. Merge keys are resolved last.
  *
  * <p>Instances are for one read; use {@link #read(String)}.
@@ -90,7 +92,7 @@ public final class YamlTreeReader {
         List<Mapping.Entry> entries = new ArrayList<>();
         Map<String, Mark> seen = new HashMap<>();
         for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
-            Scalar key = new Scalar(parser.currentName(), parser.currentName(), mark());
+            Scalar key = key(parser.currentName());
             Node value = value(parser.nextToken());
             Mark first = seen.putIfAbsent(key.text(), key.mark());
             if (first == null) {
@@ -101,6 +103,11 @@ public final class YamlTreeReader {
             }
         }
         return new Mapping(entries, mark);
+    }
+
+    private Scalar key(String name) {
+        boolean plain = !starts.quotedOrTagged(parser.currentTokenLocation());
+        return new Scalar(plain ? ScalarValues.plainKey(name, FACTORY) : name, name, mark());
     }
 
     private Sequence sequence(Mark mark) throws IOException {

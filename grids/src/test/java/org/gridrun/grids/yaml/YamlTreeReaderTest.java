@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,15 @@ class YamlTreeReaderTest {
         assertEquals("", value(root, "empty"));
         assertEquals(List.of("0x1F", "1.50", "1e-4", "yes", "1.50", "~", "hi", "-.inf", ""),
                 root.entries().stream().map(e -> ((Scalar) e.value()).text()).toList());
+    }
+
+    @Test
+    void keysAreTypedLikeValuesUnlessQuoted() {
+        Mapping root = root("3: a\n'4': b\n0.5: c\nyes: d\nname: e\n\"on\": f\n0x10: g\n~: h\n");
+        assertEquals(Arrays.asList(3L, "4", 0.5, true, "name", "on", 16L, null),
+                root.entries().stream().map(e -> e.key().value()).toList());
+        assertEquals(List.of("3", "4", "0.5", "yes", "name", "on", "0x10", "~"), keys(root));
+        assertEquals(new Mark(2, 1), root.entries().get(1).key().mark());
     }
 
     @Test
