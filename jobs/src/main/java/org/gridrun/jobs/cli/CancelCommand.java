@@ -88,7 +88,8 @@ final class CancelCommand implements Callable<Integer> {
             }
             int local = 0;
             for (RunDir dir : inFlight) {
-                if (terminateLocal(dir)) {
+                boolean slurmJob = Reconciler.currentJob(dir.status().history()).startsWith("slurm:");
+                if (!slurmJob && terminateLocal(dir)) {
                     local++;
                 }
                 if (dir.status().state().isInFlight()) {

@@ -115,7 +115,7 @@ final class TrainCommand implements Callable<Integer> {
         ExperimentRecord record = Manifest.read(Path.of(manifest.substring(0, Math.max(colon, 0))), line);
         if (!dir.exists()) {
             dir.writeExperiment(record);
-            dir.status().append(RunState.STAGED, "from " + manifest);
+            dir.status().append(RunState.STAGED, schedulerJob(), "from " + manifest);
             return;
         }
         String held = dir.readExperiment().id();
@@ -131,7 +131,8 @@ final class TrainCommand implements Callable<Integer> {
 
     /** Records RUNNING, trains until the end or a stop request, and records the outcome; returns the exit code. */
     int train(RunDir dir, Stopper stopper, TrainListener listener) {
-        dir.status().append(RunState.RUNNING, "pid " + ProcessHandle.current().pid() + resumeNote(dir));
+        dir.status().append(RunState.RUNNING, schedulerJob(), "pid " + ProcessHandle.current().pid()
+                + resumeNote(dir));
         try {
             TrainResult result = TrainJob.run(dir, listener, stopper.signal());
             return stopper.finish(() -> record(dir, result));
@@ -142,6 +143,17 @@ final class TrainCommand implements Callable<Integer> {
             stopper.finish(() -> fail(dir, e.toString()));
             throw e;
         }
+    }
+
+    /** The SLURM job this process runs in, {@code slurm:<array id>_<task>} or {@code slurm:<id>}; else empty. */
+    static String schedulerJob() {
+        String array = System.getenv("SLURM_ARRAY_JOB_ID");
+        String task = System.getenv("SLURM_ARRAY_TASK_ID");
+        if (array != null && task != null) {
+            return "slurm:" + array + "_" + task;
+        }
+        String job = System.getenv("SLURM_JOB_ID");
+        return job == null ? "" : "slurm:" + job;
     }
 
     private static String resumeNote(RunDir dir) {

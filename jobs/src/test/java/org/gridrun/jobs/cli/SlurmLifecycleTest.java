@@ -88,10 +88,9 @@ class SlurmLifecycleTest {
         CommandLine cli = GridRun.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        String[] all = new String[args.length + 2];
-        all[0] = "--workdir";
-        all[1] = workdir.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
+        String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+        all[args.length] = "--workdir";
+        all[args.length + 1] = workdir.toString();
         return new Result(cli.execute(all), out.toString(), err.toString());
     }
 
@@ -136,7 +135,7 @@ class SlurmLifecycleTest {
                 && dirs("quick").stream().allMatch(d -> d.status().state() == RunState.COMPLETED));
         Result status = gridRun("status", "--grid", "sl");
         assertEquals(0, status.exit(), status.err());
-        assertTrue(status.out().contains("grid sl: COMPLETED 3"), status.out());
+        assertTrue(status.out().contains("grid sl: COMPLETED 3"), status.out() + status.err());
         Result again = gridRun("--grid", "sl", "--run", "quick", "--cluster", "slurm", "--submit");
         assertTrue(again.out().contains("3 already completed") && again.out().contains("nothing to submit"),
                 again.out());
