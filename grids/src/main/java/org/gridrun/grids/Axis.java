@@ -25,8 +25,4 @@ record Axis(Scalar key, String mainKey, Space space) {
     Map<String, Mark> keys() {
         return space.keys();
     }
-
-    String name() {
-        return key.text();
-    }
 }

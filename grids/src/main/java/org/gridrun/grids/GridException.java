@@ -7,9 +7,9 @@ import java.util.stream.Collectors;
  * A grid that cannot be found, read, validated or expanded, with every problem found and where it was written.
  *
  * <p>The message is one line per problem, {@code quickstart.yaml:14:9: bits must be an integer, found 'four'},
- * where the file is the path as given to {@link GridFile#load}. A problem that belongs to no place in a file, such
- * as a run name that the file lacks, is the message alone. A caller shows {@link #getMessage()} and needs no stack
- * trace.
+ * where the file is the path as given to {@link GridFile#load}, or an included file's path as resolved against
+ * the file that includes it. A problem that belongs to no place in a file, such as a run name that the file lacks,
+ * is the message alone. A caller shows {@link #getMessage()} and needs no stack trace.
  */
 public final class GridException extends RuntimeException {
 

@@ -55,7 +55,7 @@ final class SourceLoader {
         problems.addAll(document.problems());
         topLevel(document, problems, root).ifPresent(top -> {
             top.get(INCLUDE).ifPresent(node -> includes(path, node, problems));
-            sources.add(new Source(path, top, problems));
+            sources.add(new Source(top, problems));
         });
         chain.remove(chain.size() - 1);
         chainShown.remove(chainShown.size() - 1);

@@ -152,6 +152,12 @@ class OverridesTest {
     }
 
     @Test
+    void anOverrideMayNotSetTheSeedOfARunWithSeeds() {
+        assertFails(dir, "runs:\n  r:\n    seeds: 2\n    grid: {method: [none, {nuq: {seed: 3}}]}\n",
+                "4:34: seed is also set by 'seeds:' at line 3; keep one of them");
+    }
+
+    @Test
     void overrideValuesAndKeysAreChecked() {
         assertFails(dir, """
                 runs:
