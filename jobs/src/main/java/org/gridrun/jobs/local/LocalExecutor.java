@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.RunDir;
@@ -20,11 +21,14 @@ import org.gridrun.jobs.plan.PlannedExperiment;
  * Runs experiments on this machine: a pool of at most {@code jobs} child processes, one experiment each.
  *
  * <p>Each finished job is ingested into the store at once, so what completed is kept even if the run is
- * interrupted. Ctrl-C stops the children and marks their experiments KILLED; a process that ends without recording a
- * final state is marked FAILED with its exit code.
+ * interrupted. Ctrl-C sends the children SIGTERM (each saves a checkpoint and records KILLED; one still running
+ * after 25 s is killed) and marks the queued experiments KILLED; a process that ends without recording a final state
+ * is marked FAILED with its exit code.
  */
 public final class LocalExecutor {
     private static final long POLL_MILLIS = 250;
+    /** How long Ctrl-C waits for the trainers to save their checkpoints after SIGTERM. */
+    private static final long STOP_WAIT_NANOS = TimeUnit.SECONDS.toNanos(25);
 
     private final ResultsStore store;
     private final JobLauncher launcher;
@@ -147,7 +151,10 @@ public final class LocalExecutor {
     private void finish(Running r, RunObserver observer) {
         RunDir dir = r.experiment.dir();
         StatusEntry last = dir.status().current().orElse(null);
-        if (last == null || !last.state().isTerminal()) {
+        if (last != null && last.state() == RunState.PREEMPTED) {
+            last = dir.status().append(RunState.KILLED, "stopped by SIGUSR1 with a checkpoint; nothing requeues a "
+                    + "local job: grid-run resubmit --failed resumes it");
+        } else if (last == null || !last.state().isTerminal()) {
             RunState state = r.exitCode == 130 || r.exitCode == 137 || r.exitCode == 143
                     ? RunState.KILLED : RunState.FAILED;
             last = dir.status().append(state, "process exited with code " + r.exitCode + " without a final state");
@@ -183,10 +190,26 @@ public final class LocalExecutor {
             return;
         }
         cancelled.set(true);
+        for (Process process : running.keySet()) {
+            process.destroy();
+        }
+        long deadline = System.nanoTime() + STOP_WAIT_NANOS;
         for (Map.Entry<Process, Running> entry : Map.copyOf(running).entrySet()) {
-            entry.getKey().descendants().forEach(ProcessHandle::destroyForcibly);
-            entry.getKey().destroyForcibly();
-            entry.getValue().experiment.dir().status().append(RunState.KILLED, "cancelled by the user (Ctrl-C)");
+            Process process = entry.getKey();
+            try {
+                process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (process.isAlive()) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }
+            RunDir dir = entry.getValue().experiment.dir();
+            RunState state = dir.status().state();
+            if (state == null || !state.isTerminal()) {
+                dir.status().append(RunState.KILLED, "cancelled by the user (Ctrl-C)");
+            }
         }
         for (PlannedExperiment e : pending) {
             e.dir().status().append(RunState.KILLED, "cancelled by the user before it started");

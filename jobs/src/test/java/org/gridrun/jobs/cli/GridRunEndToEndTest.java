@@ -165,7 +165,7 @@ class GridRunEndToEndTest {
         Files.writeString(bad, "runs:\n  r:\n    grid:\n      method: qsgd\n      bits: [4, 0]\n");
         Result result = gridRun("--grid", bad.toString());
         assertEquals(2, result.exit(), result.err());
-        assertTrue(result.err().contains("range.yaml: run 'r', experiment r_001_method_qsgd,bits_0: "
+        assertTrue(result.err().contains("range.yaml:5:17: run 'r', experiment r_001_method_qsgd,bits_0: "
                 + "bits must be in [1, 8], found 0"), result.err());
         assertTrue(!Files.exists(workdir.resolve("runs/range")), "no run directory was written");
     }
