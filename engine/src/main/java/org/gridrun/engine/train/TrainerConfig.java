@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
@@ -131,6 +132,9 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             "amq_epochs", "dist_num", "number_of_samples", "truncated_interval", "symmetric", "inv",
             "ignore_small_buckets", "osnap_iter", "bsnap_iter", "gvar_log_iter", "gvar_start", "train_accuracy");
 
+    private static final Map<String, ConfigKey> KEYS = SCHEMA.stream()
+            .collect(java.util.stream.Collectors.toMap(ConfigKey::name, k -> k));
+
     public TrainerConfig {
         hidden = List.copyOf(hidden);
         compressorParams = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(compressorParams));
@@ -151,9 +155,22 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         return new LinkedHashMap<>(Settings.resolve(SCHEMA, params, "key").values());
     }
 
+    /**
+     * {@link #resolve} and {@link #from} in one pass: the resolved values of {@code params}, every value checked.
+     * Planning a grid calls it once per experiment.
+     */
+    public static Map<String, Object> validate(Map<String, ?> params) {
+        Settings s = Settings.resolve(SCHEMA, params, "key");
+        from(s);
+        return new LinkedHashMap<>(s.values());
+    }
+
     /** The typed configuration of {@code resolved} (missing keys take their defaults), every value range-checked. */
     public static TrainerConfig from(Map<String, ?> resolved) {
-        Settings s = Settings.resolve(SCHEMA, resolved, "key");
+        return from(Settings.resolve(SCHEMA, resolved, "key"));
+    }
+
+    private static TrainerConfig from(Settings s) {
         double momentum = s.doubleInHalfOpen("momentum", 0, 1);
         boolean nesterov = s.bool("nesterov");
         if (nesterov && momentum == 0) {
@@ -163,7 +180,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         rejectUnimplemented(s);
         Map<String, Object> compressorParams = compressorParams(method, s.values());
         long seed = s.longValue("seed");
-        Compressors.create(method, compressorParams, seed);
+        validateCompressor(method, compressorParams);
         runnable(s, "optim");
         return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"),
                 runnable(s, "model"), s.positiveIntList("hidden"), s.positiveInt("ngpu"),
@@ -197,15 +214,32 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         };
     }
 
+    /**
+     * Method and parameters already known valid: a grid of 100,000 experiments often has a handful of compressor
+     * settings, and building a compressor to check them allocates its buffers. Bounded; cleared when full.
+     */
+    private static final Map<List<Object>, Boolean> VALID_COMPRESSORS = new ConcurrentHashMap<>();
+
+    private static void validateCompressor(String method, Map<String, Object> params) {
+        List<Object> key = List.of(method, params);
+        if (!VALID_COMPRESSORS.containsKey(key)) {
+            Compressors.create(method, params, 0);
+            if (VALID_COMPRESSORS.size() > 10_000) {
+                VALID_COMPRESSORS.clear();
+            }
+            VALID_COMPRESSORS.put(key, Boolean.TRUE);
+        }
+    }
+
     private static void rejectUnimplemented(Settings s) {
-        for (ConfigKey key : SCHEMA) {
-            Object value = s.values().get(key.name());
+        List<ConfigKey> methodParameters = Compressors.provider(s.string("method")).parameters();
+        for (String name : NOT_YET_IMPLEMENTED) {
+            ConfigKey key = KEYS.get(name);
+            Object value = s.values().get(name);
             boolean isDefault = value.equals(key.defaultValue())
                     || value instanceof Number n && key.defaultValue() instanceof Number d
                     && n.doubleValue() == d.doubleValue();
-            if (NOT_YET_IMPLEMENTED.contains(key.name()) && !isDefault
-                    && !Compressors.provider(s.string("method")).parameters().stream()
-                            .anyMatch(p -> p.name().equals(key.name()))) {
+            if (!isDefault && methodParameters.stream().noneMatch(p -> p.name().equals(name))) {
                 throw new ConfigException(key.name() + " is not implemented in this version of gridrun yet; leave it "
                         + "out or give its default " + ValueType.show(key.defaultValue()));
             }

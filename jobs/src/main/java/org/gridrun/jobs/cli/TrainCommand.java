@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.jobs.local.Stager;
-import org.gridrun.jobs.slurm.Manifest;
+import org.gridrun.jobs.slurm.ExperimentJson;
 
 /**
  * {@code grid-run train RUN_DIR}: what one job executes; it needs nothing but its run directory and the jar.
@@ -62,10 +62,10 @@ final class TrainCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "The experiment's run directory (holds experiment.yaml).")
     Path runDir;
 
-    @Option(names = "--manifest", paramLabel = "FILE:LINE",
-            description = "Stage RUN_DIR from line LINE of a SLURM task script's manifest when it holds no "
-                    + "experiment yet (what the scripts grid-run --cluster slurm writes do).")
-    String manifest;
+    @Option(names = "--experiment", paramLabel = "JSON",
+            description = "Stage RUN_DIR from this experiment when it holds none yet (what the task scripts of "
+                    + "grid-run --cluster slurm do).")
+    String experiment;
 
     @Mixin
     CommonOptions common;
@@ -73,8 +73,8 @@ final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RunDir dir = RunDir.at(runDir);
-        if (manifest != null) {
-            stageFromManifest(dir);
+        if (experiment != null) {
+            stage(dir, ExperimentJson.decode(experiment));
         }
         if (!dir.exists()) {
             throw new UserInputException(dir.experimentFile() + ": not found; run directories are made by "
@@ -101,27 +101,19 @@ final class TrainCommand implements Callable<Integer> {
     }
 
     /**
-     * Writes {@code experiment.yaml} from the manifest line into a new run directory, or checks that an existing one
-     * holds the same experiment; archives an earlier attempt that left no checkpoint.
+     * Writes {@code experiment.yaml} of {@code record} into a new run directory, or checks that an existing one holds
+     * the same experiment; archives an earlier attempt that left no checkpoint.
      */
-    private void stageFromManifest(RunDir dir) {
-        int colon = manifest.lastIndexOf(':');
-        int line;
-        try {
-            line = Integer.parseInt(manifest.substring(colon + 1));
-        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-            throw new UserInputException("--manifest takes FILE:LINE, found '" + manifest + "'");
-        }
-        ExperimentRecord record = Manifest.read(Path.of(manifest.substring(0, Math.max(colon, 0))), line);
+    private static void stage(RunDir dir, ExperimentRecord record) {
         if (!dir.exists()) {
             dir.writeExperiment(record);
-            dir.status().append(RunState.STAGED, schedulerJob(), "from " + manifest);
+            dir.status().append(RunState.STAGED, schedulerJob(), "staged by its job");
             return;
         }
         String held = dir.readExperiment().id();
         if (!held.equals(record.id())) {
-            throw new UserInputException(dir + " holds experiment " + held + ", not " + record.id() + " of "
-                    + manifest + "; was the grid changed and its scripts rewritten while jobs were queued?");
+            throw new UserInputException(dir + " holds experiment " + held + ", not " + record.id() + " ("
+                    + record.name() + "); was the grid changed and its scripts rewritten while jobs were queued?");
         }
         RunState state = dir.status().state();
         if (state != null && state.isTerminal() && state != RunState.COMPLETED) {

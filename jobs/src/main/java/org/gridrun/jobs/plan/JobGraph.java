@@ -27,6 +27,7 @@ public final class JobGraph {
     private final Graph<String, DefaultEdge> graph = new SimpleDirectedGraph<>(DefaultEdge.class);
     private final Map<String, PlannedExperiment> byId = new LinkedHashMap<>();
     private final Map<String, Integer> positions = new java.util.HashMap<>();
+    private List<PlannedExperiment> order;
 
     /** One dependency: {@code dependent} waits for {@code prerequisite}, both experiment ids. */
     public record Edge(String prerequisite, String dependent) {
@@ -60,6 +61,9 @@ public final class JobGraph {
     }
 
     private void rejectCycles() {
+        if (graph.edgeSet().isEmpty()) {
+            return;
+        }
         Set<String> cycle = new CycleDetector<>(graph).findCycles();
         if (cycle.isEmpty()) {
             return;
@@ -87,11 +91,19 @@ public final class JobGraph {
     }
 
     /** Every experiment, each after all it waits for (ties in plan order). */
-    public List<PlannedExperiment> topologicalOrder() {
+    public synchronized List<PlannedExperiment> topologicalOrder() {
+        if (order != null) {
+            return order;
+        }
+        if (graph.edgeSet().isEmpty()) {
+            order = List.copyOf(byId.values());
+            return order;
+        }
         List<PlannedExperiment> order = new ArrayList<>(byId.size());
         new TopologicalOrderIterator<>(graph, java.util.Comparator.comparingInt(positions::get))
                 .forEachRemaining(id -> order.add(byId.get(id)));
-        return order;
+        this.order = List.copyOf(order);
+        return this.order;
     }
 
     /**

@@ -56,13 +56,14 @@ public final class Planner {
         for (String run : wanted) {
             List<Experiment> experiments = file.expand(run);
             expanded.put(run, experiments);
-            List<PlannedExperiment> planned = new ArrayList<>(experiments.size());
+            List<Experiment> fresh = new ArrayList<>(experiments.size());
             for (Experiment e : experiments) {
                 if (seen.add(e.id())) {
-                    planned.add(plan(file, e, stored.get(e.id())));
+                    fresh.add(e);
                 }
             }
-            byRun.put(run, planned);
+            // validating a config is independent of the others: use every core (order is kept)
+            byRun.put(run, fresh.parallelStream().map(e -> plan(file, e, stored.get(e.id()))).toList());
         }
         List<PlannedExperiment> all = byRun.values().stream().flatMap(List::stream).toList();
         JobGraph graph = JobGraph.of(all, edges(file, wanted, expanded));
@@ -122,8 +123,7 @@ public final class Planner {
     private PlannedExperiment plan(GridFile file, Experiment e, StoredExperiment stored) {
         Map<String, Object> config;
         try {
-            config = TrainerConfig.resolve(e.params());
-            TrainerConfig.from(config);
+            config = TrainerConfig.validate(e.params());
         } catch (ConfigException bad) {
             throw new UserInputException(where(file, e, bad.getMessage()) + "run '" + e.run() + "', experiment "
                     + e.name() + ": " + bad.getMessage(), bad);

@@ -53,11 +53,6 @@ public record ArrayRequest(String grid, String run, String scriptPrefix, String 
         return scriptPrefix + "_" + (firstScript + task) + ".sh";
     }
 
-    /** The manifest of the experiments of the script of array task {@code task}. */
-    public String manifest(int task) {
-        return scriptPrefix + "_" + (firstScript + task) + ".jsonl";
-    }
-
     /** Options not taken from the spec's mapping: these are written by gridrun itself. */
     static final List<String> OWN_OPTIONS = List.of("job-name", "output", "open-mode", "array", "chdir", "signal",
             "requeue", "partition");

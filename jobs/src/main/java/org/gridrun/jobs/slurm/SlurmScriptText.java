@@ -88,10 +88,11 @@ public final class SlurmScriptText {
 
     /**
      * A task script: the experiments of {@code runDirs} (paths relative to the working directory), each staged from
-     * line {@code j + 1} of the script's manifest and trained in the background with its output appended to its run
-     * directory's log, then {@code wait}.
+     * its JSON in {@code experiments} and trained in the background with its output appended to its run directory's
+     * log, then {@code wait}.
      */
-    public static String taskScript(ArrayRequest r, int script, List<String> runDirs, List<String> trainArguments) {
+    public static String taskScript(ArrayRequest r, int script, List<String> runDirs, List<String> experiments,
+                                    List<String> trainArguments) {
         StringBuilder text = new StringBuilder("#!/bin/bash\n");
         text.append("# Written by grid-run ").append(r.version()).append(" for grid ").append(r.grid())
                 .append(", run ").append(r.run()).append(": task script ").append(script).append(", ")
@@ -99,13 +100,14 @@ public final class SlurmScriptText {
                 .append(" in parallel, then wait.\n");
         text.append("export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}\n");
         text.append("trap 'kill -USR1 $(jobs -pr) 2>/dev/null' USR1\n");
-        String train = "\"$GRIDRUN_JAVA\" " + String.join(" ", trainArguments.stream().map(Shell::quote).toList())
-                .replace("'$GRIDRUN_CLASSPATH'", "\"$GRIDRUN_CLASSPATH\"");
-        String manifest = r.scriptPrefix() + "_" + script + ".jsonl";
+        // exec: a trainer started in the background is the job itself, not a subshell, so the trap's USR1 reaches it
+        text.append("train() { exec \"$GRIDRUN_JAVA\" ")
+                .append(String.join(" ", trainArguments.stream().map(Shell::quote).toList())
+                        .replace("'$GRIDRUN_CLASSPATH'", "\"$GRIDRUN_CLASSPATH\""))
+                .append(" \"$@\"; }\n");
         for (int j = 0; j < runDirs.size(); j++) {
-            // the trainer itself is the background job (not a subshell), so the trap's USR1 reaches it
-            text.append("d=").append(Shell.quote(runDirs.get(j))).append("; mkdir -p \"$d\"\n").append(train)
-                    .append(" --manifest ").append(Shell.quote(manifest + ":" + (j + 1)))
+            text.append("d=").append(Shell.quote(runDirs.get(j))).append("; mkdir -p \"$d\"\n")
+                    .append("train --experiment ").append(Shell.quote(experiments.get(j)))
                     .append(" \"$d\" >> \"$d/log\" 2>&1 &\n");
         }
         text.append("while [ -n \"$(jobs -pr)\" ]; do wait; done\n");

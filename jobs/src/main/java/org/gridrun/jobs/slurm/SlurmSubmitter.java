@@ -5,7 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.ByteBuffer;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,15 +29,17 @@ import org.gridrun.jobs.plan.PlannedExperiment;
  * Writes the task scripts and sbatch files of one run's experiments and, when asked, submits them.
  *
  * <p>Files go to {@code <workdir>/jobs/}: {@code <prefix>_<k>.sh} and {@code <prefix>_slurm.sbatch} (one array), or
- * {@code <prefix>_slurm_<c>.sbatch} when the cluster's array limit splits them, and each script's experiments in
- * {@code <prefix>_<k>.jsonl} ({@link Manifest}); {@code jobs/log/} exists before anything is submitted. A prefix whose
+ * {@code <prefix>_slurm_<c>.sbatch} when the cluster's array limit splits them; each script line carries its
+ * experiment ({@link ExperimentJson}); {@code jobs/log/} exists before anything is submitted. A prefix whose
  * scripts an array still in the queue runs is never overwritten: the next free {@code <prefix>-<n>} is used instead.
  *
- * <p>Run directories are not written here: each job stages its own from its manifest line when it starts, as the
+ * <p>Run directories are not written here: each job stages its own from its script line when it starts, as the
  * seed's scripts made theirs, so that writing the scripts of 100,000 experiments takes seconds. Once sbatch accepted an
  * array, its experiments are recorded in the store as QUEUED with their array task as their job.
  */
 public final class SlurmSubmitter {
+    private static final Set<PosixFilePermission> EXECUTABLE = PosixFilePermissions.fromString("rwxr-xr-x");
+
     private final Workspace workspace;
     private final ResultsStore store;
     private final SlurmClient client;
@@ -85,15 +90,14 @@ public final class SlurmSubmitter {
                     chunk.tasks(), args.concurrent(), args.partition(), spec, workspace.root().toString(),
                     JobLauncher.javaExecutable(), classpath, version);
             requests.add(request);
-            for (int task = 0; task < chunk.tasks(); task++) {
+            // scripts are independent files: write them on every core
+            java.util.stream.IntStream.range(0, chunk.tasks()).parallel().forEach(task -> {
                 int k = chunk.first() + task;
-                List<String> dirs = scripts.get(k).stream()
-                        .map(e -> workspace.root().relativize(e.dir().path()).toString()).toList();
-                Manifest.write(workspace.root().resolve(request.manifest(task)),
-                        scripts.get(k).stream().map(PlannedExperiment::record).toList());
+                List<String> dirs = scripts.get(k).stream().map(e -> relative(e.dir().path())).toList();
+                List<String> json = scripts.get(k).stream().map(e -> ExperimentJson.encode(e.record())).toList();
                 writeFile(workspace.root().resolve(request.script(task)),
-                        SlurmScriptText.taskScript(request, k, dirs, train));
-            }
+                        SlurmScriptText.taskScript(request, k, dirs, json, train));
+            });
             Path sbatch = workspace.root().resolve(sbatchName);
             writeFile(sbatch, SlurmScriptText.sbatch(request));
             sbatchFiles.add(sbatch);
@@ -163,6 +167,13 @@ public final class SlurmSubmitter {
         return prefix;
     }
 
+    /** {@code path} relative to the working directory (run directories lie under it). */
+    private String relative(Path path) {
+        String root = workspace.root().toString() + "/";
+        String text = path.toString();
+        return text.startsWith(root) ? text.substring(root.length()) : workspace.root().relativize(path).toString();
+    }
+
     private static void createDirectories(Path dir) {
         try {
             Files.createDirectories(dir);
@@ -171,13 +182,17 @@ public final class SlurmSubmitter {
         }
     }
 
-    /** Writes {@code text} through a temporary file and a rename, executable by its owner. */
+    /**
+     * Writes {@code text}, executable by its owner. No temporary file: a script is only ever rewritten when no queued
+     * array runs it (see {@link #freePrefix}), and a grid of 100,000 experiments writes thousands of them.
+     */
     static void writeFile(Path file, String text) {
-        try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (var channel = Files.newByteChannel(file, Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING), PosixFilePermissions.asFileAttribute(EXECUTABLE))) {
+            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

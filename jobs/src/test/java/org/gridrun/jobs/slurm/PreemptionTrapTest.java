@@ -57,7 +57,7 @@ class PreemptionTrapTest {
             Files.createDirectories(work.resolve(dir));
         }
         SlurmSubmitter.writeFile(work.resolve("jobs/g_r_0.sh"), SlurmScriptText.taskScript(request, 0,
-                List.of("runs/a", "runs/b"), JobLauncher.trainArguments(List.of(), "$GRIDRUN_CLASSPATH")));
+                List.of("runs/a", "runs/b"), List.of("{}", "{}"), JobLauncher.trainArguments(List.of(), "$GRIDRUN_CLASSPATH")));
         SlurmSubmitter.writeFile(work.resolve("jobs/g_r_slurm.sbatch"), SlurmScriptText.sbatch(request));
         ProcessBuilder builder = new ProcessBuilder("bash", "jobs/g_r_slurm.sbatch").directory(work.toFile())
                 .redirectErrorStream(true).redirectOutput(work.resolve("batch.log").toFile());

@@ -62,6 +62,8 @@ class SlurmScriptTextTest {
     void aTaskScriptRunsItsExperimentsInParallelThenWaits() throws IOException {
         golden("nuq_mnist_3.sh", SlurmScriptText.taskScript(request(seedLikeSpec(), 0, 4, 2, null), 3,
                 List.of("runs/nuq/mnist/mnist_003_method_qsgd", "runs/nuq/mnist/mnist_007_method_it's"),
+                List.of("{\"grid\":\"nuq\",\"run\":\"mnist\",\"name\":\"mnist_003_method_qsgd\"}",
+                        "{\"name\":\"mnist_007_method_it's\"}"),
                 JobLauncher.trainArguments(JobLauncher.DEFAULT_JVM_OPTIONS, "$GRIDRUN_CLASSPATH")));
     }
 
@@ -82,7 +84,7 @@ class SlurmScriptTextTest {
     @Test
     void everyGeneratedScriptIsValidBash() throws Exception {
         for (String text : List.of(SlurmScriptText.sbatch(request(seedLikeSpec(), 0, 4, 2, "p100")),
-                SlurmScriptText.taskScript(request(seedLikeSpec(), 0, 4, 2, null), 0, List.of("runs/a b"),
+                SlurmScriptText.taskScript(request(seedLikeSpec(), 0, 4, 2, null), 0, List.of("runs/a b"), List.of("{\"a\": 1}"),
                         List.of("-cp", "$GRIDRUN_CLASSPATH", "Main", "train")))) {
             Path file = tmp.resolve("script.sh");
             Files.writeString(file, text);
