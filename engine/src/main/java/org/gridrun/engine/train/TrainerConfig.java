@@ -132,6 +132,9 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             "amq_epochs", "dist_num", "number_of_samples", "truncated_interval", "symmetric", "inv",
             "ignore_small_buckets", "osnap_iter", "bsnap_iter", "gvar_log_iter", "gvar_start", "train_accuracy");
 
+    /** {@link #available} by key: fixed once the class path's providers are known; read per validated config. */
+    private static final Map<String, List<String>> AVAILABLE = new ConcurrentHashMap<>();
+
     private static final Map<String, ConfigKey> KEYS = SCHEMA.stream()
             .collect(java.util.stream.Collectors.toMap(ConfigKey::name, k -> k));
 
@@ -156,13 +159,13 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
     }
 
     /**
-     * {@link #resolve} and {@link #from} in one pass: the resolved values of {@code params}, every value checked.
-     * Planning a grid calls it once per experiment.
+     * {@link #resolve} and {@link #from} in one pass: the resolved values of {@code params} (unmodifiable, in schema
+     * order), every value checked. Planning a grid calls it once per experiment.
      */
     public static Map<String, Object> validate(Map<String, ?> params) {
         Settings s = Settings.resolve(SCHEMA, params, "key");
         from(s);
-        return new LinkedHashMap<>(s.values());
+        return s.values();
     }
 
     /** The typed configuration of {@code resolved} (missing keys take their defaults), every value range-checked. */
@@ -249,7 +252,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
     /** The value of {@code key}, which must be one this build can run; a known but missing one says so. */
     private static String runnable(Settings s, String key) {
         String value = s.string(key);
-        List<String> available = available(key);
+        List<String> available = AVAILABLE.computeIfAbsent(key, TrainerConfig::available);
         if (!available.contains(value) && choices(key).contains(value)) {
             throw new ConfigException(key + " '" + value + "' is not available in this version of gridrun yet; "
                     + "available: " + String.join(", ", available));

@@ -46,7 +46,9 @@ public final class JobGraph {
         for (PlannedExperiment e : experiments) {
             g.byId.put(e.record().id(), e);
             g.positions.put(e.record().id(), g.positions.size());
-            g.graph.addVertex(e.record().id());
+        }
+        if (!edges.isEmpty()) {
+            g.byId.keySet().forEach(g.graph::addVertex);
         }
         for (Edge edge : edges) {
             if (!edge.prerequisite().equals(edge.dependent())) {
@@ -78,6 +80,9 @@ public final class JobGraph {
 
     /** The experiments {@code e} waits for. */
     public List<PlannedExperiment> prerequisites(PlannedExperiment e) {
+        if (graph.vertexSet().isEmpty()) {
+            return List.of();
+        }
         List<PlannedExperiment> result = new ArrayList<>();
         for (DefaultEdge edge : graph.incomingEdgesOf(e.record().id())) {
             result.add(byId.get(graph.getEdgeSource(edge)));
@@ -122,6 +127,9 @@ public final class JobGraph {
             return attributes;
         });
         StringWriter out = new StringWriter();
+        if (graph.vertexSet().isEmpty()) {
+            byId.keySet().forEach(graph::addVertex);
+        }
         exporter.exportGraph(graph, out);
         return out.toString();
     }
