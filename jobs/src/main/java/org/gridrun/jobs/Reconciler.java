@@ -9,7 +9,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.time.Instant;
 import org.gridrun.analysis.ResultsStore;
+import org.gridrun.analysis.StoredExperiment;
+import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
@@ -79,6 +82,35 @@ public final class Reconciler {
             }
         }
         return marked;
+    }
+
+    /**
+     * Marks KILLED, in the store, every in-flight experiment of {@code stored} that has no run directory yet (a SLURM
+     * job stages its own when it starts) and whose SLURM job left the queue: cancelled or failed before it started.
+     */
+    public List<StoredExperiment> reconcileUnstarted(List<StoredExperiment> stored) {
+        Map<StoredExperiment, String> waiting = new LinkedHashMap<>();
+        for (StoredExperiment e : stored) {
+            boolean started = e.runDir() != null && RunDir.at(e.runDir()).exists();
+            if (!started && e.state() != null && e.state().isInFlight() && e.job() != null
+                    && e.job().startsWith("slurm:")) {
+                waiting.put(e, e.job().substring("slurm:".length()));
+            }
+        }
+        if (waiting.isEmpty() || slurm == null) {
+            return List.of();
+        }
+        Set<String> queued = queued(waiting.values());
+        List<StoredExperiment> gone = new ArrayList<>();
+        waiting.forEach((e, job) -> {
+            if (!queued.contains(job)) {
+                store.recordState(new ExperimentRecord(e.grid(), e.run(), e.name(), e.id(), e.params(), e.config()),
+                        e.runDir(), new StatusEntry(RunState.KILLED, Instant.now(), StatusFile.hostName(), "slurm:"
+                                + job, "slurm job " + job + " left the queue before it started (cancelled?)"));
+                gone.add(e);
+            }
+        });
+        return gone;
     }
 
     /** The job the latest entry of the current attempt names; empty when none does. */

@@ -8,7 +8,10 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.time.Instant;
 import org.gridrun.analysis.ResultsStore;
+import org.gridrun.analysis.StoredExperiment;
+import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
@@ -64,14 +67,16 @@ final class CancelCommand implements Callable<Integer> {
                 inFlight.add(dir);
             }
         }
-        if (inFlight.isEmpty()) {
-            out.println("grid " + grid + (run == null ? "" : ", run " + run) + ": nothing queued or running");
-            out.flush();
-            return 0;
-        }
         SlurmClient slurm = Clusters.slurmIfAnswering();
         Set<String> slurmJobs = new LinkedHashSet<>();
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
+            List<StoredExperiment> unstarted = unstarted(store);
+            if (inFlight.isEmpty() && unstarted.isEmpty()) {
+                out.println("grid " + grid + (run == null ? "" : ", run " + run) + ": nothing queued or running");
+                out.flush();
+                return 0;
+            }
+            unstarted.forEach(e -> slurmJobs.add(e.job().substring("slurm:".length())));
             for (RunDir dir : inFlight) {
                 List<StatusEntry> history = dir.status().history();
                 String job = Reconciler.currentJob(history);
@@ -86,6 +91,11 @@ final class CancelCommand implements Callable<Integer> {
                 }
                 slurm.cancel(slurmJobs);
             }
+            for (StoredExperiment e : unstarted) {
+                store.recordState(new ExperimentRecord(e.grid(), e.run(), e.name(), e.id(), e.params(), e.config()),
+                        e.runDir(), new StatusEntry(RunState.KILLED, Instant.now(), StatusFile.hostName(), e.job(),
+                                "cancelled by the user (grid-run cancel) before it started"));
+            }
             int local = 0;
             for (RunDir dir : inFlight) {
                 boolean slurmJob = Reconciler.currentJob(dir.status().history()).startsWith("slurm:");
@@ -98,11 +108,20 @@ final class CancelCommand implements Callable<Integer> {
                 store.ingest(dir);
             }
             out.printf("grid %s: cancelled %d experiments (%d SLURM tasks, %d local processes signalled); "
-                    + "grid-run resubmit --grid %s --failed runs them again%n", grid, inFlight.size(),
+                    + "grid-run resubmit --grid %s --failed runs them again%n", grid, inFlight.size() + unstarted.size(),
                     slurmJobs.size(), local, grid);
         }
         out.flush();
         return 0;
+    }
+
+    /** Experiments queued on SLURM whose job has not started yet, so they have no run directory. */
+    private List<StoredExperiment> unstarted(ResultsStore store) {
+        return store.experiments(grid, run).stream()
+                .filter(e -> e.state() != null && e.state().isInFlight() && e.job() != null
+                        && e.job().startsWith("slurm:") && (e.runDir() == null || !RunDir.at(e.runDir()).exists()))
+                .filter(e -> experiments == null || experiments.contains(e.name()))
+                .toList();
     }
 
     /** Sends SIGTERM to the trainer of {@code dir} when it runs on this host; whether one was signalled. */

@@ -22,6 +22,10 @@ final class Plans {
         for (Reconciler.Gone g : gone) {
             out.println("KILLED " + workspace.root().relativize(g.dir().path()) + ": " + g.reason());
         }
+        Reconciler reconciler = new Reconciler(store, slurm);
+        for (var e : reconciler.reconcileUnstarted(store.experiments(grid, null))) {
+            out.println("KILLED " + e.name() + ": its SLURM job left the queue before it started");
+        }
         out.flush();
     }
 }
