@@ -38,11 +38,8 @@ import picocli.CommandLine.Spec;
 final class CancelCommand implements Callable<Integer> {
     private static final Pattern PID = Pattern.compile("\\bpid (\\d+)\\b");
 
-    @Option(names = {"-g", "--grid"}, paramLabel = "NAME", required = true, description = "The grid.")
-    String grid;
-
-    @Option(names = {"-r", "--run"}, paramLabel = "NAME", description = "Only this named run.")
-    String run;
+    @Mixin
+    GridSelection selection;
 
     @Option(names = {"-e", "--experiment"}, paramLabel = "NAME",
             description = "Only these experiments (names as grid-run status prints them); repeatable.")
@@ -59,9 +56,10 @@ final class CancelCommand implements Callable<Integer> {
         Workspace workspace = common.workspace();
         PrintWriter out = spec.commandLine().getOut();
         List<RunDir> inFlight = new ArrayList<>();
-        for (RunDir dir : RunDirectories.of(workspace, grid)) {
+        for (RunDir dir : RunDirectories.of(workspace, selection.grid)) {
             RunState state = dir.status().state();
-            boolean wanted = (run == null || dir.path().getParent().getFileName().toString().equals(run))
+            boolean wanted = (selection.run == null
+                    || dir.path().getParent().getFileName().toString().equals(selection.run))
                     && (experiments == null || experiments.contains(dir.path().getFileName().toString()));
             if (wanted && state != null && state.isInFlight()) {
                 inFlight.add(dir);
@@ -72,7 +70,8 @@ final class CancelCommand implements Callable<Integer> {
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
             List<StoredExperiment> unstarted = unstarted(store);
             if (inFlight.isEmpty() && unstarted.isEmpty()) {
-                out.println("grid " + grid + (run == null ? "" : ", run " + run) + ": nothing queued or running");
+                out.println("grid " + selection.grid + (selection.run == null ? "" : ", run " + selection.run)
+                        + ": nothing queued or running");
                 out.flush();
                 return 0;
             }
@@ -108,8 +107,8 @@ final class CancelCommand implements Callable<Integer> {
                 store.ingest(dir);
             }
             out.printf("grid %s: cancelled %d experiments (%d SLURM tasks, %d local processes signalled); "
-                    + "grid-run resubmit --grid %s --failed runs them again%n", grid, inFlight.size() + unstarted.size(),
-                    slurmJobs.size(), local, grid);
+                    + "grid-run resubmit --grid %s --failed runs them again%n", selection.grid,
+                    inFlight.size() + unstarted.size(), slurmJobs.size(), local, selection.grid);
         }
         out.flush();
         return 0;
@@ -117,7 +116,7 @@ final class CancelCommand implements Callable<Integer> {
 
     /** Experiments queued on SLURM whose job has not started yet, so they have no run directory. */
     private List<StoredExperiment> unstarted(ResultsStore store) {
-        return store.experiments(grid, run).stream()
+        return store.experiments(selection.grid, selection.run).stream()
                 .filter(e -> e.state() != null && e.state().isInFlight() && e.job() != null
                         && e.job().startsWith("slurm:") && (e.runDir() == null || !RunDir.at(e.runDir()).exists()))
                 .filter(e -> experiments == null || experiments.contains(e.name()))

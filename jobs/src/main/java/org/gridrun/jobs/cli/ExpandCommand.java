@@ -15,7 +15,6 @@ import org.gridrun.jobs.UserInputException;
 import java.util.concurrent.Callable;
 import org.gridrun.grids.Experiment;
 import org.gridrun.grids.GridFile;
-import org.gridrun.jobs.plan.TrainerKeySchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,12 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "expand", mixinStandardHelpOptions = true,
         description = "Print the experiments a grid expands to, one name per line.")
 final class ExpandCommand implements Callable<Integer> {
-    @Option(names = {"-g", "--grid"}, paramLabel = "NAME", required = true,
-            description = "Grid: grids/NAME.yaml or a path.")
-    String grid;
-
-    @Option(names = {"-r", "--run"}, paramLabel = "NAME", description = "A named run (default: every run).")
-    String run;
+    @Mixin
+    GridSelection selection;
 
     @Option(names = "--ids", description = "Print each experiment's config hash before its name.")
     boolean ids;
@@ -53,8 +48,8 @@ final class ExpandCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        GridFile file = GridFile.load(GridFile.resolve(grid, common.workspace().gridsDir()), new TrainerKeySchema());
-        List<Experiment> experiments = run == null ? file.expandAll() : file.expand(run);
+        GridFile file = selection.load(common.workspace());
+        List<Experiment> experiments = selection.run == null ? file.expandAll() : file.expand(selection.run);
         PrintWriter out = spec.commandLine().getOut();
         if (format != Format.names) {
             printConfigs(experiments, out);
@@ -78,7 +73,7 @@ final class ExpandCommand implements Callable<Integer> {
             try {
                 doc.put("config", TrainerConfig.resolve(e.params()));
             } catch (ConfigException bad) {
-                throw new UserInputException(grid + ": run '" + e.run() + "', experiment " + e.name() + ": "
+                throw new UserInputException(selection.grid + ": run '" + e.run() + "', experiment " + e.name() + ": "
                         + bad.getMessage(), bad);
             }
             docs.add(doc);

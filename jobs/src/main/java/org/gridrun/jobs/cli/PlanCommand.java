@@ -14,7 +14,6 @@ import org.gridrun.jobs.Workspace;
 import org.gridrun.jobs.plan.Plan;
 import org.gridrun.jobs.plan.PlannedExperiment;
 import org.gridrun.jobs.plan.Planner;
-import org.gridrun.jobs.plan.TrainerKeySchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,12 +27,8 @@ import picocli.CommandLine.Spec;
         description = "Show what running a grid would do and what each experiment waits for; --dot exports the "
                 + "job graph in Graphviz DOT (dot -Tsvg plan.dot > plan.svg).")
 final class PlanCommand implements Callable<Integer> {
-    @Option(names = {"-g", "--grid"}, paramLabel = "NAME", required = true, description = "The grid.")
-    String grid;
-
-    @Option(names = {"-r", "--run"}, paramLabel = "NAME",
-            description = "Only this named run and the runs it waits for.")
-    String run;
+    @Mixin
+    GridSelection selection;
 
     @Option(names = "--dot", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
             description = "Print the job graph in DOT, to FILE or (without one) to standard output.")
@@ -48,10 +43,10 @@ final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Workspace workspace = common.workspace();
-        GridFile file = GridFile.load(GridFile.resolve(grid, workspace.gridsDir()), new TrainerKeySchema());
+        GridFile file = selection.load(workspace);
         PrintWriter out = spec.commandLine().getOut();
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
-            Plan plan = new Planner(workspace, store).plan(file, run == null ? null : List.of(run));
+            Plan plan = new Planner(workspace, store).plan(file, selection.runs());
             if (dot != null) {
                 writeDot(plan.graph().toDot(), out);
                 return 0;

@@ -1,7 +1,6 @@
 package org.gridrun.jobs.cli;
 
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.gridrun.analysis.ResultsStore;
@@ -10,7 +9,6 @@ import org.gridrun.grids.GridFile;
 import org.gridrun.jobs.Workspace;
 import org.gridrun.jobs.plan.Plan;
 import org.gridrun.jobs.plan.Planner;
-import org.gridrun.jobs.plan.TrainerKeySchema;
 import org.gridrun.jobs.slurm.SlurmClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,12 +23,8 @@ import picocli.CommandLine.Spec;
         description = "Run again the experiments of a grid that failed or were killed (each resumes from its "
                 + "checkpoint when it has one); completed, queued and running ones are left alone.")
 final class ResubmitCommand implements Callable<Integer> {
-    @Option(names = {"-g", "--grid"}, paramLabel = "NAME", required = true,
-            description = "The grid: grids/NAME.yaml or a path.")
-    String grid;
-
-    @Option(names = {"-r", "--run"}, paramLabel = "NAME", description = "Only this named run (default: every run).")
-    String run;
+    @Mixin
+    GridSelection selection;
 
     @Option(names = "--failed", defaultValue = "true", fallbackValue = "true",
             description = "Rerun FAILED and KILLED experiments (the default).")
@@ -61,11 +55,11 @@ final class ResubmitCommand implements Callable<Integer> {
             states.add(RunState.DIVERGED);
         }
         Workspace workspace = common.workspace();
-        GridFile file = GridFile.load(GridFile.resolve(grid, workspace.gridsDir()), new TrainerKeySchema());
+        GridFile file = selection.load(workspace);
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
             SlurmClient slurm = execution.slurm();
             Plans.reconcile(workspace, store, file.name(), slurm, spec.commandLine().getOut());
-            Plan plan = new Planner(workspace, store).plan(file, run == null ? null : List.of(run)).rerunning(states);
+            Plan plan = new Planner(workspace, store).plan(file, selection.runs()).rerunning(states);
             return execution.execute(workspace, store, file, plan, slurm, spec.commandLine().getOut());
         }
     }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Runs a tiny grid through the real command line, with real child JVMs, into a temporary working directory, and
@@ -54,10 +51,7 @@ class GridRunEndToEndTest {
     @TempDir
     static Path workdir;
 
-    private Result first;
-
-    record Result(int exit, String out, String err) {
-    }
+    private Cli.Result first;
 
     @BeforeAll
     void runGridOnce() throws IOException {
@@ -66,17 +60,8 @@ class GridRunEndToEndTest {
         first = gridRun("--grid", "tiny", "--jobs", "2");
     }
 
-    private Result gridRun(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = GridRun.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        String[] all = new String[args.length + 2];
-        all[0] = "--workdir";
-        all[1] = workdir.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return new Result(cli.execute(all), out.toString(), err.toString());
+    private Cli.Result gridRun(String... args) {
+        return Cli.run(workdir, args);
     }
 
     @Test
@@ -118,7 +103,7 @@ class GridRunEndToEndTest {
     @Test
     @Order(3)
     void aSecondRunStartsNothing() throws IOException {
-        Result again = gridRun("--grid", "tiny");
+        Cli.Result again = gridRun("--grid", "tiny");
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.out().contains("4 already completed, 0 to run"), again.out());
         assertTrue(again.out().contains("nothing to run"), again.out());
@@ -131,7 +116,7 @@ class GridRunEndToEndTest {
     @Order(4)
     void addingAValueRunsOnlyTheNewExperiments() throws IOException {
         Files.writeString(workdir.resolve("grids/tiny.yaml"), GRID.replace("bits: 2", "bits: [2, 8]"));
-        Result grown = gridRun("--grid", "tiny", "--dry-run");
+        Cli.Result grown = gridRun("--grid", "tiny", "--dry-run");
         assertEquals(0, grown.exit(), grown.err());
         assertTrue(grown.out().contains("6 experiments, 4 already completed, 2 to run"), grown.out());
         assertTrue(grown.out().contains("dry run: nothing was written"), grown.out());
@@ -141,7 +126,7 @@ class GridRunEndToEndTest {
     void anUnknownKeyIsBadInputWithFileLineAndColumn() throws IOException {
         Path bad = workdir.resolve("bad.yaml");
         Files.writeString(bad, "runs:\n  r:\n    grid:\n      method: qsgd\n      bucketsize: 64\n");
-        Result result = gridRun("--grid", bad.toString());
+        Cli.Result result = gridRun("--grid", bad.toString());
         assertEquals(2, result.exit(), result.err());
         assertTrue(result.err().contains("bad.yaml:5:7: unknown key 'bucketsize'; did you mean 'bucket_size'?"),
                 result.err());
@@ -152,7 +137,7 @@ class GridRunEndToEndTest {
     void aMistypedMethodIsCaughtAtItsPlaceWithASuggestion() throws IOException {
         Path bad = workdir.resolve("typo.yaml");
         Files.writeString(bad, "runs:\n  r:\n    grid:\n      method: [none, qsdg]\n");
-        Result result = gridRun("--grid", bad.toString());
+        Cli.Result result = gridRun("--grid", bad.toString());
         assertEquals(2, result.exit(), result.err());
         assertTrue(result.err().contains(
                 "typo.yaml:4:22: method must be one of [none, qsgd, "), result.err());
@@ -163,7 +148,7 @@ class GridRunEndToEndTest {
     void aValueOutOfRangeFailsBeforeAnyJobStarts() throws IOException {
         Path bad = workdir.resolve("range.yaml");
         Files.writeString(bad, "runs:\n  r:\n    grid:\n      method: qsgd\n      bits: [4, 0]\n");
-        Result result = gridRun("--grid", bad.toString());
+        Cli.Result result = gridRun("--grid", bad.toString());
         assertEquals(2, result.exit(), result.err());
         assertTrue(result.err().contains("range.yaml:5:17: run 'r', experiment r_001_method_qsgd,bits_0: "
                 + "bits must be in [1, 8], found 0"), result.err());
@@ -172,14 +157,14 @@ class GridRunEndToEndTest {
 
     @Test
     void aMissingGridIsBadInput() {
-        Result result = gridRun("--grid", "no-such-grid");
+        Cli.Result result = gridRun("--grid", "no-such-grid");
         assertEquals(2, result.exit());
         assertTrue(result.err().contains("no-such-grid"), result.err());
     }
 
     @Test
     void trainWithoutARunDirectoryIsBadInput() {
-        Result result = gridRun("train", workdir.resolve("nowhere").toString());
+        Cli.Result result = gridRun("train", workdir.resolve("nowhere").toString());
         assertEquals(2, result.exit());
         assertTrue(result.err().contains("experiment.yaml: not found"), result.err());
     }

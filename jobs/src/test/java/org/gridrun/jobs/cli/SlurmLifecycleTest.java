@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -28,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A small real grid through the real command line and a real SLURM (start one with
@@ -71,9 +68,6 @@ class SlurmLifecycleTest {
     @TempDir
     static Path workdir;
 
-    record Result(int exit, String out, String err) {
-    }
-
     @BeforeAll
     void needsSlurm() throws IOException {
         Assumptions.assumeTrue(new ProcessSlurmClient().available(),
@@ -82,16 +76,8 @@ class SlurmLifecycleTest {
         Files.writeString(workdir.resolve("grids/sl.yaml"), GRID);
     }
 
-    private Result gridRun(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = GridRun.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        String[] all = java.util.Arrays.copyOf(args, args.length + 2);
-        all[args.length] = "--workdir";
-        all[args.length + 1] = workdir.toString();
-        return new Result(cli.execute(all), out.toString(), err.toString());
+    private Cli.Result gridRun(String... args) {
+        return Cli.run(workdir, args);
     }
 
     private static List<RunDir> dirs(String run) throws IOException {
@@ -126,17 +112,17 @@ class SlurmLifecycleTest {
     @Test
     @Order(1)
     void aSubmittedGridCompletesInTheStore() throws Exception {
-        Result submitted = gridRun("--grid", "sl", "--run", "quick", "--cluster", "slurm", "--submit",
+        Cli.Result submitted = gridRun("--grid", "sl", "--run", "quick", "--cluster", "slurm", "--submit",
                 "--cluster-args", "2,2");
         assertEquals(0, submitted.exit(), submitted.out() + submitted.err());
         assertTrue(submitted.out().contains("run quick: 3 experiments in 2 task scripts"), submitted.out());
         assertTrue(submitted.out().contains("as array job "), submitted.out());
         await("the 3 quick experiments completed", TIMEOUT_S, () -> dirs("quick").size() == 3
                 && dirs("quick").stream().allMatch(d -> d.status().state() == RunState.COMPLETED));
-        Result status = gridRun("status", "--grid", "sl");
+        Cli.Result status = gridRun("status", "--grid", "sl");
         assertEquals(0, status.exit(), status.err());
         assertTrue(status.out().contains("grid sl: COMPLETED 3"), status.out() + status.err());
-        Result again = gridRun("--grid", "sl", "--run", "quick", "--cluster", "slurm", "--submit");
+        Cli.Result again = gridRun("--grid", "sl", "--run", "quick", "--cluster", "slurm", "--submit");
         assertTrue(again.out().contains("3 already completed") && again.out().contains("nothing to submit"),
                 again.out());
     }
@@ -144,7 +130,7 @@ class SlurmLifecycleTest {
     @Test
     @Order(2)
     void aCancelledExperimentIsResubmittedAndAPreemptedOneRequeuesAndResumes() throws Exception {
-        Result submitted = gridRun("--grid", "sl", "--run", "slow", "--cluster", "slurm", "--submit",
+        Cli.Result submitted = gridRun("--grid", "sl", "--run", "slow", "--cluster", "slurm", "--submit",
                 "--cluster-args", "2");
         assertEquals(0, submitted.exit(), submitted.out() + submitted.err());
         await("both slow experiments saved a checkpoint", TIMEOUT_S, () -> dirs("slow").size() == 2
@@ -152,7 +138,7 @@ class SlurmLifecycleTest {
         RunDir cancelled = dirs("slow").get(0);
         RunDir preempted = dirs("slow").get(1);
 
-        Result cancel = gridRun("cancel", "--grid", "sl", "--experiment", cancelled.path().getFileName().toString());
+        Cli.Result cancel = gridRun("cancel", "--grid", "sl", "--experiment", cancelled.path().getFileName().toString());
         assertEquals(0, cancel.exit(), cancel.out() + cancel.err());
         assertTrue(cancel.out().contains("cancelled 1 experiments (1 SLURM tasks"), cancel.out());
         await("the cancelled experiment is KILLED", 60, () -> cancelled.status().state() == RunState.KILLED);
@@ -168,14 +154,14 @@ class SlurmLifecycleTest {
                 && e.detail().contains("resumed from checkpoint at step"))), preempted.status().history().toString());
         assertNoStepTwice(preempted);
 
-        Result resubmit = gridRun("resubmit", "--grid", "sl", "--failed", "--cluster", "slurm", "--submit");
+        Cli.Result resubmit = gridRun("resubmit", "--grid", "sl", "--failed", "--cluster", "slurm", "--submit");
         assertEquals(0, resubmit.exit(), resubmit.out() + resubmit.err());
         assertTrue(resubmit.out().contains("run slow: 1 experiments in 1 task script"), resubmit.out());
         await("the resubmitted experiment completed", TIMEOUT_S, () -> cancelled.status().state() == RunState.COMPLETED);
         assertTrue(history(cancelled, h -> h.stream().anyMatch(e -> e.detail().contains("resumed from checkpoint"))),
                 cancelled.status().history().toString());
         assertNoStepTwice(cancelled);
-        Result status = gridRun("status", "--grid", "sl");
+        Cli.Result status = gridRun("status", "--grid", "sl");
         assertTrue(status.out().contains("grid sl: COMPLETED 5"), status.out());
     }
 
