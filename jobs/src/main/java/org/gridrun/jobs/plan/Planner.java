@@ -62,8 +62,23 @@ public final class Planner {
                     fresh.add(e);
                 }
             }
-            // validating a config is independent of the others: use every core (order is kept)
-            byRun.put(run, fresh.parallelStream().map(e -> plan(file, e, stored.get(e.id()))).toList());
+            // validating a config is independent of the others: use every core, and report the first bad
+            // experiment in grid order, whichever thread found it
+            List<Object> outcomes = fresh.parallelStream().map(e -> {
+                try {
+                    return (Object) plan(file, e, stored.get(e.id()));
+                } catch (UserInputException bad) {
+                    return bad;
+                }
+            }).toList();
+            List<PlannedExperiment> planned = new ArrayList<>(outcomes.size());
+            for (Object outcome : outcomes) {
+                if (outcome instanceof UserInputException bad) {
+                    throw bad;
+                }
+                planned.add((PlannedExperiment) outcome);
+            }
+            byRun.put(run, planned);
         }
         List<PlannedExperiment> all = byRun.values().stream().flatMap(List::stream).toList();
         JobGraph graph = JobGraph.of(all, edges(file, wanted, expanded));
