@@ -83,7 +83,7 @@ final class BenchGridCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "grid of %d experiments, %d task scripts, best of %d:%n", count, scripts, repeat);
         out.printf(Locale.ROOT, "  load + expand            %8.3f s%n", best[0] / 1e9);
         out.printf(Locale.ROOT, "  plan (validate configs)  %8.3f s%n", best[1] / 1e9);
-        out.printf(Locale.ROOT, "  stage + write scripts    %8.3f s%n", best[2] / 1e9);
+        out.printf(Locale.ROOT, "  write scripts            %8.3f s%n", best[2] / 1e9);
         out.printf(Locale.ROOT, "  total                    %8.3f s%n", best[3] / 1e9);
         out.flush();
         return 0;

@@ -99,8 +99,7 @@ public final class Planner {
             return;
         }
         if (!path.add(run)) {
-            throw new UserInputException(file.path() + ": the 'after:' of runs " + String.join(" → ", path) + " → "
-                    + run + " form a cycle");
+            return; // runs that wait for each other: the job graph names the experiments on the cycle
         }
         file.expand(run);
         for (RunDependency d : file.dependencies(run)) {
