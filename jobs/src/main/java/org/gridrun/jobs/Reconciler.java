@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -133,9 +134,9 @@ public final class Reconciler {
             return Optional.empty();
         }
         if (last.state() == RunState.RUNNING) {
-            Matcher pid = PID.matcher(last.detail());
-            if (pid.find() && !alive(Long.parseLong(pid.group(1)))) {
-                return Optional.of("its process " + pid.group(1) + " is gone (killed or crashed) without a final "
+            OptionalLong pid = trainerPid(last);
+            if (pid.isPresent() && !alive(pid.getAsLong())) {
+                return Optional.of("its process " + pid.getAsLong() + " is gone (killed or crashed) without a final "
                         + "state");
             }
             return Optional.empty();
@@ -147,6 +148,13 @@ public final class Reconciler {
             }
         }
         return Optional.empty();
+    }
+
+    /** The pid a RUNNING entry recorded ({@code pid <n>} in its detail), when it has one. */
+    public static OptionalLong trainerPid(StatusEntry running) {
+        Matcher pid = PID.matcher(running.detail());
+        return running.state() == RunState.RUNNING && pid.find() ? OptionalLong.of(Long.parseLong(pid.group(1)))
+                : OptionalLong.empty();
     }
 
     private static boolean alive(long pid) {

@@ -6,8 +6,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.time.Instant;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.StoredExperiment;
@@ -36,8 +34,6 @@ import picocli.CommandLine.Spec;
         description = "Cancel a grid's queued and running experiments (SLURM jobs and local processes); "
                 + "grid-run resubmit --failed runs them again.")
 final class CancelCommand implements Callable<Integer> {
-    private static final Pattern PID = Pattern.compile("\\bpid (\\d+)\\b");
-
     @Mixin
     GridSelection selection;
 
@@ -126,14 +122,14 @@ final class CancelCommand implements Callable<Integer> {
     /** Sends SIGTERM to the trainer of {@code dir} when it runs on this host; whether one was signalled. */
     private static boolean terminateLocal(RunDir dir) {
         StatusEntry last = dir.status().current().orElse(null);
-        if (last == null || last.state() != RunState.RUNNING || !last.host().equals(StatusFile.hostName())) {
+        if (last == null || !last.host().equals(StatusFile.hostName())) {
             return false;
         }
-        Matcher pid = PID.matcher(last.detail());
-        if (!pid.find()) {
+        java.util.OptionalLong pid = Reconciler.trainerPid(last);
+        if (pid.isEmpty()) {
             return false;
         }
-        return ProcessHandle.of(Long.parseLong(pid.group(1))).map(p -> {
+        return ProcessHandle.of(pid.getAsLong()).map(p -> {
             p.destroy();
             try {
                 p.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
