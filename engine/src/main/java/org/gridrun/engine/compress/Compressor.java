@@ -50,6 +50,16 @@ public interface Compressor {
     /** Writes the {@code payload.elements()} decoded values into {@code out[offset…]}. */
     void decode(Payload payload, float[] out, int offset);
 
+    /**
+     * Tells the instance how the gradients it will encode are made of tensors; called once after {@link #copy},
+     * before the first {@code encode}, with a layout whose size is the length every {@code encode} then gets.
+     *
+     * <p>Methods that work per tensor (per-layer buckets, per-layer budgets, low-rank matrices) keep it; the default
+     * ignores it, and an instance never bound treats the gradient as one flat vector.
+     */
+    default void bind(TensorLayout layout) {
+    }
+
     /** A new instance with the same configuration, fresh state and random stream {@code stream}. */
     Compressor copy(long stream);
 

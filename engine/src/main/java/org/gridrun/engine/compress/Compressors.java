@@ -52,12 +52,19 @@ public final class Compressors {
      * A prototype of method {@code name} with {@code params} (missing ones take their defaults) on stream 0 of
      * {@code seed}.
      *
-     * <p>An unknown method, an unknown parameter, a value of the wrong type or out of range fails with a
+     * <p>{@code error_feedback: true} wraps any method in {@link ErrorFeedback}. An unknown method, an unknown
+     * parameter, a value of the wrong type or out of range fails with a
      * {@link ConfigException} naming it.
      */
     public static Compressor create(String name, Map<String, ?> params, long seed) {
         CompressorProvider provider = provider(name);
-        Settings settings = Settings.resolve(provider.parameters(), params, name + " parameter");
-        return provider.create(settings, seed);
+        Map<String, Object> own = new java.util.LinkedHashMap<>(params);
+        Object feedback = own.remove(ErrorFeedback.PARAMETER);
+        if (feedback != null && !(feedback instanceof Boolean) && !"".equals(feedback)) {
+            throw new ConfigException(ErrorFeedback.PARAMETER + " must be true or false, found " + feedback);
+        }
+        Settings settings = Settings.resolve(provider.parameters(), own, name + " parameter");
+        Compressor compressor = provider.create(settings, seed);
+        return Boolean.TRUE.equals(feedback) || "".equals(feedback) ? new ErrorFeedback(compressor) : compressor;
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.compress.TensorLayout;
 
 /**
  * A multilayer perceptron: fully connected layers with ReLU between them and softmax cross-entropy at the end.
@@ -52,6 +53,19 @@ public final class Mlp implements Model {
             total += (long) sizes[l - 1] * sizes[l] + sizes[l];
         }
         return Math.toIntExact(total);
+    }
+
+    @Override
+    public TensorLayout layout() {
+        List<String> names = new ArrayList<>();
+        List<int[]> shapes = new ArrayList<>();
+        for (int l = 0; l < layers(); l++) {
+            names.add("fc" + (l + 1) + ".weight");
+            shapes.add(new int[] {sizes[l + 1], sizes[l]});
+            names.add("fc" + (l + 1) + ".bias");
+            shapes.add(new int[] {sizes[l + 1]});
+        }
+        return TensorLayout.of(names, shapes);
     }
 
     /** Fills {@code w} and {@code b} with the per-layer views of a flat tensor in the parameter layout. */

@@ -32,6 +32,9 @@ public interface Model extends AutoCloseable {
     /** The number of classes. */
     int classCount();
 
+    /** Where each parameter tensor lies in the flat parameter (and gradient) vector, with its shape. */
+    org.gridrun.engine.compress.TensorLayout layout();
+
     /** The flat 1 × {@link #parameterCount()} parameter tensor, shared by every worker. */
     Tensor parameters();
 

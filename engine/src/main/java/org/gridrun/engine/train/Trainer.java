@@ -86,6 +86,7 @@ public final class Trainer implements AutoCloseable {
         this.compressors = new Compressor[config.ngpu()];
         for (int w = 0; w < workers.length; w++) {
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
+            compressors[w].bind(model.layout());
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
         }
         this.payloads = new Payload[workers.length];

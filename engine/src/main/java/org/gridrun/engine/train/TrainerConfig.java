@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.ErrorFeedback;
 
 /**
  * The trainer's configuration, typed and validated.
@@ -44,7 +45,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
                             int batchSize, double lr, double momentum, boolean nesterov, double weightDecay,
                             int niters, String method, Map<String, Object> compressorParams, long seed,
                             int logInterval, int chkptIter, String backend) {
-    private static final List<ConfigKey> SCHEMA = List.of(
+    private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
                     "directory of the data files; empty: $GRIDRUN_DATA_DIR, the Debian package, or the shipped subset"),
@@ -107,7 +108,9 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("seed", ValueType.INT, 1L, "seed of initialisation, sampling and compression"),
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
             new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations and checkpoints"),
-            new ConfigKey("backend", ValueType.STRING, "cpu", "compute backend: cpu, or auto for the best available"));
+            new ConfigKey("backend", ValueType.STRING, "cpu", "compute backend: cpu, or auto for the best available"),
+            new ConfigKey(ErrorFeedback.PARAMETER, ValueType.BOOL, false,
+                    "wrap the method in error feedback: compress the gradient plus the residual of earlier steps")));
 
     /**
      * Names the grid language accepts for the keys with a fixed vocabulary: every data set, model and method of the
@@ -260,6 +263,25 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         return s.oneOf(key, available);
     }
 
+    /**
+     * {@code keys}, then every parameter a registered compressor declares that they lack, so that a grid may set any
+     * method's parameter; a parameter declared with another type than a key of the same name is a programming error.
+     */
+    private static List<ConfigKey> withCompressorParameters(List<ConfigKey> keys) {
+        Map<String, ConfigKey> all = new LinkedHashMap<>();
+        keys.forEach(k -> all.put(k.name(), k));
+        for (CompressorProvider provider : Compressors.providers()) {
+            for (ConfigKey p : provider.parameters()) {
+                ConfigKey known = all.putIfAbsent(p.name(), p);
+                if (known != null && known.type() != p.type()) {
+                    throw new IllegalStateException(provider.name() + " declares " + p.name() + " as " + p.type()
+                            + ", but the trainer has it as " + known.type());
+                }
+            }
+        }
+        return List.copyOf(all.values());
+    }
+
     /** The values of the keys {@code method} declares as parameters, where the configuration has them. */
     private static Map<String, Object> compressorParams(String method, Map<String, Object> values) {
         CompressorProvider provider = Compressors.provider(method);
@@ -268,6 +290,10 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             if (values.containsKey(key.name())) {
                 params.put(key.name(), values.get(key.name()));
             }
+        }
+        Object feedback = values.get(ErrorFeedback.PARAMETER);
+        if (Boolean.TRUE.equals(feedback) || "".equals(feedback)) {
+            params.put(ErrorFeedback.PARAMETER, true);
         }
         return params;
     }

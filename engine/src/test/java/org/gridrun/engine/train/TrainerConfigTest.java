@@ -103,7 +103,7 @@ class TrainerConfigTest {
     void unknownKeysListTheKnownOnes() {
         String m = error(Map.of("zzz", 1L));
         assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, "), m);
-        assertTrue(m.endsWith(", seed, log_interval, chkpt_iter, backend"), m);
+        assertTrue(m.endsWith(", seed, log_interval, chkpt_iter, backend, error_feedback"), m);
     }
 
     @Test

@@ -1,0 +1,117 @@
+package org.gridrun.engine.compress;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Error feedback (residual memory) around any method: each step compresses the gradient plus what earlier steps
+ * failed to send, and keeps the new difference, so that the sum of what was sent tracks the sum of the gradients.
+ *
+ * <p>With memory {@code e} (zero at first): {@code v = g + e}, send {@code C(v)}, {@code e ← v − D(C(v))}. The
+ * payload is the inner method's, bit for bit; the wrapper sends nothing of its own. Requested for any method with the
+ * parameter {@code error_feedback: true}; methods that keep their own residual by definition (PowerSGD, JointSQ,
+ * DGC) need not be wrapped.
+ */
+public final class ErrorFeedback implements Compressor {
+    /** The parameter every method accepts that wraps it. */
+    public static final String PARAMETER = "error_feedback";
+
+    private final Compressor inner;
+    private float[] memory = new float[0];
+    private float[] corrected = new float[0];
+    private float[] decoded = new float[0];
+
+    public ErrorFeedback(Compressor inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>(inner.config());
+        config.put(PARAMETER, true);
+        return config;
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return inner.aggregation();
+    }
+
+    @Override
+    public void bind(TensorLayout layout) {
+        inner.bind(layout);
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        if (memory.length != length) {
+            memory = new float[length];
+            corrected = new float[length];
+            decoded = new float[length];
+        }
+        for (int i = 0; i < length; i++) {
+            corrected[i] = gradient[offset + i] + memory[i];
+        }
+        Payload payload = inner.encode(corrected, 0, length);
+        inner.decode(payload, decoded, 0);
+        for (int i = 0; i < length; i++) {
+            memory[i] = corrected[i] - decoded[i];
+        }
+        return payload;
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        inner.decode(payload, out, offset);
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new ErrorFeedback(inner.copy(stream));
+    }
+
+    @Override
+    public void reset() {
+        inner.reset();
+        memory = new float[0];
+    }
+
+    /** The current residual: what has been computed but not yet sent (a view; do not modify). */
+    float[] memory() {
+        return memory;
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        inner.saveState(out);
+        out.writeInt(memory.length);
+        for (float v : memory) {
+            out.writeFloat(v);
+        }
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        inner.restoreState(in);
+        int n = in.readInt();
+        memory = new float[n];
+        corrected = new float[n];
+        decoded = new float[n];
+        for (int i = 0; i < n; i++) {
+            memory[i] = in.readFloat();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return inner + " with error feedback";
+    }
+}
