@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
                 + "grids/NAME.yaml into experiments, runs the ones not yet completed, stores every metric and "
                 + "writes the report.",
         subcommands = {TrainCommand.class, StatusCommand.class, CancelCommand.class, ResubmitCommand.class,
-                PlanCommand.class, ReportCommand.class, ExpandCommand.class, BenchCommand.class,
+                PlanCommand.class, ReportCommand.class, ExpandCommand.class, CompressCommand.class, BenchCommand.class,
                 ListCommand.class,
                 CommandLine.HelpCommand.class})
 public final class GridRun implements Callable<Integer> {

@@ -1,0 +1,83 @@
+package org.gridrun.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompressCommandTest {
+    @TempDir
+    Path tmp;
+
+    /** A .npy file as NumPy 1.x writes it for np.save(f, arr.astype('<f4')) of shape (rows, cols). */
+    private Path npy(float[] values, int rows, int cols) throws Exception {
+        String header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + rows + ", " + cols + "), }";
+        int total = 10 + header.length() + 1;
+        header = header + " ".repeat((64 - total % 64) % 64) + "\n";
+        ByteBuffer b = ByteBuffer.allocate(10 + header.length() + 4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) header.length());
+        b.put(header.getBytes(StandardCharsets.ISO_8859_1));
+        for (float v : values) {
+            b.putFloat(v);
+        }
+        Path file = tmp.resolve("g.npy");
+        Files.write(file, b.array());
+        return file;
+    }
+
+    private static double number(String out, String label) {
+        Matcher m = Pattern.compile(label + "\\s+([0-9.eE+-]+)").matcher(out);
+        assertTrue(m.find(), label + " in\n" + out);
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
+    void anUnbiasedMethodsBiasIsAboutItsErrorOverTheRepeatsAndTheOutputKeepsTheShape() throws Exception {
+        SplittableRandom random = new SplittableRandom(3);
+        float[] v = new float[64 * 32];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) random.nextGaussian();
+        }
+        Path in = npy(v, 64, 32);
+        Path out = tmp.resolve("q.npy");
+        Cli.Result r = Cli.run(tmp, "compress", "-m", "qsgd", "-p", "bits=4", "-p", "bucket_size=256", "-i",
+                in.toString(), "-o", out.toString(), "--repeat", "40");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("2048 values [64, 32], 40 repeats"), r.out());
+        double error = number(r.out(), "rel sq error");
+        double bias = number(r.out(), "bias estimate");
+        assertTrue(bias < 2.0 * error / 40 && bias > 0.5 * error / 40, "bias " + bias + " vs error/R " + error / 40);
+        assertEquals(4 + 32.0 / 256, number(r.out(), "bits/element"), 1e-4, "4 bits + one float32 norm per 256");
+        GradientFile written = GradientFile.read(out);
+        assertArrayEquals(new int[] {64, 32}, written.shape());
+        assertTrue(written.npy());
+    }
+
+    @Test
+    void rawFloatsRoundTripAndBadInputIsNamed() throws Exception {
+        Path raw = tmp.resolve("g.f32");
+        Files.write(raw, new byte[] {0, 0, (byte) 0x80, 0x3f, 0, 0, 0, 0x40});
+        GradientFile g = GradientFile.read(raw);
+        assertArrayEquals(new float[] {1f, 2f}, g.values());
+        Cli.Result none = Cli.run(tmp, "compress", "-m", "none", "-i", raw.toString(), "--repeat", "1");
+        assertEquals(0, none.exit(), none.err());
+        assertEquals(0.0, number(none.out(), "rel sq error"));
+        Files.write(tmp.resolve("odd.f32"), new byte[] {1, 2, 3});
+        Cli.Result odd = Cli.run(tmp, "compress", "-m", "none", "-i", tmp.resolve("odd.f32").toString());
+        assertEquals(2, odd.exit());
+        assertTrue(odd.err().contains("odd.f32: a raw float32 file must hold a multiple of 4 bytes, found 3"), odd.err());
+        Cli.Result badParam = Cli.run(tmp, "compress", "-m", "qsgd", "-p", "bits=0", "-i", raw.toString());
+        assertEquals(2, badParam.exit());
+        assertTrue(badParam.err().contains("bits must be in [1, 8], found 0"), badParam.err());
+    }
+}
