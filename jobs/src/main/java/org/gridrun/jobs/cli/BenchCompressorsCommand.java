@@ -1,0 +1,98 @@
+package org.gridrun.jobs.cli;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.CompressorProvider;
+import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.compress.TensorLayout;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code grid-run bench compressors}: encode + decode throughput of every registered method with its default
+ * parameters on one Gaussian vector, next to a plain array copy of the same vector measured in the same run.
+ */
+@Command(name = "compressors", mixinStandardHelpOptions = true,
+        description = "Encode+decode throughput (GB/s of float32 input) of every compressor, with its default "
+                + "parameters, next to a plain array copy measured in the same run.")
+final class BenchCompressorsCommand implements Callable<Integer> {
+    @Option(names = "--size", paramLabel = "N", defaultValue = "11000000",
+            description = "Values in the vector (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--repeat", paramLabel = "R", defaultValue = "5",
+            description = "Timed repetitions after one warm-up; the best is reported (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--method", paramLabel = "NAME", description = "Only these methods; repeatable.")
+    List<String> methods;
+
+    @Option(names = "--csv", description = "Print method,gbps,ratio_to_copy rows.")
+    boolean csv;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        float[] v = new float[size];
+        SplittableRandom random = new SplittableRandom(1);
+        for (int i = 0; i < size; i++) {
+            v[i] = (float) random.nextGaussian();
+        }
+        float[] target = new float[size];
+        double copy = gbps(best(() -> System.arraycopy(v, 0, target, 0, size)));
+        if (csv) {
+            out.println("method,gbps,ratio_to_copy");
+            out.printf(Locale.ROOT, "copy,%.4f,1.0000%n", copy);
+        } else {
+            out.printf(Locale.ROOT, "%d float32 values, best of %d; array copy %.3f GB/s%n", size, repeat, copy);
+            out.printf(Locale.ROOT, "%-10s %10s %10s %12s%n", "method", "GB/s", "x copy", "bits/value");
+        }
+        for (CompressorProvider provider : Compressors.providers()) {
+            if (methods != null && !methods.contains(provider.name())) {
+                continue;
+            }
+            Compressor c = Compressors.create(provider.name(), Map.of(), 1).copy(0);
+            c.bind(TensorLayout.flat(size));
+            long[] bits = new long[1];
+            double rate = gbps(best(() -> {
+                Payload p = c.encode(v, 0, size);
+                bits[0] = p.bits();
+                c.decode(p, target, 0);
+            }));
+            if (csv) {
+                out.printf(Locale.ROOT, "%s,%.4f,%.4f%n", provider.name(), rate, rate / copy);
+            } else {
+                out.printf(Locale.ROOT, "%-10s %10.3f %10.3f %12.3f%n", provider.name(), rate, rate / copy,
+                        (double) bits[0] / size);
+            }
+            out.flush();
+        }
+        out.flush();
+        return 0;
+    }
+
+    private long best(Runnable work) {
+        work.run();
+        long best = Long.MAX_VALUE;
+        for (int r = 0; r < repeat; r++) {
+            long t = System.nanoTime();
+            work.run();
+            best = Math.min(best, System.nanoTime() - t);
+        }
+        return best;
+    }
+
+    private double gbps(long nanos) {
+        return 4.0 * size / nanos;
+    }
+}
