@@ -97,6 +97,30 @@ class JointSqTest {
     }
 
     @Test
+    void everySentValueLiesWithinOneLevelOfItsGroupScale() {
+        float[] g = heavy(LAYOUT.size(), 7);
+        JointSq c = jointsq(0.2, 0);
+        Payload p = c.encode(g, 0, g.length);
+        int[] widths = widths(p, LAYOUT);
+        float[] out = new float[g.length];
+        c.decode(p, out, 0);
+        for (TensorLayout.Tensor t : LAYOUT.tensors()) {
+            float[] scale = new float[9];
+            for (int i = t.offset(); i < t.offset() + t.size(); i++) {
+                scale[widths[i]] = Math.max(scale[widths[i]], Math.abs(g[i]));
+            }
+            for (int i = t.offset(); i < t.offset() + t.size(); i++) {
+                int w = widths[i];
+                double spacing = w == 0 ? 0 : scale[w] / ((1 << (w - 1)) - 1);
+                assertTrue(Math.abs(out[i] - g[i]) <= (w == 0 ? Math.abs(g[i]) : spacing * (1 + 1e-5)),
+                        t + " value " + i + " of width " + w + ": " + g[i] + " decoded as " + out[i]);
+                assertTrue(out[i] == 0f || Math.signum(out[i]) == Math.signum(g[i]), "sign of value " + i);
+            }
+            assertTrue(scale[2] + scale[4] + scale[8] > 0, t + " sends nothing");
+        }
+    }
+
+    @Test
     void whatIsNotSentStaysInTheResidual() {
         JointSq c = jointsq(0.05, 2);
         int n = LAYOUT.size();
