@@ -1,0 +1,224 @@
+package org.gridrun.engine.compress;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.random.CounterRng;
+
+/**
+ * Deep Gradient Compression: momentum correction, local accumulation, sampled-threshold sparsification and momentum
+ * factor masking.
+ *
+ * <p>Each step, with momentum {@code m} ({@code dgc_momentum}): {@code u ← m·u + g}, {@code v ← v + u}. A threshold
+ * is estimated from {@code s = max(1, ceil(sample_ratio·n))} magnitudes {@code |v_i|} at positions drawn uniformly
+ * (with replacement) from the worker's own stream: the {@code ceil(ratio·s)}-th largest of them, aiming at about
+ * {@code ratio·n} values. Every non-zero {@code v_i} with {@code |v_i|} at or above it is sent, and then zeroed in
+ * both {@code v} and {@code u}; the rest stays in the accumulator, so the sum of what was sent plus {@code v} is
+ * always the sum of the momentum-corrected gradients. The count is not capped: a sample that misjudges the
+ * distribution sends more or fewer values (the paper's second, exact top-k pass over the selection is not done).
+ *
+ * <p>The payload is a {@link SparseFormat} list with its count, as {@link Threshold}'s. Positions differ per worker,
+ * so payloads are gathered. The optimizer should then run without momentum of its own. State: {@code u}, {@code v}
+ * and the random stream's position, all written by {@link #saveState}.
+ */
+public final class Dgc extends BaseCompressor {
+    /** The short name. */
+    public static final String NAME = "dgc";
+
+    private final double ratio;
+    private final float momentum;
+    private final double sampleRatio;
+    private final CounterRng rng;
+    private final BitPacker packer = new BitPacker();
+    private final BitReader reader = new BitReader();
+    private float[] u = new float[0];
+    private float[] v = new float[0];
+    private float[] sample = new float[0];
+    private int[] indices = new int[0];
+
+    Dgc(double ratio, double momentum, double sampleRatio, long seed, long stream) {
+        super(seed, stream);
+        this.ratio = ratio;
+        this.momentum = (float) momentum;
+        this.sampleRatio = sampleRatio;
+        this.rng = new CounterRng(seed, stream);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("ratio", ratio);
+        config.put("dgc_momentum", (double) momentum);
+        config.put("sample_ratio", sampleRatio);
+        return config;
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return Aggregation.ALL_GATHER;
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        if (u.length != length) {
+            u = new float[length];
+            v = new float[length];
+            indices = new int[length];
+        }
+        for (int i = 0; i < length; i++) {
+            u[i] = momentum * u[i] + gradient[offset + i];
+            v[i] += u[i];
+        }
+        float threshold = sampledThreshold(length);
+        int k = 0;
+        for (int i = 0; i < length; i++) {
+            if (v[i] != 0f && !(Math.abs(v[i]) < threshold)) {
+                indices[k++] = i;
+            }
+        }
+        Payload p = payload(Threshold.payloadBits(length, k), length);
+        packer.reset(p.bytes(), 0);
+        packer.write(k, SparseFormat.countWidth(length));
+        SparseFormat.write(packer, v, 0, length, indices, k);
+        packer.flush();
+        for (int j = 0; j < k; j++) {
+            u[indices[j]] = 0f;
+            v[indices[j]] = 0f;
+        }
+        return p;
+    }
+
+    /** The {@code ceil(ratio·s)}-th largest of {@code s} sampled magnitudes of the accumulator. */
+    private float sampledThreshold(int n) {
+        if (n == 0) {
+            return 0f;
+        }
+        int s = (int) Math.min(n, Math.max(1, (long) Math.ceil(sampleRatio * n)));
+        if (sample.length < s) {
+            sample = new float[s];
+        }
+        for (int j = 0; j < s; j++) {
+            sample[j] = Math.abs(v[rng.nextInt(n)]);
+        }
+        Arrays.sort(sample, 0, s);
+        int top = (int) Math.min(s, Math.max(1, (long) Math.ceil(ratio * s)));
+        return sample[s - top];
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        int n = payload.elements();
+        checkRange(out, offset, n);
+        reader.reset(payload.bytes(), 0);
+        int k = reader.read(SparseFormat.countWidth(n));
+        if (k > n || payload.bits() != Threshold.payloadBits(n, k)) {
+            throw new IllegalArgumentException("not a " + this + " payload of " + n + " values: " + payload);
+        }
+        if (indices.length < k) {
+            indices = new int[k];
+        }
+        SparseFormat.read(reader, out, offset, n, k, indices);
+    }
+
+    /** The momentum buffer {@code u} (a view; do not modify). */
+    float[] velocity() {
+        return u;
+    }
+
+    /** The accumulator {@code v}: what has been computed but not yet sent (a view; do not modify). */
+    float[] accumulator() {
+        return v;
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new Dgc(ratio, momentum, sampleRatio, seed, stream);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        rng.seek(0);
+        u = new float[0];
+        v = new float[0];
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        rng.saveState(out);
+        out.writeInt(u.length);
+        for (int i = 0; i < u.length; i++) {
+            out.writeFloat(u[i]);
+            out.writeFloat(v[i]);
+        }
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        rng.restoreState(in);
+        int n = in.readInt();
+        u = new float[n];
+        v = new float[n];
+        indices = new int[n];
+        for (int i = 0; i < n; i++) {
+            u[i] = in.readFloat();
+            v[i] = in.readFloat();
+        }
+    }
+
+    /** Registers {@code dgc} and declares its parameters. */
+    public static final class Provider implements CompressorProvider {
+        private static final List<ConfigKey> PARAMETERS = List.of(
+                new ConfigKey("ratio", ValueType.DOUBLE, 0.001,
+                        "target fraction of values sent per step, in (0, 1]"),
+                new ConfigKey("dgc_momentum", ValueType.DOUBLE, 0.9,
+                        "momentum of the momentum correction u <- m·u + g, in [0, 1)"),
+                new ConfigKey("sample_ratio", ValueType.DOUBLE, 0.01,
+                        "fraction of accumulator values sampled to estimate the threshold, in (0, 1]"));
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String summary() {
+            return "deep gradient compression: momentum correction, local accumulation, sampled threshold";
+        }
+
+        @Override
+        public Aggregation aggregation() {
+            return Aggregation.ALL_GATHER;
+        }
+
+        @Override
+        public List<ConfigKey> parameters() {
+            return PARAMETERS;
+        }
+
+        @Override
+        public Compressor create(Settings params, long seed) {
+            double ratio = SparseFormat.fraction(params, "ratio");
+            double sampleRatio = SparseFormat.fraction(params, "sample_ratio");
+            double momentum = params.doubleValue("dgc_momentum");
+            if (!(momentum >= 0 && momentum < 1)) {
+                throw new ConfigException("dgc_momentum must be in [0, 1), found " + ValueType.show(momentum));
+            }
+            return new Dgc(ratio, momentum, sampleRatio, seed, 0);
+        }
+    }
+}

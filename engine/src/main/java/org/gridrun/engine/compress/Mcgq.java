@@ -1,0 +1,227 @@
+package org.gridrun.engine.compress;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.random.CounterRng;
+
+/**
+ * Monte-Carlo gradient quantization: {@code s} positions drawn with replacement with probability proportional to
+ * {@code |g_i|}, each draw standing for {@code sign(g_i)·‖g‖₁/s}; unbiased.
+ *
+ * <p>With {@code p_i = |g_i|/‖g‖₁}, one draw's estimate {@code sign(g_i)·‖g‖₁·e_i} has expectation
+ * {@code Σ p_i·sign(g_i)·‖g‖₁·e_i = g}, so the mean of {@code s} draws is unbiased, with variance
+ * {@code (‖g‖₁·|g_i| − g_i²)/s} per value. {@code s} is {@code samples} when positive, else
+ * {@code max(1, ceil(ratio·n))}. The draws are {@code s} uniforms on {@code [0, ‖g‖₁)} from the worker's stream,
+ * sorted and swept once over the running sum of {@code |g|}: O(n + s log s).
+ *
+ * <p>Wire format, packed least significant bit first: {@code ‖g‖₁} as float32; the number {@code d} of distinct
+ * drawn positions in {@code max(1, ceil(log2 (min(s, n) + 1)))} bits; then per distinct position, ascending, its
+ * index in {@code max(1, ceil(log2 n))} bits, its sign in 1 bit (1 negative) and its draw count minus one in
+ * {@code ceil(log2 s)} bits (none when {@code s = 1}). Total {@code 32 + countWidth + d·(indexWidth + 1 +
+ * multiplicityWidth)} bits. A zero gradient sends {@code d = 0}; a non-finite norm decodes to NaN. Payloads are
+ * gathered. State: the random stream's position (24 bytes).
+ */
+public final class Mcgq extends BaseCompressor {
+    /** The short name. */
+    public static final String NAME = "mcgq";
+
+    private final double ratio;
+    private final int samples;
+    private final CounterRng rng;
+    private final BitPacker packer = new BitPacker();
+    private final BitReader reader = new BitReader();
+    private double[] draws = new double[0];
+    private int[] found = new int[0];
+    private int[] counts = new int[0];
+
+    Mcgq(double ratio, int samples, long seed, long stream) {
+        super(seed, stream);
+        this.ratio = ratio;
+        this.samples = samples;
+        this.rng = new CounterRng(seed, stream);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("ratio", ratio);
+        config.put("samples", (long) samples);
+        return config;
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return Aggregation.ALL_GATHER;
+    }
+
+    /** The number of draws for a gradient of {@code n} values. */
+    public int draws(int n) {
+        return samples > 0 ? samples : (int) Math.max(1, Math.ceil(ratio * n));
+    }
+
+    private int countWidth(int n) {
+        return SparseFormat.countWidth(Math.min(draws(n), n));
+    }
+
+    private int multiplicityWidth(int n) {
+        int s = draws(n);
+        return s <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(s - 1);
+    }
+
+    /** The exact payload size for {@code n} values of which {@code d} distinct positions were drawn. */
+    public long payloadBits(int n, int d) {
+        return 32L + countWidth(n) + (long) d * (SparseFormat.indexWidth(n) + 1 + multiplicityWidth(n));
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        double norm = 0;
+        for (int i = 0; i < length; i++) {
+            norm += Math.abs(gradient[offset + i]);
+        }
+        int d = norm > 0 && Double.isFinite(norm) ? sample(gradient, offset, length, norm) : 0;
+        Payload p = payload(payloadBits(length, d), length);
+        packer.reset(p.bytes(), 0);
+        packer.writeFloat((float) norm);
+        packer.write(d, countWidth(length));
+        int indexWidth = SparseFormat.indexWidth(length);
+        int multiplicityWidth = multiplicityWidth(length);
+        for (int j = 0; j < d; j++) {
+            packer.write(found[j], indexWidth);
+            packer.write(gradient[offset + found[j]] < 0 ? 1 : 0, 1);
+            if (multiplicityWidth > 0) {
+                packer.write(counts[j] - 1, multiplicityWidth);
+            }
+        }
+        packer.flush();
+        return p;
+    }
+
+    /** Draws {@code s} positions; fills {@code found} and {@code counts} and returns how many distinct ones. */
+    private int sample(float[] g, int offset, int n, double norm) {
+        int s = draws(n);
+        if (draws.length < s) {
+            draws = new double[s];
+        }
+        if (found.length < Math.min(s, n)) {
+            found = new int[Math.min(s, n)];
+            counts = new int[Math.min(s, n)];
+        }
+        for (int j = 0; j < s; j++) {
+            draws[j] = rng.nextDouble() * norm;
+        }
+        Arrays.sort(draws, 0, s);
+        int d = 0;
+        int j = 0;
+        double running = 0;
+        for (int i = 0; i < n && j < s; i++) {
+            running += Math.abs(g[offset + i]);
+            int start = j;
+            while (j < s && draws[j] < running) {
+                j++;
+            }
+            if (j > start) {
+                found[d] = i;
+                counts[d++] = j - start;
+            }
+        }
+        return d;
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        int n = payload.elements();
+        checkRange(out, offset, n);
+        reader.reset(payload.bytes(), 0);
+        float norm = reader.readFloat();
+        int d = reader.read(countWidth(n));
+        if (d > n || payload.bits() != payloadBits(n, d)) {
+            throw new IllegalArgumentException("not a " + this + " payload of " + n + " values: " + payload);
+        }
+        Arrays.fill(out, offset, offset + n, Float.isFinite(norm) ? 0f : Float.NaN);
+        double unit = (double) norm / draws(n);
+        int indexWidth = SparseFormat.indexWidth(n);
+        int multiplicityWidth = multiplicityWidth(n);
+        for (int j = 0; j < d; j++) {
+            int index = reader.read(indexWidth);
+            boolean negative = reader.read(1) == 1;
+            int count = 1 + (multiplicityWidth > 0 ? reader.read(multiplicityWidth) : 0);
+            out[offset + index] = (float) ((negative ? -unit : unit) * count);
+        }
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new Mcgq(ratio, samples, seed, stream);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        rng.seek(0);
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        rng.saveState(out);
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        rng.restoreState(in);
+    }
+
+    /** Registers {@code mcgq} and declares its parameters. */
+    public static final class Provider implements CompressorProvider {
+        private static final List<ConfigKey> PARAMETERS = List.of(
+                new ConfigKey("ratio", ValueType.DOUBLE, 0.01,
+                        "draws per value, in (0, 1]: ceil(ratio·n) draws when samples is 0"),
+                new ConfigKey("samples", ValueType.INT, 0L,
+                        "number of draws with replacement; 0 takes ceil(ratio·n)"));
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String summary() {
+            return "Monte-Carlo sampling of positions with probability |g_i|/‖g‖₁, unbiased, sign and count each";
+        }
+
+        @Override
+        public Aggregation aggregation() {
+            return Aggregation.ALL_GATHER;
+        }
+
+        @Override
+        public List<ConfigKey> parameters() {
+            return PARAMETERS;
+        }
+
+        @Override
+        public Compressor create(Settings params, long seed) {
+            double ratio = SparseFormat.fraction(params, "ratio");
+            long samples = params.longValue("samples");
+            if (samples < 0 || samples > 1 << 28) {
+                throw new ConfigException("samples must be in [0, " + (1 << 28) + "], found " + samples);
+            }
+            return new Mcgq(ratio, (int) samples, seed, 0);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package org.gridrun.engine.compress;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.random.CounterRng;
+
+/**
+ * Random-k sparsification with a shared seed: every worker keeps the same {@code k = ceil(ratio·n)} random positions
+ * in a step, so payloads can be summed.
+ *
+ * <p>The positions come from a stream shared by all workers ({@link #SHARED_STREAM} of the seed, whatever stream the
+ * instance was copied with), which advances by exactly {@code k} draws per step (Floyd's sampling of {@code k}
+ * distinct positions out of {@code n}); so in step {@code t} every worker draws the same set, and the set changes
+ * from step to step. The positions are never sent: the payload is the {@code k} kept values, in ascending order of
+ * position, each multiplied by {@code n/k} and written as float32: {@code 32·k} bits. Each position is kept with
+ * probability {@code k/n}, so the decoded vector has expectation {@code g} (variance {@code g_i²·(n/k − 1)} per
+ * value). Payloads of one step sum position by position, so the method all-reduces.
+ *
+ * <p>Decoding needs that step's positions: decode on the instance that encoded, as the contract says. Its state is
+ * the shared stream's position, which {@link #saveState} writes (24 bytes).
+ */
+public final class RandomK extends BaseCompressor {
+    /** The short name. */
+    public static final String NAME = "randomk";
+    /** The random stream every worker's instance draws positions from. */
+    public static final long SHARED_STREAM = -1;
+
+    private final double ratio;
+    private final CounterRng shared;
+    private boolean[] taken = new boolean[0];
+    private int[] positions = new int[0];
+    private int lastLength = -1;
+
+    RandomK(double ratio, long seed, long stream) {
+        super(seed, stream);
+        this.ratio = ratio;
+        this.shared = new CounterRng(seed, SHARED_STREAM);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("ratio", ratio);
+        return config;
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return Aggregation.ALL_REDUCE;
+    }
+
+    /** How many values a gradient of {@code n} keeps: {@code ceil(ratio·n)}, at most {@code n}. */
+    public int kept(int n) {
+        return (int) Math.min(n, (long) Math.ceil(ratio * n));
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        int k = kept(length);
+        drawPositions(length, k);
+        Payload p = payload(32L * k, length);
+        float scale = (float) ((double) length / k);
+        for (int j = 0; j < k; j++) {
+            LittleEndian.putFloat(p.bytes(), 4 * j, gradient[offset + positions[j]] * scale);
+        }
+        return p;
+    }
+
+    /** Floyd's algorithm: {@code k} distinct positions of {@code [0, n)} in {@code k} draws, then sorted. */
+    private void drawPositions(int n, int k) {
+        if (taken.length < n) {
+            taken = new boolean[n];
+            positions = new int[n];
+        }
+        for (int j = n - k, count = 0; j < n; j++, count++) {
+            int t = shared.nextInt(j + 1);
+            int chosen = taken[t] ? j : t;
+            taken[chosen] = true;
+            positions[count] = chosen;
+        }
+        Arrays.sort(positions, 0, k);
+        for (int j = 0; j < k; j++) {
+            taken[positions[j]] = false;
+        }
+        lastLength = n;
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        int n = payload.elements();
+        checkRange(out, offset, n);
+        int k = kept(n);
+        if (n != lastLength || payload.bits() != 32L * k) {
+            throw new IllegalArgumentException("not a payload of this " + this + " instance's last encode: "
+                    + payload);
+        }
+        Arrays.fill(out, offset, offset + n, 0f);
+        for (int j = 0; j < k; j++) {
+            out[offset + positions[j]] = LittleEndian.getFloat(payload.bytes(), 4 * j);
+        }
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new RandomK(ratio, seed, stream);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        shared.seek(0);
+        lastLength = -1;
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        shared.saveState(out);
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        shared.restoreState(in);
+        lastLength = -1;
+    }
+
+    /** Registers {@code randomk} and declares its parameter. */
+    public static final class Provider implements CompressorProvider {
+        private static final List<ConfigKey> PARAMETERS = List.of(
+                new ConfigKey("ratio", ValueType.DOUBLE, 0.01,
+                        "fraction of values kept, in (0, 1]: ceil(ratio·n) positions shared by all workers"));
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String summary() {
+            return "k random positions shared by all workers, values scaled by n/k (unbiased), no indices sent";
+        }
+
+        @Override
+        public Aggregation aggregation() {
+            return Aggregation.ALL_REDUCE;
+        }
+
+        @Override
+        public List<ConfigKey> parameters() {
+            return PARAMETERS;
+        }
+
+        @Override
+        public Compressor create(Settings params, long seed) {
+            return new RandomK(SparseFormat.fraction(params, "ratio"), seed, 0);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package org.gridrun.engine.compress;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.config.ValueType;
+
+/**
+ * Threshold sparsification: sends every value with {@code |g| ≥ threshold}, exactly, and drops the rest.
+ *
+ * <p>The number sent varies, so the payload is a {@link SparseFormat} list with its count first:
+ * {@code countWidth(n) + k·(ceil(log2 n) + 32)} bits. NaN values are always sent. Payloads are gathered. It has no
+ * state and draws no random numbers.
+ */
+public final class Threshold extends BaseCompressor {
+    /** The short name. */
+    public static final String NAME = "threshold";
+
+    private final double threshold;
+    private final BitPacker packer = new BitPacker();
+    private final BitReader reader = new BitReader();
+    private int[] indices = new int[0];
+
+    Threshold(double threshold, long seed, long stream) {
+        super(seed, stream);
+        this.threshold = threshold;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("threshold", threshold);
+        return config;
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return Aggregation.ALL_GATHER;
+    }
+
+    /** The exact payload size for {@code n} values of which {@code k} are sent. */
+    public static long payloadBits(int n, int k) {
+        return SparseFormat.countWidth(n) + SparseFormat.listBits(n, k);
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        if (indices.length < length) {
+            indices = new int[length];
+        }
+        int k = 0;
+        for (int i = 0; i < length; i++) {
+            float a = Math.abs(gradient[offset + i]);
+            if (a >= threshold || a != a) {
+                indices[k++] = i;
+            }
+        }
+        Payload p = payload(payloadBits(length, k), length);
+        packer.reset(p.bytes(), 0);
+        packer.write(k, SparseFormat.countWidth(length));
+        SparseFormat.write(packer, gradient, offset, length, indices, k);
+        packer.flush();
+        return p;
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        int n = payload.elements();
+        checkRange(out, offset, n);
+        reader.reset(payload.bytes(), 0);
+        int k = reader.read(SparseFormat.countWidth(n));
+        if (k > n || payload.bits() != payloadBits(n, k)) {
+            throw new IllegalArgumentException("not a " + this + " payload of " + n + " values: " + payload);
+        }
+        if (indices.length < k) {
+            indices = new int[k];
+        }
+        SparseFormat.read(reader, out, offset, n, k, indices);
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new Threshold(threshold, seed, stream);
+    }
+
+    /** Registers {@code threshold} and declares its parameter. */
+    public static final class Provider implements CompressorProvider {
+        private static final List<ConfigKey> PARAMETERS = List.of(
+                new ConfigKey("threshold", ValueType.DOUBLE, 0.001,
+                        "every value with |g| >= threshold is sent; not negative"));
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String summary() {
+            return "every value of magnitude at least threshold, indices and float32 values";
+        }
+
+        @Override
+        public Aggregation aggregation() {
+            return Aggregation.ALL_GATHER;
+        }
+
+        @Override
+        public List<ConfigKey> parameters() {
+            return PARAMETERS;
+        }
+
+        @Override
+        public Compressor create(Settings params, long seed) {
+            return new Threshold(params.nonNegativeDouble("threshold"), seed, 0);
+        }
+    }
+}
