@@ -3,6 +3,7 @@ package org.gridrun.engine.compress;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class CompressorsTest {
     @Test
     void builtInsAreRegisteredThroughTheServiceLoader() {
-        assertEquals(List.of("none", "qsgd"), Compressors.names());
+        assertTrue(Compressors.names().containsAll(List.of("none", "qsgd")), "built-ins registered");
         List<String> qsgdParams = Compressors.provider("qsgd").parameters().stream().map(ConfigKey::name).toList();
         assertEquals(List.of("bits", "bucket_size"), qsgdParams);
         assertEquals(4L, Compressors.provider("qsgd").parameters().get(0).defaultValue());
@@ -26,7 +27,7 @@ class CompressorsTest {
     @Test
     void unknownMethodListsTheKnownOnes() {
         ConfigException e = assertThrows(ConfigException.class, () -> Compressors.create("topk", Map.of(), 1));
-        assertEquals("unknown compressor 'topk'; known: none, qsgd", e.getMessage());
+        assertEquals("unknown compressor 'topk'; known: " + String.join(", ", Compressors.names()), e.getMessage());
     }
 
     @Test
