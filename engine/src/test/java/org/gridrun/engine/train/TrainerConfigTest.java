@@ -96,14 +96,15 @@ class TrainerConfigTest {
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
         assertEquals("dataset 'cifar10' is not available in this version of gridrun yet; available: fashion-mnist", error(Map.of("dataset", "cifar10")));
         assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
-        assertEquals("method must be one of [none, qsgd], found 'qsdg'", error(Map.of("method", "qsdg")));
+        assertEquals("method must be one of " + org.gridrun.engine.compress.Compressors.names() + ", found 'qsdg'",
+                error(Map.of("method", "qsdg")));
     }
 
     @Test
     void unknownKeysListTheKnownOnes() {
         String m = error(Map.of("zzz", 1L));
         assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, "), m);
-        assertTrue(m.endsWith(", seed, log_interval, chkpt_iter, backend, error_feedback"), m);
+        assertTrue(m.contains(", seed, log_interval, chkpt_iter, backend, error_feedback"), m);
     }
 
     @Test
