@@ -23,8 +23,10 @@ import org.gridrun.engine.random.CounterRng;
  * subnormal ({@code −16}) become zero, as in the paper.
  *
  * <p>Tensors come from {@link #bind}; an unbound instance, or one given a length other than the layout's, treats
- * the gradient as one tensor. {@code rounding} defaults to {@code nearest} (the paper's); {@code stochastic} is
- * unbiased in the shifted domain only, not after the nonlinear decoding.
+ * the gradient as one tensor. {@code rounding} defaults to {@code stochastic}, as for the other float formats: the
+ * trainer's schema has one default per key name, so a shared key must not change its default between methods;
+ * {@code nearest} is the paper's choice. Stochastic rounding is unbiased in the shifted domain only, not after the
+ * nonlinear decoding.
  *
  * <p>Wire format: per tensor {@code α} then {@code β} as float32, all tensors first, then one 8-bit E5M2 code per
  * value: {@code 64·T + 8·n} bits. {@code α} and {@code β} are per worker, so payloads are gathered. State: the
@@ -188,7 +190,7 @@ public final class FloatShiftSqueeze extends BaseCompressor {
 
     /** Registers {@code s2fp8} and declares its parameter. */
     public static final class Provider implements CompressorProvider {
-        private static final List<ConfigKey> PARAMETERS = List.of(FloatCast.roundingKey("nearest"));
+        private static final List<ConfigKey> PARAMETERS = List.of(FloatCast.roundingKey("stochastic"));
 
         @Override
         public String name() {

@@ -97,4 +97,20 @@ class FloatCastTest {
                 () -> Compressors.create("fp16", Map.of("rounding", "up"), 1)).getMessage());
         assertEquals(Map.of("rounding", "stochastic"), Compressors.create("fp8", Map.of(), 1).config());
     }
+
+    @Test
+    void sharedParametersHaveOneTypeAndDefaultAcrossMethods() {
+        // The trainer's schema keeps the first declaration of a key name and fills its default in for every method.
+        java.util.Map<String, org.gridrun.engine.config.ConfigKey> seen = new java.util.HashMap<>();
+        for (String name : java.util.List.of("fp16", "bf16", "fp8", "s2fp8", "smaq", "signsgd", "efsignsgd", "signum",
+                "onebit", "qsgd")) {
+            for (org.gridrun.engine.config.ConfigKey key : Compressors.provider(name).parameters()) {
+                org.gridrun.engine.config.ConfigKey first = seen.putIfAbsent(key.name(), key);
+                if (first != null) {
+                    assertEquals(first.type(), key.type(), name + " " + key.name());
+                    assertEquals(first.defaultValue(), key.defaultValue(), name + " " + key.name());
+                }
+            }
+        }
+    }
 }
