@@ -1,0 +1,199 @@
+package org.gridrun.engine.compress;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.config.ValueType;
+
+/**
+ * 1-bit SGD (Seide et al.): one bit per value, reconstructed per bucket as the mean of its non-negative values or
+ * the mean of its negative values, with error feedback built in.
+ *
+ * <p>With residual {@code e} (zero at first), {@code v = g + e}; in each bucket of {@code bucket_size} consecutive
+ * values, {@code μ+} is the mean of the values {@code ≥ 0} and {@code μ−} the mean of those {@code < 0} (0 for an
+ * empty side); a value decodes to {@code μ+} or {@code μ−} by its sign, and {@code e ← v − D(C(v))}. Since each
+ * side's reconstruction is its mean, the residual sums to zero over each side of each bucket.
+ *
+ * <p>Wire format: per bucket, {@code μ+} then {@code μ−} as little-endian float32, all buckets first, then one bit
+ * per value (1 for negative), least significant bit first. A payload of {@code n} values in {@code B} buckets holds
+ * exactly {@code 64·B + n} bits. The paper quantises per column of a weight matrix; here buckets run over the flat
+ * gradient (a bucket as long as a column reproduces that for one matrix). Reconstruction values are per worker, so
+ * payloads are gathered.
+ *
+ * <p>State: the residual, written by {@link #saveState} as a length and the float32 values. No random numbers.
+ */
+public final class OneBitSgd extends BaseCompressor {
+    /** The short name. */
+    public static final String NAME = "onebit";
+
+    private final int bucketSize;
+    private final BitPacker packer = new BitPacker();
+    private final BitReader reader = new BitReader();
+    private float[] residual = new float[0];
+    private float[] corrected = new float[0];
+
+    OneBitSgd(int bucketSize, long seed, long stream) {
+        super(seed, stream);
+        this.bucketSize = bucketSize;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("bucket_size", (long) bucketSize);
+        return config;
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return Aggregation.ALL_GATHER;
+    }
+
+    /** The exact payload size for {@code length} values: {@code 64·buckets + length}. */
+    public long payloadBits(int length) {
+        return 64L * buckets(length) + length;
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        if (residual.length != length) {
+            residual = new float[length];
+            corrected = new float[length];
+        }
+        for (int i = 0; i < length; i++) {
+            corrected[i] = gradient[offset + i] + residual[i];
+        }
+        int buckets = buckets(length);
+        Payload p = payload(payloadBits(length), length);
+        byte[] bytes = p.bytes();
+        for (int b = 0; b < buckets; b++) {
+            int start = b * bucketSize;
+            int end = Math.min(start + bucketSize, length);
+            float positive = sideMean(start, end, false);
+            float negative = sideMean(start, end, true);
+            LittleEndian.putFloat(bytes, 8 * b, positive);
+            LittleEndian.putFloat(bytes, 8 * b + 4, negative);
+            for (int i = start; i < end; i++) {
+                residual[i] = corrected[i] - (corrected[i] < 0f ? negative : positive);
+            }
+        }
+        packer.reset(bytes, 64L * buckets);
+        SignBits.write(packer, corrected, 0, length);
+        packer.flush();
+        return p;
+    }
+
+    private float sideMean(int start, int end, boolean negative) {
+        double sum = 0;
+        int count = 0;
+        for (int i = start; i < end; i++) {
+            if (corrected[i] < 0f == negative) {
+                sum += corrected[i];
+                count++;
+            }
+        }
+        return count == 0 ? 0f : (float) (sum / count);
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        int length = payload.elements();
+        checkRange(out, offset, length);
+        if (payload.bits() != payloadBits(length)) {
+            throw new IllegalArgumentException("not a " + this + " payload of " + length + " values: " + payload);
+        }
+        int buckets = buckets(length);
+        byte[] bytes = payload.bytes();
+        reader.reset(bytes, 64L * buckets);
+        for (int b = 0; b < buckets; b++) {
+            int start = b * bucketSize;
+            int count = Math.min(bucketSize, length - start);
+            SignBits.read(reader, out, offset + start, count, LittleEndian.getFloat(bytes, 8 * b + 4),
+                    LittleEndian.getFloat(bytes, 8 * b));
+        }
+    }
+
+    private int buckets(int length) {
+        return (int) ((length + (long) bucketSize - 1) / bucketSize);
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new OneBitSgd(bucketSize, seed, stream);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        residual = new float[0];
+    }
+
+    /** The current residual (a view; do not modify). */
+    float[] residual() {
+        return residual;
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        out.writeInt(residual.length);
+        for (float v : residual) {
+            out.writeFloat(v);
+        }
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IllegalStateException("saved residual length is negative: " + n);
+        }
+        residual = new float[n];
+        corrected = new float[n];
+        for (int i = 0; i < n; i++) {
+            residual[i] = in.readFloat();
+        }
+    }
+
+    /** Registers {@code onebit} and declares its parameter. */
+    public static final class Provider implements CompressorProvider {
+        private static final List<ConfigKey> PARAMETERS = List.of(
+                new ConfigKey("bucket_size", ValueType.INT, 8192L,
+                        "values per bucket; each bucket sends the means of its non-negative and negative values"));
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String summary() {
+            return "1-bit SGD: sign bit per value, per-bucket means of each sign as reconstruction, error feedback";
+        }
+
+        @Override
+        public Aggregation aggregation() {
+            return Aggregation.ALL_GATHER;
+        }
+
+        @Override
+        public List<ConfigKey> parameters() {
+            return PARAMETERS;
+        }
+
+        @Override
+        public Compressor create(Settings params, long seed) {
+            return new OneBitSgd(params.positiveInt("bucket_size"), seed, 0);
+        }
+    }
+}

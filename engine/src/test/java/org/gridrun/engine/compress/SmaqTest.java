@@ -1,0 +1,152 @@
+package org.gridrun.engine.compress;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class SmaqTest {
+    private static Compressor smaq(long seed) {
+        return Compressors.create("smaq", Map.of(), seed);
+    }
+
+    /** z of every value, from the statistics the payload carries. */
+    private static float[] z(Payload p, float[] g) {
+        float mean = LittleEndian.getFloat(p.bytes(), 0);
+        float std = LittleEndian.getFloat(p.bytes(), 4);
+        float[] z = new float[g.length];
+        for (int i = 0; i < g.length; i++) {
+            z[i] = (g[i] - mean) / std;
+        }
+        return z;
+    }
+
+    @Test
+    void mainValuesCostSixBitsAndOutliersEight() {
+        for (int n : new int[] {1, 5, 100, 1001}) {
+            float[] g = FloatCastTest.gaussian(n, n);
+            Payload p = smaq(1).encode(g, 0, n);
+            long expected = 64;
+            int outliers = 0;
+            for (float v : z(p, g)) {
+                expected += Math.abs(v) > 1 ? 8 : 6;
+                outliers += Math.abs(v) > 1 ? 1 : 0;
+            }
+            assertEquals(expected, p.bits(), "n " + n);
+            assertEquals((p.bits() + 7) / 8, p.bytes().length);
+            assertTrue(n < 100 || outliers > n / 5, "a Gaussian has about 32% outliers");
+        }
+    }
+
+    @Test
+    void statisticsAreTheMeanAndPopulationDeviation() {
+        Payload p = smaq(1).encode(new float[] {1, 3, 5, 7}, 0, 4);
+        assertEquals(4f, LittleEndian.getFloat(p.bytes(), 0));
+        assertEquals((float) Math.sqrt(5), LittleEndian.getFloat(p.bytes(), 4));
+    }
+
+    @Test
+    void decodedValuesLieWithinOneQuantisationStep() {
+        float[] g = FloatCastTest.gaussian(2000, 4);
+        Compressor c = smaq(2);
+        Payload p = c.encode(g, 0, g.length);
+        float std = LittleEndian.getFloat(p.bytes(), 4);
+        float[] z = z(p, g);
+        float[] out = new float[g.length];
+        c.decode(p, out, 0);
+        for (int i = 0; i < g.length; i++) {
+            if (Math.abs(z[i]) <= 2.5f) {
+                double step = std * (Math.abs(z[i]) > 1 ? 1.0 / 42 : 1.0 / 15);
+                assertTrue(Math.abs(out[i] - g[i]) <= step * (1 + 1e-4), i + ": " + g[i] + " → " + out[i]);
+            }
+        }
+    }
+
+    @Test
+    void outliersSaturateAtTwoAndAHalfDeviations() {
+        float[] g = new float[100];
+        g[0] = 1000f;
+        g[1] = -1000f;
+        Compressor c = smaq(3);
+        Payload p = c.encode(g, 0, g.length);
+        float mean = LittleEndian.getFloat(p.bytes(), 0);
+        float std = LittleEndian.getFloat(p.bytes(), 4);
+        float[] out = new float[g.length];
+        c.decode(p, out, 0);
+        assertEquals(mean + 2.5f * std, out[0], 1e-3f * std);
+        assertEquals(mean - 2.5f * std, out[1], 1e-3f * std);
+        assertEquals(64 + 2 * 8 + 98 * 6, p.bits());
+    }
+
+    @Test
+    void inRangeValuesAreUnbiased() {
+        float[] g = FloatCastTest.gaussian(64, 9);
+        g[0] = 0f;
+        Compressor c = smaq(5);
+        int draws = 4000;
+        double[] sum = new double[g.length];
+        float[] out = new float[g.length];
+        float[] z = null;
+        float std = 0;
+        for (int r = 0; r < draws; r++) {
+            Payload p = c.encode(g, 0, g.length);
+            z = z(p, g);
+            std = LittleEndian.getFloat(p.bytes(), 4);
+            c.decode(p, out, 0);
+            for (int i = 0; i < g.length; i++) {
+                sum[i] += out[i];
+            }
+        }
+        for (int i = 0; i < g.length; i++) {
+            if (Math.abs(z[i]) <= 2.5f) {
+                double step = std * (Math.abs(z[i]) > 1 ? 1.0 / 42 : 1.0 / 15);
+                double tolerance = 5 * step / 2 / Math.sqrt(draws) + 1e-6;
+                assertEquals(g[i], sum[i] / draws, tolerance, "value " + i);
+            }
+        }
+    }
+
+    @Test
+    void sampledStatisticsComeFromTheStream() throws IOException {
+        float[] g = FloatCastTest.gaussian(500, 6);
+        Compressor a = Compressors.create("smaq", Map.of("num_samples", 50L), 7).copy(2);
+        byte[] first = a.encode(g, 0, g.length).copy().bytes();
+        assertFalse(Arrays.equals(first, smaq(7).copy(2).encode(g, 0, g.length).bytes()), "sampled stats differ");
+        ByteArrayOutputStream state = new ByteArrayOutputStream();
+        a.saveState(new DataOutputStream(state));
+        byte[] second = a.encode(g, 0, g.length).copy().bytes();
+        Compressor b = Compressors.create("smaq", Map.of("num_samples", 50L), 7).copy(2);
+        assertArrayEquals(first, b.encode(g, 0, g.length).copy().bytes(), "same seed and stream, same payload");
+        Compressor restored = Compressors.create("smaq", Map.of("num_samples", 50L), 7).copy(2);
+        restored.restoreState(new DataInputStream(new ByteArrayInputStream(state.toByteArray())));
+        assertArrayEquals(second, restored.encode(g, 0, g.length).bytes());
+        assertFalse(Arrays.equals(first, a.copy(3).encode(g, 0, g.length).bytes()), "another stream differs");
+    }
+
+    @Test
+    void constantVectorsDecodeToTheirMean() {
+        float[] g = {2f, 2f, 2f};
+        Compressor c = smaq(1);
+        float[] out = new float[3];
+        c.decode(c.encode(g, 0, 3), out, 0);
+        assertArrayEquals(g, out);
+    }
+
+    @Test
+    void badParametersFail() {
+        assertEquals("num_samples must be in [0, 2147483647], found -3", assertThrows(ConfigException.class,
+                () -> Compressors.create("smaq", Map.of("num_samples", -3L), 1)).getMessage());
+        assertEquals(Aggregation.ALL_GATHER, smaq(1).aggregation());
+    }
+}
