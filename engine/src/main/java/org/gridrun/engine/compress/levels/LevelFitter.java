@@ -1,0 +1,21 @@
+package org.gridrun.engine.compress.levels;
+
+/**
+ * Chooses quantization levels that make the {@link VarianceProxy} small under a density on [-1, 1].
+ *
+ * <p>Call {@link #fit} whenever the density changes (for ALQ, every few thousand steps, on fresh gradient
+ * statistics); fitters hold only their configuration, so one instance may fit any number of densities, from any
+ * thread. The result is sorted, lies in [-1, 1], and starts at -1 and ends at +1.
+ */
+public interface LevelFitter {
+
+    /**
+     * Fits {@code levelCount} levels to the density.
+     *
+     * @param density a density supported on [-1, 1]
+     * @param levelCount s = 2^bits, even and at least 2
+     * @throws IllegalArgumentException if the density's support is not [-1, 1] or levelCount is odd or below 2
+     */
+    FittedLevels fit(Density density, int levelCount);
+
+}
