@@ -60,7 +60,7 @@ class SlurmLifecycleTest {
                 seeds: 2
                 grid:
                   method: none
-                  niters: 30000
+                  niters: 60000
                   chkpt_iter: 500
             """;
     private static final long TIMEOUT_S = 240;
@@ -133,16 +133,19 @@ class SlurmLifecycleTest {
         Cli.Result submitted = gridRun("--grid", "sl", "--run", "slow", "--cluster", "slurm", "--submit",
                 "--cluster-args", "2");
         assertEquals(0, submitted.exit(), submitted.out() + submitted.err());
-        await("both slow experiments saved a checkpoint", TIMEOUT_S, () -> dirs("slow").size() == 2
-                && dirs("slow").stream().allMatch(d -> Files.exists(d.checkpointFile())));
+        await("both slow experiments were staged by their jobs", TIMEOUT_S, () -> dirs("slow").size() == 2);
         RunDir cancelled = dirs("slow").get(0);
         RunDir preempted = dirs("slow").get(1);
+        // each is stopped as soon as it runs with a checkpoint: the node may start the two at different times
+        await("the first slow experiment runs and saved a checkpoint", TIMEOUT_S, () -> runsWithCheckpoint(cancelled));
 
         Cli.Result cancel = gridRun("cancel", "--grid", "sl", "--experiment", cancelled.path().getFileName().toString());
         assertEquals(0, cancel.exit(), cancel.out() + cancel.err());
         assertTrue(cancel.out().contains("cancelled 1 experiments (1 SLURM tasks"), cancel.out());
         await("the cancelled experiment is KILLED", 60, () -> cancelled.status().state() == RunState.KILLED);
 
+        await("the second slow experiment runs and saved a checkpoint", TIMEOUT_S,
+                () -> runsWithCheckpoint(preempted));
         String job = Reconciler.currentJob(preempted.status().history()).substring("slurm:".length());
         Process usr1 = new ProcessBuilder("scancel", "--batch", "--signal=USR1", job).inheritIO().start();
         assertEquals(0, usr1.waitFor(), "scancel --batch --signal=USR1 " + job);
@@ -165,11 +168,15 @@ class SlurmLifecycleTest {
         assertTrue(status.out().contains("grid sl: COMPLETED 5"), status.out());
     }
 
+    private static boolean runsWithCheckpoint(RunDir dir) {
+        return dir.status().state() == RunState.RUNNING && Files.exists(dir.checkpointFile());
+    }
+
     private static void assertNoStepTwice(RunDir dir) {
         Set<String> seen = new HashSet<>();
         for (MetricRecord m : MetricSpool.read(dir.metricsFile())) {
             assertTrue(seen.add(m.name() + "@" + m.step()), dir + ": " + m.name() + " at step " + m.step() + " twice");
         }
-        assertTrue(seen.contains("Vacc@30000"), dir + " reached its last step");
+        assertTrue(seen.contains("Vacc@60000"), dir + " reached its last step");
     }
 }
