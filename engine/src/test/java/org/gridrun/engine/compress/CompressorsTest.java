@@ -3,6 +3,7 @@ package org.gridrun.engine.compress;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.Test;
 class CompressorsTest {
     @Test
     void builtInsAreRegisteredThroughTheServiceLoader() {
-        assertEquals(List.of("none", "qsgd"), Compressors.names());
+        List<String> names = Compressors.names();
+        assertTrue(names.containsAll(List.of("none", "qsgd")), names.toString());
+        assertEquals(names.stream().sorted().toList(), names, "sorted");
         List<String> qsgdParams = Compressors.provider("qsgd").parameters().stream().map(ConfigKey::name).toList();
         assertEquals(List.of("bits", "bucket_size"), qsgdParams);
         assertEquals(4L, Compressors.provider("qsgd").parameters().get(0).defaultValue());
@@ -26,7 +29,8 @@ class CompressorsTest {
     @Test
     void unknownMethodListsTheKnownOnes() {
         ConfigException e = assertThrows(ConfigException.class, () -> Compressors.create("topk", Map.of(), 1));
-        assertEquals("unknown compressor 'topk'; known: none, qsgd", e.getMessage());
+        assertEquals("unknown compressor 'topk'; known: " + String.join(", ", Compressors.names()), e.getMessage());
+        assertTrue(e.getMessage().contains("none, "), e.getMessage());
     }
 
     @Test
