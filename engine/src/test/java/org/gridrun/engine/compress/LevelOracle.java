@@ -85,10 +85,15 @@ record LevelOracle(double[] levels, boolean l2, int bucket) {
 
     /** The mean of {@code draws} decodings lies within 5 standard errors (from the exact variance) of the input. */
     void assertUnbiased(Compressor c, float[] g, int draws) {
+        assertUnbiased(c, g, g, draws);
+    }
+
+    /** The same for a method that first transforms {@code input} (clips it) into {@code g}. */
+    void assertUnbiased(Compressor c, float[] input, float[] g, int draws) {
         double[] mean = new double[g.length];
         float[] out = new float[g.length];
         for (int r = 0; r < draws; r++) {
-            c.decode(c.encode(g, 0, g.length), out, 0);
+            c.decode(c.encode(input, 0, input.length), out, 0);
             for (int i = 0; i < g.length; i++) {
                 mean[i] += out[i] / (double) draws;
             }
