@@ -97,7 +97,8 @@ class TrainerConfigTest {
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
         assertEquals("dataset 'cifar10' is not available in this version of gridrun yet; available: fashion-mnist", error(Map.of("dataset", "cifar10")));
         assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
-        assertEquals("method must be one of " + Compressors.names() + ", found 'qsdg'", error(Map.of("method", "qsdg")));
+        assertEquals("method must be one of " + Compressors.names() + ", found 'qsdg'",
+                error(Map.of("method", "qsdg")));
     }
 
     @Test
