@@ -1,10 +1,12 @@
 package org.gridrun.engine.compress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.Map;
+import org.gridrun.engine.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 class TernGradTest {
@@ -86,6 +88,16 @@ class TernGradTest {
         float[] g = LevelOracle.gaussian(301, 9);
         LevelOracle.assertDeterministic(trn(64, true, 21), g);
         LevelOracle.assertRestoredContinues(trn(64, true, 21), g);
+    }
+
+    @Test
+    void badParametersFailNamingTheRule() {
+        assertEquals("bucket_size must be positive, found 0", assertThrows(ConfigException.class,
+                () -> Compressors.create("trn", Map.of("bucket_size", 0L), 1)).getMessage());
+        assertEquals("clip must be true or false (or '' for true), found 'yes'", assertThrows(ConfigException.class,
+                () -> Compressors.create("trn", Map.of("clip", "yes"), 1)).getMessage());
+        assertTrue(assertThrows(ConfigException.class, () -> Compressors.create("trn", Map.of("bits", 2L), 1))
+                .getMessage().startsWith("unknown trn parameter 'bits'"), "trn always sends 2 bits");
     }
 
     @Test
