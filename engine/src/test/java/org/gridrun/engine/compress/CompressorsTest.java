@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 class CompressorsTest {
     @Test
     void builtInsAreRegisteredThroughTheServiceLoader() {
-        assertTrue(Compressors.names().containsAll(List.of("none", "qsgd")), Compressors.names().toString());
+        List<String> names = Compressors.names();
+        assertTrue(names.containsAll(List.of("none", "qsgd")), names.toString());
+        assertEquals(names.stream().sorted().toList(), names, "sorted");
         List<String> qsgdParams = Compressors.provider("qsgd").parameters().stream().map(ConfigKey::name).toList();
         assertEquals(List.of("bits", "bucket_size"), qsgdParams);
         assertEquals(4L, Compressors.provider("qsgd").parameters().get(0).defaultValue());
@@ -28,6 +30,7 @@ class CompressorsTest {
     void unknownMethodListsTheKnownOnes() {
         ConfigException e = assertThrows(ConfigException.class, () -> Compressors.create("no_such", Map.of(), 1));
         assertEquals("unknown compressor 'no_such'; known: " + String.join(", ", Compressors.names()), e.getMessage());
+        assertTrue(e.getMessage().contains("none, "), e.getMessage());
     }
 
     @Test

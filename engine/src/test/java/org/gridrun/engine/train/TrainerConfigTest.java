@@ -3,6 +3,7 @@ package org.gridrun.engine.train;
 import org.gridrun.engine.config.ValueType;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.compress.Compressors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -96,7 +97,7 @@ class TrainerConfigTest {
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
         assertEquals("dataset 'cifar10' is not available in this version of gridrun yet; available: fashion-mnist", error(Map.of("dataset", "cifar10")));
         assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
-        assertEquals("method must be one of " + org.gridrun.engine.compress.Compressors.names() + ", found 'qsdg'",
+        assertEquals("method must be one of " + Compressors.names() + ", found 'qsdg'",
                 error(Map.of("method", "qsdg")));
     }
 
@@ -104,7 +105,9 @@ class TrainerConfigTest {
     void unknownKeysListTheKnownOnes() {
         String m = error(Map.of("zzz", 1L));
         assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, "), m);
+        // The trainer's own keys, then the parameters compressors declare that it lacks (trn's clip, …).
         assertTrue(m.contains(", seed, log_interval, chkpt_iter, backend, error_feedback"), m);
+        assertTrue(m.contains(", clip"), m);
     }
 
     @Test

@@ -1,0 +1,73 @@
+package org.gridrun.engine.compress;
+
+/**
+ * Where the buckets of a gradient of a given length begin: every {@code size} values over the whole vector, or, per
+ * layer, restarting at every tensor boundary of a bound layout (the last bucket of each tensor may be short).
+ *
+ * <p>The boundaries are computed once per length and kept; {@link #start(int)} of bucket {@code count()} is the
+ * length, so bucket {@code b} is {@code [start(b), start(b + 1))}.
+ */
+final class Buckets {
+    private final int size;
+    private final boolean perLayer;
+    private TensorLayout layout;
+    private int[] starts = {0};
+    private int length;
+
+    Buckets(int size, boolean perLayer) {
+        this.size = size;
+        this.perLayer = perLayer;
+    }
+
+    /** Keeps the layout; per-layer buckets follow it for gradients of its size. */
+    void bind(TensorLayout layout) {
+        this.layout = layout;
+        this.starts = new int[] {0};
+        this.length = 0;
+    }
+
+    /** Lays out the buckets of a gradient of {@code length} values (no work when the length is unchanged). */
+    Buckets forLength(int length) {
+        if (length != this.length) {
+            starts = perLayer && layout != null && layout.size() == length ? layered(length) : flat(length);
+            this.length = length;
+        }
+        return this;
+    }
+
+    /** The number of buckets. */
+    int count() {
+        return starts.length - 1;
+    }
+
+    /** The first index of bucket {@code b}; {@code start(count())} is the length. */
+    int start(int b) {
+        return starts[b];
+    }
+
+    private int[] flat(int length) {
+        int count = (int) ((length + (long) size - 1) / size);
+        int[] s = new int[count + 1];
+        for (int b = 0; b < count; b++) {
+            s[b] = b * size;
+        }
+        s[count] = length;
+        return s;
+    }
+
+    private int[] layered(int length) {
+        int count = 0;
+        for (TensorLayout.Tensor t : layout.tensors()) {
+            count += (int) ((t.size() + (long) size - 1) / size);
+        }
+        int[] s = new int[count + 1];
+        int b = 0;
+        for (TensorLayout.Tensor t : layout.tensors()) {
+            for (int i = 0; i < t.size(); i += size) {
+                s[b++] = t.offset() + i;
+            }
+        }
+        s[count] = length;
+        return s;
+    }
+}

@@ -1,0 +1,25 @@
+package org.gridrun.engine.compress;
+
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.ValueType;
+
+/** The parameters the bucketed level quantizers share, declared once so that their types and defaults agree. */
+final class QuantizerKeys {
+    private QuantizerKeys() {
+    }
+
+    /** Bits per value, in [1, 8]. */
+    static ConfigKey bits(String levels) {
+        return new ConfigKey("bits", ValueType.INT, 4L, "bits per value: " + levels + ", in [1, 8]");
+    }
+
+    /** Values per bucket. */
+    static ConfigKey bucketSize(String norm) {
+        return new ConfigKey("bucket_size", ValueType.INT, 8192L,
+                "values per bucket; each bucket is scaled by its own " + norm + " (sent as float32)");
+    }
+
+    /** Whether buckets restart at every tensor (the trainer's key of the same name and type). */
+    static final ConfigKey PER_LAYER = new ConfigKey("per_layer", ValueType.BOOL, false,
+            "bucket each layer on its own instead of the whole network (the seed's nuq_layer)");
+}
