@@ -11,7 +11,6 @@ import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
-import org.gridrun.engine.random.CounterRng;
 
 /**
  * Deep Gradient Compression: momentum correction, local accumulation, sampled-threshold sparsification and momentum
@@ -29,14 +28,13 @@ import org.gridrun.engine.random.CounterRng;
  * so payloads are gathered. The optimizer should then run without momentum of its own. State: {@code u}, {@code v}
  * and the random stream's position, all written by {@link #saveState}.
  */
-public final class Dgc extends BaseCompressor {
+public final class Dgc extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "dgc";
 
     private final double ratio;
     private final float momentum;
     private final double sampleRatio;
-    private final CounterRng rng;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
     private float[] u = new float[0];
@@ -49,7 +47,6 @@ public final class Dgc extends BaseCompressor {
         this.ratio = ratio;
         this.momentum = (float) momentum;
         this.sampleRatio = sampleRatio;
-        this.rng = new CounterRng(seed, stream);
     }
 
     @Override
@@ -152,14 +149,13 @@ public final class Dgc extends BaseCompressor {
     @Override
     public void reset() {
         super.reset();
-        rng.seek(0);
         u = new float[0];
         v = new float[0];
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        rng.saveState(out);
+        super.saveState(out);
         out.writeInt(u.length);
         for (int i = 0; i < u.length; i++) {
             out.writeFloat(u[i]);
@@ -169,7 +165,7 @@ public final class Dgc extends BaseCompressor {
 
     @Override
     public void restoreState(DataInput in) throws IOException {
-        rng.restoreState(in);
+        super.restoreState(in);
         int n = in.readInt();
         u = new float[n];
         v = new float[n];

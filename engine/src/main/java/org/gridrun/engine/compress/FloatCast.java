@@ -1,15 +1,11 @@
 package org.gridrun.engine.compress;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
-import org.gridrun.engine.random.CounterRng;
 
 /**
  * Casting every value to a narrower float format ({@code fp16}, {@code bf16}, {@code fp8} E5M2) with
@@ -23,14 +19,13 @@ import org.gridrun.engine.random.CounterRng;
  * <p>Stochastic rounding takes 32 random bits per value (two values per 64-bit draw); its state is the position of
  * that stream (24 bytes, written even for nearest rounding, which draws nothing).
  */
-public final class FloatCast extends BaseCompressor {
+public final class FloatCast extends RandomizedCompressor {
     static final String ROUNDING = "rounding";
     static final List<String> ROUNDINGS = List.of("stochastic", "nearest");
 
     private final String name;
     private final FloatFormat format;
     private final boolean stochastic;
-    private final CounterRng rng;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
 
@@ -39,7 +34,6 @@ public final class FloatCast extends BaseCompressor {
         this.name = name;
         this.format = format;
         this.stochastic = stochastic;
-        this.rng = new CounterRng(seed, stream);
     }
 
     @Override
@@ -103,22 +97,6 @@ public final class FloatCast extends BaseCompressor {
     @Override
     public Compressor copy(long stream) {
         return new FloatCast(name, format, stochastic, seed, stream);
-    }
-
-    @Override
-    public void reset() {
-        super.reset();
-        rng.seek(0);
-    }
-
-    @Override
-    public void saveState(DataOutput out) throws IOException {
-        rng.saveState(out);
-    }
-
-    @Override
-    public void restoreState(DataInput in) throws IOException {
-        rng.restoreState(in);
     }
 
     /** The {@code rounding} key, shared by every float-format method. */

@@ -1,14 +1,10 @@
 package org.gridrun.engine.compress;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
-import org.gridrun.engine.random.CounterRng;
 
 /**
  * S2FP8 (shifted and squeezed 8-bit float): per tensor, the magnitudes are moved in the log domain so that they
@@ -32,14 +28,13 @@ import org.gridrun.engine.random.CounterRng;
  * value: {@code 64·T + 8·n} bits. {@code α} and {@code β} are per worker, so payloads are gathered. State: the
  * position of its random stream (24 bytes).
  */
-public final class FloatShiftSqueeze extends BaseCompressor {
+public final class FloatShiftSqueeze extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "s2fp8";
 
     private static final FloatFormat E5M2 = FloatFormat.E5M2;
 
     private final boolean stochastic;
-    private final CounterRng rng;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
     private int[] bounds;
@@ -48,7 +43,6 @@ public final class FloatShiftSqueeze extends BaseCompressor {
     FloatShiftSqueeze(boolean stochastic, long seed, long stream) {
         super(seed, stream);
         this.stochastic = stochastic;
-        this.rng = new CounterRng(seed, stream);
     }
 
     @Override
@@ -170,22 +164,6 @@ public final class FloatShiftSqueeze extends BaseCompressor {
     @Override
     public Compressor copy(long stream) {
         return new FloatShiftSqueeze(stochastic, seed, stream);
-    }
-
-    @Override
-    public void reset() {
-        super.reset();
-        rng.seek(0);
-    }
-
-    @Override
-    public void saveState(DataOutput out) throws IOException {
-        rng.saveState(out);
-    }
-
-    @Override
-    public void restoreState(DataInput in) throws IOException {
-        rng.restoreState(in);
     }
 
     /** Registers {@code s2fp8} and declares its parameter. */

@@ -9,7 +9,6 @@ import java.util.Map;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
-import org.gridrun.engine.random.CounterRng;
 
 /**
  * JointSQ: mixed 0/2/4/8-bit quantization with a per-tensor bit budget chosen by a greedy knapsack, and built-in
@@ -29,14 +28,13 @@ import org.gridrun.engine.random.CounterRng;
  * the 8-bit codes. A tensor costs {@code 2n + 96} bits of overhead on top of its value bits; the budget, as in the
  * paper, counts the value bits only. Payloads are gathered. State: the residual and the random stream's position.
  */
-public final class JointSq extends BaseCompressor {
+public final class JointSq extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "jointsq";
     private static final int[] WIDTHS = {2, 4, 8};
 
     private final double rate;
     private final double sampleRatio;
-    private final CounterRng rng;
     private final JointSqAllocator allocator;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
@@ -50,7 +48,6 @@ public final class JointSq extends BaseCompressor {
         super(seed, stream);
         this.rate = rate;
         this.sampleRatio = sampleRatio;
-        this.rng = new CounterRng(seed, stream);
         this.allocator = new JointSqAllocator(sampleRatio, rng);
     }
 
@@ -217,13 +214,12 @@ public final class JointSq extends BaseCompressor {
     @Override
     public void reset() {
         super.reset();
-        rng.seek(0);
         residual = new float[0];
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        rng.saveState(out);
+        super.saveState(out);
         out.writeInt(residual.length);
         for (float v : residual) {
             out.writeFloat(v);
@@ -232,7 +228,7 @@ public final class JointSq extends BaseCompressor {
 
     @Override
     public void restoreState(DataInput in) throws IOException {
-        rng.restoreState(in);
+        super.restoreState(in);
         residual = new float[in.readInt()];
         for (int i = 0; i < residual.length; i++) {
             residual[i] = in.readFloat();

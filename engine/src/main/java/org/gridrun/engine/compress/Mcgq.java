@@ -1,8 +1,5 @@
 package org.gridrun.engine.compress;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +8,6 @@ import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
-import org.gridrun.engine.random.CounterRng;
 
 /**
  * Monte-Carlo gradient quantization: {@code s} positions drawn with replacement with probability proportional to
@@ -30,13 +26,12 @@ import org.gridrun.engine.random.CounterRng;
  * multiplicityWidth)} bits. A zero gradient sends {@code d = 0}; a non-finite norm decodes to NaN. Payloads are
  * gathered. State: the random stream's position (24 bytes).
  */
-public final class Mcgq extends BaseCompressor {
+public final class Mcgq extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "mcgq";
 
     private final double ratio;
     private final int samples;
-    private final CounterRng rng;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
     private double[] draws = new double[0];
@@ -47,7 +42,6 @@ public final class Mcgq extends BaseCompressor {
         super(seed, stream);
         this.ratio = ratio;
         this.samples = samples;
-        this.rng = new CounterRng(seed, stream);
     }
 
     @Override
@@ -168,22 +162,6 @@ public final class Mcgq extends BaseCompressor {
     @Override
     public Compressor copy(long stream) {
         return new Mcgq(ratio, samples, seed, stream);
-    }
-
-    @Override
-    public void reset() {
-        super.reset();
-        rng.seek(0);
-    }
-
-    @Override
-    public void saveState(DataOutput out) throws IOException {
-        rng.saveState(out);
-    }
-
-    @Override
-    public void restoreState(DataInput in) throws IOException {
-        rng.restoreState(in);
     }
 
     /** Registers {@code mcgq} and declares its parameters. */

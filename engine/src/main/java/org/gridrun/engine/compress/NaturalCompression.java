@@ -1,13 +1,9 @@
 package org.gridrun.engine.compress;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
-import org.gridrun.engine.random.CounterRng;
 
 /**
  * Natural compression: every value is rounded stochastically, without bias, to one of the two powers of two around
@@ -24,7 +20,7 @@ import org.gridrun.engine.random.CounterRng;
  * finite (decoded as NaN). A payload of {@code n} values is exactly {@code 9·n} bits. Each 64-bit random draw
  * decides two values. Its only state is the position of its random stream (24 bytes).
  */
-public final class NaturalCompression extends BaseCompressor {
+public final class NaturalCompression extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "natural";
 
@@ -33,13 +29,11 @@ public final class NaturalCompression extends BaseCompressor {
 
     private static final int MANTISSA = 0x7FFFFF;
 
-    private final CounterRng rng;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
 
     NaturalCompression(long seed, long stream) {
         super(seed, stream);
-        this.rng = new CounterRng(seed, stream);
     }
 
     @Override
@@ -123,22 +117,6 @@ public final class NaturalCompression extends BaseCompressor {
     @Override
     public Compressor copy(long stream) {
         return new NaturalCompression(seed, stream);
-    }
-
-    @Override
-    public void reset() {
-        super.reset();
-        rng.seek(0);
-    }
-
-    @Override
-    public void saveState(DataOutput out) throws IOException {
-        rng.saveState(out);
-    }
-
-    @Override
-    public void restoreState(DataInput in) throws IOException {
-        rng.restoreState(in);
     }
 
     /** Registers {@code natural}; it has no parameters. */

@@ -1,8 +1,5 @@
 package org.gridrun.engine.compress;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +7,6 @@ import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
-import org.gridrun.engine.random.CounterRng;
 
 /**
  * SmaQ: values are standardised by the vector's mean and standard deviation; those within one deviation get a
@@ -35,7 +31,7 @@ import org.gridrun.engine.random.CounterRng;
  *
  * <p>State: the position of its random stream (24 bytes).
  */
-public final class Smaq extends BaseCompressor {
+public final class Smaq extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "smaq";
 
@@ -44,7 +40,6 @@ public final class Smaq extends BaseCompressor {
     private static final float OUTLIER_RANGE = 1.5f;
 
     private final int numSamples;
-    private final CounterRng rng;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
     private float[] z = new float[0];
@@ -54,7 +49,6 @@ public final class Smaq extends BaseCompressor {
     Smaq(int numSamples, long seed, long stream) {
         super(seed, stream);
         this.numSamples = numSamples;
-        this.rng = new CounterRng(seed, stream);
     }
 
     @Override
@@ -151,22 +145,6 @@ public final class Smaq extends BaseCompressor {
     @Override
     public Compressor copy(long stream) {
         return new Smaq(numSamples, seed, stream);
-    }
-
-    @Override
-    public void reset() {
-        super.reset();
-        rng.seek(0);
-    }
-
-    @Override
-    public void saveState(DataOutput out) throws IOException {
-        rng.saveState(out);
-    }
-
-    @Override
-    public void restoreState(DataInput in) throws IOException {
-        rng.restoreState(in);
     }
 
     /** Registers {@code smaq} and declares its parameter. */
