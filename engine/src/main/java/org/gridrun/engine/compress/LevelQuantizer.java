@@ -119,6 +119,11 @@ abstract class LevelQuantizer extends BaseCompressor {
         uniform = Arrays.equals(levels, uniformLevels(l.length));
     }
 
+    /** The buckets of a gradient of {@code length} values (for a method that fits its levels to them). */
+    final Buckets bucketsFor(int length) {
+        return buckets.forLength(length);
+    }
+
     /** The exact payload size for {@code length} values: {@code 32·buckets + bits·length}. */
     public long payloadBits(int length) {
         return 32L * buckets.forLength(length).count() + (long) bits * length;

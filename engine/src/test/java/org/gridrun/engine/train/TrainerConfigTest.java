@@ -126,6 +126,17 @@ class TrainerConfigTest {
     }
 
     @Test
+    void theAdaptiveMethodsAcceptTheGridsValues() {
+        // nuq.yaml's amq runs: ..._method_amq,amq_lr_0.7,amq_epochs_40, with osnap_iter '100,2000,10000'.
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("method", "amq", "amq_lr", 0.7, "amq_epochs", 40L,
+                "osnap_iter", "100,2000,10000")));
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("method", "alq_nb", "cd_epochs", 20L, "dist_num", 10L,
+                "inv", true, "osnap_iter", "100,2000,50000")));
+        assertEquals("amq_lr is not implemented in this version of gridrun yet; leave it out or give its default 0.7",
+                error(Map.of("method", "alq", "amq_lr", 0.5)));
+    }
+
+    @Test
     void aFlagWithoutAValueIsTrue() {
         assertTrue(TrainerConfig.from(Map.of("nesterov", "")).nesterov());
     }

@@ -96,6 +96,24 @@ class TrainerTest {
     }
 
     @Test
+    void anAdaptiveQuantizerRefitsDuringTrainingAndCompletes() {
+        Map<String, Object> params = small();
+        params.put("method", "alq_nb");
+        params.put("bits", 3L);
+        params.put("bucket_size", 512L);
+        params.put("osnap_iter", "2,4");
+        params.put("niters", 20L);
+        List<double[]> logs = new ArrayList<>();
+        TrainResult[] result = new TrainResult[1];
+        train(params, logs, result);
+        assertFalse(result[0].diverged());
+        assertEquals(20, result[0].steps());
+        for (double[] log : logs) {
+            assertTrue(Double.isFinite(log[1]), "loss at step " + log[0] + " is " + log[1]);
+        }
+    }
+
+    @Test
     void aSeedDeterminesTheRun() {
         Map<String, Object> params = small();
         params.put("method", "qsgd");

@@ -1,0 +1,140 @@
+package org.gridrun.engine.compress;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.compress.levels.AlqCoordinateDescent;
+import org.gridrun.engine.compress.levels.AlqProjectedGradient;
+import org.gridrun.engine.compress.levels.AmqExponential;
+import org.gridrun.engine.compress.levels.LevelFitter;
+import org.gridrun.engine.compress.levels.StartingLevels;
+import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.config.ValueType;
+
+/** The six adaptive methods of {@link AdaptiveQuantizer}: how each fits its levels, and its parameters. */
+enum AdaptiveMethod {
+    ALQ("alq", Fit.COORDINATE_DESCENT, false),
+    ALQ_NB("alq_nb", Fit.COORDINATE_DESCENT, true),
+    ALQG("alqg", Fit.PROJECTED_GRADIENT, false),
+    ALQG_NB("alqg_nb", Fit.PROJECTED_GRADIENT, true),
+    AMQ("amq", Fit.EXPONENTIAL, false),
+    AMQ_NB("amq_nb", Fit.EXPONENTIAL, true);
+
+    /** The fitters of ALQ (coordinate descent, projected gradient) and AMQ (exponential levels). */
+    enum Fit { COORDINATE_DESCENT, PROJECTED_GRADIENT, EXPONENTIAL }
+
+    /** The projected-gradient fitter's first step size; not configurable (it halves on every rejected step). */
+    static final double ALQG_LEARNING_RATE = 0.1;
+
+    /** The parsed, validated parameters; those a method does not declare keep their defaults. */
+    record Params(int bits, int bucketSize, boolean perLayer, int cdEpochs, boolean inv, double amqLr,
+                  int amqEpochs, int distNum, List<Integer> osnapIter) {
+    }
+
+    private static final ConfigKey CD_EPOCHS = new ConfigKey("cd_epochs", ValueType.INT, 30L,
+            "sweeps (alq) or gradient steps (alqg) per level fit (the seed's nuq_cd_epochs)");
+    private static final ConfigKey INV = new ConfigKey("inv", ValueType.BOOL, false,
+            "closed-form inverse-CDF update of the levels (the seed's nuq_inv)");
+    private static final ConfigKey AMQ_LR = new ConfigKey("amq_lr", ValueType.DOUBLE, 0.7,
+            "gradient-descent rate of amq's p (the seed's nuq_amq_lr)");
+    private static final ConfigKey AMQ_EPOCHS = new ConfigKey("amq_epochs", ValueType.INT, 50L,
+            "gradient-descent steps of amq's p (the seed's nuq_amq_epochs)");
+    private static final ConfigKey DIST_NUM = new ConfigKey("dist_num", ValueType.INT, 20L,
+            "largest-norm buckets in the fitted mixture (the seed's dist_num)");
+    private static final ConfigKey OSNAP_ITER = new ConfigKey("osnap_iter", ValueType.INT_LIST, "100,1000,10000",
+            "steps at which the levels are re-fitted, then every last value (the seed's g_osnap_iter)");
+
+    private final String methodName;
+    private final Fit fit;
+    private final boolean normBased;
+
+    AdaptiveMethod(String methodName, Fit fit, boolean normBased) {
+        this.methodName = methodName;
+        this.fit = fit;
+        this.normBased = normBased;
+    }
+
+    String methodName() {
+        return methodName;
+    }
+
+    boolean normBased() {
+        return normBased;
+    }
+
+    /** Uniform levels for ALQ, {@code ±0.5^j} for AMQ: what the seed starts from. */
+    double[] initialLevels(int bits) {
+        int count = 1 << bits;
+        return fit == Fit.EXPONENTIAL ? StartingLevels.exponential(count, 0.5) : StartingLevels.uniform(count);
+    }
+
+    LevelFitter fitter(Params p) {
+        return switch (fit) {
+            case COORDINATE_DESCENT -> new AlqCoordinateDescent(p.cdEpochs(), p.inv());
+            case PROJECTED_GRADIENT -> new AlqProjectedGradient(p.cdEpochs(), ALQG_LEARNING_RATE);
+            case EXPONENTIAL -> new AmqExponential(p.amqEpochs(), p.amqLr(), 0.25, 0.5, 0.75);
+        };
+    }
+
+    List<ConfigKey> parameters() {
+        List<ConfigKey> keys = new ArrayList<>(List.of(QuantizerKeys.bits(fit == Fit.EXPONENTIAL
+                        ? "2^bits exponential levels ±p^j, p fitted" : "2^bits fitted levels"),
+                QuantizerKeys.bucketSize("L2 norm"), QuantizerKeys.PER_LAYER));
+        keys.addAll(fit == Fit.EXPONENTIAL ? List.of(AMQ_LR, AMQ_EPOCHS)
+                : fit == Fit.COORDINATE_DESCENT ? List.of(CD_EPOCHS, INV) : List.of(CD_EPOCHS));
+        if (normBased) {
+            keys.add(DIST_NUM);
+        }
+        keys.add(OSNAP_ITER);
+        return List.copyOf(keys);
+    }
+
+    /** The fit's own parameters, as {@link #parameters()} names them. */
+    Map<String, Object> fitConfig(Params p) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        if (fit == Fit.EXPONENTIAL) {
+            config.put("amq_lr", p.amqLr());
+            config.put("amq_epochs", (long) p.amqEpochs());
+        } else {
+            config.put("cd_epochs", (long) p.cdEpochs());
+            if (fit == Fit.COORDINATE_DESCENT) {
+                config.put("inv", p.inv());
+            }
+        }
+        if (normBased) {
+            config.put("dist_num", (long) p.distNum());
+        }
+        return config;
+    }
+
+    /** Reads and checks the parameters this method declares. */
+    Params params(Settings s) {
+        int bits = s.intIn("bits", 1, 8);
+        int bucketSize = s.positiveInt("bucket_size");
+        boolean exponential = fit == Fit.EXPONENTIAL;
+        int cdEpochs = exponential ? 30 : s.positiveInt("cd_epochs");
+        boolean inv = fit == Fit.COORDINATE_DESCENT && s.bool("inv");
+        double amqLr = exponential ? s.positiveDouble("amq_lr") : 0.7;
+        int amqEpochs = exponential ? nonNegativeInt(s, "amq_epochs") : 50;
+        int distNum = normBased ? s.positiveInt("dist_num") : 20;
+        List<Integer> osnap = s.positiveIntList("osnap_iter");
+        for (int i = 1; i < osnap.size(); i++) {
+            if (osnap.get(i) <= osnap.get(i - 1)) {
+                throw new ConfigException("osnap_iter must be strictly increasing, found "
+                        + ValueType.show(s.values().get("osnap_iter")));
+            }
+        }
+        return new Params(bits, bucketSize, s.bool("per_layer"), cdEpochs, inv, amqLr, amqEpochs, distNum, osnap);
+    }
+
+    private static int nonNegativeInt(Settings s, String name) {
+        long v = s.longValue(name);
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new ConfigException(name + " must be in [0, " + Integer.MAX_VALUE + "], found " + v);
+        }
+        return (int) v;
+    }
+}

@@ -1,0 +1,140 @@
+package org.gridrun.engine.compress;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.gridrun.engine.compress.levels.Density;
+import org.gridrun.engine.compress.levels.DensityFit;
+import org.gridrun.engine.compress.levels.LevelFitter;
+
+/**
+ * The adaptive quantizers of ALQ/AMQ ({@code alq}, {@code alqg}, {@code amq} and their norm-based {@code _nb}
+ * variants): bucketed L2 quantization with unbiased stochastic rounding, whose {@code 2^bits} levels are re-fitted
+ * on a schedule to the distribution of the normalised gradient values.
+ *
+ * <p>Schedule ({@code osnap_iter}, e.g. {@code 100,1000,10000}): the instance counts its {@code encode} calls from
+ * 1; just before encoding step {@code t} it re-fits when {@code t} is in the list, or {@code t} is past the last
+ * value {@code L} and {@code t − L} is a multiple of {@code L}. Before the first fit the levels are uniform (ALQ) or
+ * {@code ±0.5^j} (AMQ), as in the seed.
+ *
+ * <p>What the fit sees: the seed fits from {@code number_of_samples} freshly sampled gradients; here the gradient
+ * about to be encoded stands in for them, because the trainer does not yet supply extra samples. Its values are
+ * divided by their bucket's L2 norm; norm-less variants pool them all into {@link DensityFit#normLess}, norm-based
+ * ones give each bucket's mean, standard deviation and norm to {@link DensityFit#normBased} ({@code dist_num}
+ * largest buckets). Fitting uses no randomness, so a run is determined by its seed. Fitted levels that are not
+ * strictly increasing (AMQ's {@code p^j} underflowing at 8 bits) are dropped and the current levels kept.
+ *
+ * <p>Decoding uses the current levels, so a payload must be decoded before its encoder's next step; the simulated
+ * collective decodes every payload on the encoding instance right after {@code encode}, which holds. State: the
+ * random stream, the levels and the step counter, so a resumed run continues with the levels it had, not re-fitted.
+ */
+public final class AdaptiveQuantizer extends LevelQuantizer {
+    private final AdaptiveMethod method;
+    private final AdaptiveMethod.Params params;
+    private final LevelFitter fitter;
+    private long step;
+    private long refits;
+    private Density lastDensity;
+
+    AdaptiveQuantizer(AdaptiveMethod method, AdaptiveMethod.Params params, long seed, long stream) {
+        super(params.bits(), params.bucketSize(), params.perLayer(), Norm.L2, method.initialLevels(params.bits()),
+                true, seed, stream);
+        this.method = method;
+        this.params = params;
+        this.fitter = method.fitter(params);
+    }
+
+    /** Whether step {@code t} (from 1) re-fits under the schedule {@code osnap}, a strictly increasing list. */
+    static boolean refitsAt(long t, List<Integer> osnap) {
+        long last = osnap.get(osnap.size() - 1);
+        return t <= last ? osnap.contains((int) t) : (t - last) % last == 0;
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        step++;
+        if (refitsAt(step, params.osnapIter())) {
+            refit(gradient, offset, length);
+        }
+        return super.encode(gradient, offset, length);
+    }
+
+    private void refit(float[] g, int offset, int length) {
+        Density density = method.normBased() ? BucketStats.of(g, offset, bucketsFor(length)).normBased(params.distNum())
+                : DensityFit.normLess(BucketStats.normalised(g, offset, bucketsFor(length)));
+        double[] fitted = fitter.fit(density, 1 << bits).levels();
+        try {
+            setLevels(fitted);
+        } catch (IllegalArgumentException degenerate) {
+            // keep the current levels; see the class comment
+        }
+        lastDensity = density;
+        refits++;
+    }
+
+    /** Encode calls so far (package-private, for tests). */
+    long step() {
+        return step;
+    }
+
+    /** Re-fits so far on this instance since its creation, reset or restore (package-private, for tests). */
+    long refits() {
+        return refits;
+    }
+
+    /** The density of the latest re-fit, or null before the first (package-private, for tests). */
+    Density lastDensity() {
+        return lastDensity;
+    }
+
+    @Override
+    public String name() {
+        return method.methodName();
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("bits", (long) bits);
+        config.put("bucket_size", (long) bucketSize);
+        config.put("per_layer", perLayer);
+        config.putAll(method.fitConfig(params));
+        config.put("osnap_iter", params.osnapIter().stream().map(String::valueOf).collect(Collectors.joining(",")));
+        return config;
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new AdaptiveQuantizer(method, params, seed, stream);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        step = 0;
+        refits = 0;
+        lastDensity = null;
+    }
+
+    /** The random stream's position and the levels ({@link LevelQuantizer}), then the step counter (8 bytes). */
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        super.saveState(out);
+        out.writeLong(step);
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        super.restoreState(in);
+        long saved = in.readLong();
+        if (saved < 0) {
+            throw new IllegalStateException("saved state holds step " + saved + ", not a count of steps");
+        }
+        step = saved;
+    }
+}
