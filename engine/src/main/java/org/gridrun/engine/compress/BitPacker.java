@@ -32,15 +32,29 @@ public final class BitPacker {
         acc |= (code & ((1L << width) - 1)) << pending;
         pending += width;
         if (pending >= 32) {
-            if (bytePos + 4 <= out.length) {
-                LittleEndian.putInt(out, bytePos, (int) acc);
-            } else {
-                storeBytes(4);
-            }
-            bytePos += 4;
-            acc >>>= 32;
-            pending -= 32;
+            storeWord();
         }
+    }
+
+    /**
+     * Stores the low 32 pending bits. Plain byte stores, not a {@code VarHandle}: inside a large caller the JIT may
+     * stop inlining the handle's call chain, and an out-of-line handle call costs more than the whole write.
+     */
+    private void storeWord() {
+        int word = (int) acc;
+        byte[] o = out;
+        int p = bytePos;
+        if (p + 4 <= o.length) {
+            o[p] = (byte) word;
+            o[p + 1] = (byte) (word >>> 8);
+            o[p + 2] = (byte) (word >>> 16);
+            o[p + 3] = (byte) (word >>> 24);
+        } else {
+            storeBytes(4);
+        }
+        bytePos = p + 4;
+        acc >>>= 32;
+        pending -= 32;
     }
 
     /** Appends the 32 bits of {@code value}'s IEEE 754 representation. */

@@ -3,7 +3,7 @@ package org.gridrun.engine.compress;
 /**
  * Reads codes of 1 to 32 bits each from a byte array written by {@link BitPacker}, least significant bit first.
  *
- * <p>Bytes are loaded four at a time into a 64-bit accumulator (one at a time near the end of the array), so
+ * <p>Bytes are loaded four at a time (plain byte loads, which inline anywhere, unlike a {@code VarHandle}) into a 64-bit accumulator (one at a time near the end of the array), so
  * reading a code is a mask and a shift. One reader is reused across payloads through {@link #reset(byte[], long)};
  * it allocates nothing. Reading past the end of the array fails with an {@link IndexOutOfBoundsException}.
  */
@@ -51,7 +51,10 @@ public final class BitReader {
 
     private void refill() {
         if (bytePos + 4 <= in.length) {
-            acc |= (LittleEndian.getInt(in, bytePos) & 0xFFFFFFFFL) << available;
+            byte[] b = in;
+            int p = bytePos;
+            long word = b[p] & 0xFFL | (b[p + 1] & 0xFFL) << 8 | (b[p + 2] & 0xFFL) << 16 | (b[p + 3] & 0xFFL) << 24;
+            acc |= word << available;
             bytePos += 4;
             available += 32;
             return;

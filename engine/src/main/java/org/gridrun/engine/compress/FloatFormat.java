@@ -26,6 +26,12 @@ public final class FloatFormat {
     private final int minExponent;
     private final double max;
     private final int expMask;
+    /** Float32 exponent fields whose values are normal here: {@code [fastLow, fastLow + fastSpan]}; see encode. */
+    private final int fastLow;
+    private final int fastSpan;
+    private final int maxCode;
+    /** The value of every code, for widths up to 16; null for wider formats. */
+    private final float[] decoded;
 
     /** A format with {@code exponentBits} in [2, 8] and {@code mantissaBits} in [1, 23]. */
     public FloatFormat(int exponentBits, int mantissaBits) {
@@ -41,6 +47,18 @@ public final class FloatFormat {
         this.minExponent = 1 - bias;
         this.expMask = (1 << exponentBits) - 1;
         this.max = Math.scalb(2.0 - Math.scalb(1.0, -mantissaBits), bias);
+        this.maxCode = (expMask - 1) << mantissaBits | ((1 << mantissaBits) - 1);
+        this.fastLow = 127 + minExponent;
+        this.fastSpan = mantissaBits < 23 ? bias - minExponent : -1;
+        this.decoded = width() <= 16 ? decodeAll(width()) : null;
+    }
+
+    private float[] decodeAll(int width) {
+        float[] values = new float[1 << width];
+        for (int code = 0; code < values.length; code++) {
+            values[code] = decodeSlow(code);
+        }
+        return values;
     }
 
     /** Bits per code: {@code 1 + exponentBits + mantissaBits}. */
@@ -68,6 +86,36 @@ public final class FloatFormat {
      * uniform/2^32 ≥ 1}), a negative {@code uniform} rounds to nearest, ties to even.
      */
     public int encode(float x, long uniform) {
+        int raw = Float.floatToRawIntBits(x);
+        int abs = raw & 0x7FFFFFFF;
+        if (Integer.compareUnsigned((abs >>> 23) - fastLow, fastSpan) <= 0) {
+            return (raw >>> 31) << (exponentBits + mantissaBits) | encodeNormal(abs, uniform);
+        }
+        return encodeSlow(x, uniform);
+    }
+
+    /**
+     * The magnitude code of a float32 {@code abs} (sign bit clear) that is normal in this format, in integer
+     * arithmetic: the code is the float's bits re-biased and shifted right by {@code 23 − mantissaBits}, a carry out
+     * of the fraction moving into the exponent as IEEE layout intends; the bits shifted out are {@code q − floor(q)}
+     * exactly, so rounding decides as {@link #encodeSlow} does, and the result saturates at the largest finite code.
+     */
+    private int encodeNormal(int abs, long uniform) {
+        int shift = 23 - mantissaBits;
+        int low = (abs >>> shift) - ((127 - bias) << mantissaBits);
+        int rest = abs & ((1 << shift) - 1);
+        boolean up;
+        if (uniform < 0) {
+            int half = 1 << shift >>> 1;
+            up = rest > half || rest == half && (low & 1) == 1;
+        } else {
+            up = ((long) rest << (32 - shift)) + uniform >= 1L << 32;
+        }
+        return Math.min(up ? low + 1 : low, maxCode);
+    }
+
+    /** {@link #encode} for any value: NaN, zero, subnormal here or in float32, infinite or beyond the range. */
+    private int encodeSlow(float x, long uniform) {
         int sign = Float.floatToRawIntBits(x) < 0 ? 1 << (exponentBits + mantissaBits) : 0;
         if (Float.isNaN(x)) {
             return (expMask << mantissaBits) | (1 << (mantissaBits - 1));
@@ -100,6 +148,13 @@ public final class FloatFormat {
 
     /** The value of {@code code} (its low {@link #width()} bits). */
     public float decode(int code) {
+        if (decoded != null) {
+            return decoded[code & (decoded.length - 1)];
+        }
+        return decodeSlow(code);
+    }
+
+    private float decodeSlow(int code) {
         int fraction = code & ((1 << mantissaBits) - 1);
         int field = (code >>> mantissaBits) & expMask;
         boolean negative = ((code >>> (exponentBits + mantissaBits)) & 1) != 0;
