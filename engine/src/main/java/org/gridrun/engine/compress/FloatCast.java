@@ -3,6 +3,7 @@ package org.gridrun.engine.compress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridrun.engine.random.CounterRng;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -62,22 +63,54 @@ public final class FloatCast extends RandomizedCompressor {
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
         Payload p = payload(payloadBits(length), length);
-        packer.reset(p.bytes(), 0);
+        long counter = rng.counter();
+        int split = splitPoint(length);
+        if (split > 0) {
+            Halves.run(() -> encodeRange(gradient, offset, split, p.bytes(), 0, new BitPacker(), counter),
+                    () -> encodeRange(gradient, offset + split, length - split, p.bytes(), split,
+                            new BitPacker(), counter + split / 2));
+        } else {
+            encodeRange(gradient, offset, length, p.bytes(), 0, packer, counter);
+        }
+        if (stochastic) {
+            rng.seek(counter + (length + 1L) / 2);
+        }
+        return p;
+    }
+
+    /**
+     * Where a large vector splits in two, 0 for not at all: an even index (values pair up on one draw) whose bit
+     * position is a whole byte, so the halves write disjoint bytes.
+     */
+    private int splitPoint(int length) {
+        if (!Halves.worthIt(length) || format.width() % 8 != 0) {
+            return 0;
+        }
+        return length / 2 & ~1;
+    }
+
+    /**
+     * Encodes {@code g[offset … offset + count)} as values {@code first …} of the payload, with random draw
+     * {@code counter + j/2} for the {@code j}-th value of the range ({@code j} even: high half, odd: low half).
+     */
+    private void encodeRange(float[] g, int offset, int count, byte[] bytes, int first, BitPacker out,
+                             long counter) {
         int width = format.width();
-        int end = offset + length;
+        out.reset(bytes, (long) width * first);
+        CounterRng random = new CounterRng(seed, stream, counter);
+        int end = offset + count;
         int i = offset;
         if (stochastic) {
             for (; i + 1 < end; i += 2) {
-                long r = rng.nextLong();
-                packer.write(format.encode(gradient[i], r >>> 32), width);
-                packer.write(format.encode(gradient[i + 1], r & 0xFFFFFFFFL), width);
+                long r = random.nextLong();
+                out.write(format.encode(g[i], r >>> 32), width);
+                out.write(format.encode(g[i + 1], r & 0xFFFFFFFFL), width);
             }
         }
         for (; i < end; i++) {
-            packer.write(format.encode(gradient[i], stochastic ? rng.nextLong() >>> 32 : -1L), width);
+            out.write(format.encode(g[i], stochastic ? random.nextLong() >>> 32 : -1L), width);
         }
-        packer.flush();
-        return p;
+        out.flush();
     }
 
     @Override
@@ -87,10 +120,21 @@ public final class FloatCast extends RandomizedCompressor {
         if (payload.bits() != payloadBits(length)) {
             throw new IllegalArgumentException("not a " + this + " payload of " + length + " values: " + payload);
         }
-        reader.reset(payload.bytes(), 0);
+        int split = splitPoint(length);
+        if (split > 0) {
+            Halves.run(() -> decodeRange(payload.bytes(), 0, split, out, offset, new BitReader()),
+                    () -> decodeRange(payload.bytes(), split, length - split, out, offset + split, new BitReader()));
+        } else {
+            decodeRange(payload.bytes(), 0, length, out, offset, reader);
+        }
+    }
+
+    /** Decodes values {@code first … first + count)} of a payload into {@code out[at …]}. */
+    private void decodeRange(byte[] bytes, int first, int count, float[] out, int at, BitReader in) {
         int width = format.width();
-        for (int i = 0; i < length; i++) {
-            out[offset + i] = format.decode(reader.read(width));
+        in.reset(bytes, (long) width * first);
+        for (int i = 0; i < count; i++) {
+            out[at + i] = format.decode(in.read(width));
         }
     }
 
