@@ -92,22 +92,15 @@ public final class ErrorFeedback implements Compressor {
     @Override
     public void saveState(DataOutput out) throws IOException {
         inner.saveState(out);
-        out.writeInt(memory.length);
-        for (float v : memory) {
-            out.writeFloat(v);
-        }
+        StateIo.writeFloats(out, memory);
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
         inner.restoreState(in);
-        int n = in.readInt();
-        memory = new float[n];
-        corrected = new float[n];
-        decoded = new float[n];
-        for (int i = 0; i < n; i++) {
-            memory[i] = in.readFloat();
-        }
+        memory = StateIo.readFloats(in, "error-feedback residual");
+        corrected = new float[memory.length];
+        decoded = new float[memory.length];
     }
 
     @Override

@@ -220,19 +220,13 @@ public final class JointSq extends RandomizedCompressor {
     @Override
     public void saveState(DataOutput out) throws IOException {
         super.saveState(out);
-        out.writeInt(residual.length);
-        for (float v : residual) {
-            out.writeFloat(v);
-        }
+        StateIo.writeFloats(out, residual);
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
         super.restoreState(in);
-        residual = new float[in.readInt()];
-        for (int i = 0; i < residual.length; i++) {
-            residual[i] = in.readFloat();
-        }
+        residual = StateIo.readFloats(in, "residual");
     }
 
     /** Registers {@code jointsq} and declares its parameters. */

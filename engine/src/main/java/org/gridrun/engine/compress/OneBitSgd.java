@@ -146,23 +146,13 @@ public final class OneBitSgd extends BaseCompressor {
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        out.writeInt(residual.length);
-        for (float v : residual) {
-            out.writeFloat(v);
-        }
+        StateIo.writeFloats(out, residual);
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
-        int n = in.readInt();
-        if (n < 0) {
-            throw new IllegalStateException("saved residual length is negative: " + n);
-        }
-        residual = new float[n];
-        corrected = new float[n];
-        for (int i = 0; i < n; i++) {
-            residual[i] = in.readFloat();
-        }
+        residual = StateIo.readFloats(in, "residual");
+        corrected = new float[residual.length];
     }
 
     /** Registers {@code onebit} and declares its parameter. */

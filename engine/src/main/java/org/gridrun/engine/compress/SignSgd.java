@@ -166,22 +166,16 @@ public final class SignSgd extends BaseCompressor {
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        out.writeInt(memory.length);
-        for (float v : memory) {
-            out.writeFloat(v);
-        }
+        StateIo.writeFloats(out, memory);
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
-        int n = in.readInt();
-        if (n < 0 || n > 0 && variant == Variant.PLAIN) {
-            throw new IllegalStateException(name() + " has no memory of " + n + " values to restore");
+        float[] saved = StateIo.readFloats(in, name() + " memory");
+        if (saved.length > 0 && variant == Variant.PLAIN) {
+            throw new IllegalStateException(name() + " has no memory of " + saved.length + " values to restore");
         }
-        memory = new float[n];
-        for (int i = 0; i < n; i++) {
-            memory[i] = in.readFloat();
-        }
+        memory = saved;
     }
 
     private static final ConfigKey SCALED = new ConfigKey("scaled", ValueType.BOOL, true,

@@ -18,11 +18,11 @@ final class Plans {
      */
     static void reconcile(Workspace workspace, ResultsStore store, String grid, SlurmClient slurm, PrintWriter out) {
         var dirs = RunDirectories.of(workspace, grid);
-        List<Reconciler.Gone> gone = new Reconciler(store, slurm).reconcile(dirs);
+        Reconciler reconciler = new Reconciler(store, slurm);
+        List<Reconciler.Gone> gone = reconciler.reconcile(dirs);
         for (Reconciler.Gone g : gone) {
             out.println("KILLED " + workspace.root().relativize(g.dir().path()) + ": " + g.reason());
         }
-        Reconciler reconciler = new Reconciler(store, slurm);
         for (var e : reconciler.reconcileUnstarted(store.experiments(grid, null))) {
             out.println("KILLED " + e.name() + ": its SLURM job left the queue before it started");
         }
