@@ -86,6 +86,72 @@ public interface Backend extends AutoCloseable {
     void sgdUpdate(Tensor params, Tensor grad, Tensor velocity, float lr, float momentum, boolean nesterov,
                    float weightDecay);
 
+    /**
+     * Unfolds the windows of a batch of channels-last images ({@code x}: n × {@code g.inputSize()}) into the rows of
+     * {@code cols} (n·{@code g.outPositions()} × {@code g.patchSize()}): row {@code (i·outH + oy)·outW + ox} holds
+     * the window of image i at (oy, ox), kernel row by kernel column, channels together; padding reads as 0. A
+     * convolution is then one {@link #gemm} with the weights.
+     */
+    void im2col(Tensor x, ConvGeometry g, Tensor cols);
+
+    /** The adjoint of {@link #im2col}: sets {@code dx} to the sum, per input position, of the patches holding it. */
+    void col2im(Tensor cols, ConvGeometry g, Tensor dx);
+
+    /** Max pooling (no padding) of channels-last images: {@code y} is n × outPositions·channels. */
+    void maxPool(Tensor x, ConvGeometry g, Tensor y);
+
+    /**
+     * The backward pass of {@link #maxPool}: each output gradient goes to the first input of its window (in kernel
+     * order) equal to the window's maximum {@code y}; {@code dx} is overwritten.
+     */
+    void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx);
+
+    /** The mean over positions of each channel: {@code x} is n × positions·channels, {@code y} n × channels. */
+    void meanPool(Tensor x, int channels, Tensor y);
+
+    /** The backward pass of {@link #meanPool}: {@code dx} is overwritten. */
+    void meanPoolBackward(Tensor dy, int channels, Tensor dx);
+
+    /**
+     * The option-A residual shortcut of He et al.: every {@code g.stride()}-th pixel of {@code x} in both
+     * directions, its {@code g.channels()} channels placed at {@code [before, before + g.channels())} of
+     * {@code outChannels}, the other channels zero.
+     */
+    void shortcut(Tensor x, ConvGeometry g, int outChannels, int before, Tensor y);
+
+    /** The backward pass of {@link #shortcut}: {@code dx} is overwritten. */
+    void shortcutBackward(Tensor dy, ConvGeometry g, int outChannels, int before, Tensor dx);
+
+    /**
+     * Batch normalisation in training mode of the columns of {@code x} (rows × channels) with the batch's own
+     * statistics: {@code y = gamma·(x − mean)·invStd + beta}, {@code invStd = 1/sqrt(biased var + eps)}, both
+     * written (1 × channels) for the backward pass. When {@code runningMean} is not null the running statistics
+     * move by {@code momentum} towards the batch mean and unbiased variance. {@code y} may be {@code x}.
+     */
+    void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd, Tensor runningMean,
+                   Tensor runningVar, float momentum, Tensor y);
+
+    /** Batch normalisation in evaluation mode, with the running statistics. {@code y} may be {@code x}. */
+    void batchNormInference(Tensor x, Tensor gamma, Tensor beta, Tensor runningMean, Tensor runningVar, float eps,
+                            Tensor y);
+
+    /**
+     * The backward pass of {@link #batchNorm}: overwrites {@code dGamma} and {@code dBeta}, and writes {@code dx}
+     * unless it is null; {@code dx} may be {@code dy}.
+     */
+    void batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
+                           Tensor dBeta, Tensor dx);
+
+    /**
+     * Inverted dropout: each value is zeroed with probability {@code p} and the rest scaled by {@code 1/(1 − p)}.
+     *
+     * <p>The mask is a pure function of ({@code seed}, {@code stream}, row, column): running the same call on a
+     * gradient applies the same mask, which is the backward pass. With {@code channels > 0} whole channels of
+     * channels-last images are dropped together (column j of a row belongs to channel {@code j % channels}); with
+     * 0 every value is on its own. {@code y} may be {@code x}.
+     */
+    void dropout(Tensor x, float p, int channels, long seed, long stream, Tensor y);
+
     /** Releases every buffer this backend allocated. */
     @Override
     void close();

@@ -15,6 +15,7 @@ import org.gridrun.engine.random.CounterRng;
 public final class CpuBackend implements Backend {
     private final CpuGemm gemm = new CpuGemm(NetlibBlas.instance());
     private final List<CpuBuffer> buffers = new ArrayList<>();
+    private final CpuNormKernels norm = new CpuNormKernels();
 
     /** The name of the linear-algebra library the CPU backend uses, e.g. {@code netlib JNIBLAS (native)}. */
     public static String blasName() {
@@ -194,6 +195,145 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void im2col(Tensor x, ConvGeometry g, Tensor cols) {
+        int n = images(x, g.inputSize());
+        requireShape(cols, n * g.outPositions(), g.patchSize());
+        float[] xd = data(x);
+        float[] cd = data(cols);
+        CpuParallel.forEach(n, cols.size(), (from, to) -> CpuWindowKernels.im2col(xd, x.offset(), g, cd,
+                cols.offset(), from, to));
+    }
+
+    @Override
+    public void col2im(Tensor cols, ConvGeometry g, Tensor dx) {
+        int n = images(dx, g.inputSize());
+        requireShape(cols, n * g.outPositions(), g.patchSize());
+        float[] cd = data(cols);
+        float[] dd = data(dx);
+        CpuParallel.forEach(n, cols.size(), (from, to) -> CpuWindowKernels.col2im(cd, cols.offset(), g, dd,
+                dx.offset(), from, to));
+    }
+
+    @Override
+    public void maxPool(Tensor x, ConvGeometry g, Tensor y) {
+        requirePadless(g);
+        int n = images(x, g.inputSize());
+        requireShape(y, n, g.outPositions() * g.channels());
+        float[] xd = data(x);
+        float[] yd = data(y);
+        CpuParallel.forEach(n, x.size(), (from, to) -> CpuWindowKernels.maxPool(xd, x.offset(), g, yd, y.offset(),
+                from, to));
+    }
+
+    @Override
+    public void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
+        requirePadless(g);
+        int n = images(x, g.inputSize());
+        requireShape(y, n, g.outPositions() * g.channels());
+        sameSize(y, dy);
+        sameSize(x, dx);
+        float[] xd = data(x);
+        float[] yd = data(y);
+        float[] gd = data(dy);
+        float[] dd = data(dx);
+        CpuParallel.forEach(n, x.size(), (from, to) -> CpuWindowKernels.maxPoolBackward(xd, x.offset(), yd,
+                y.offset(), gd, dy.offset(), g, dd, dx.offset(), from, to));
+    }
+
+    @Override
+    public void meanPool(Tensor x, int channels, Tensor y) {
+        requireShape(y, x.rows(), channels);
+        int positions = positions(x, channels);
+        float[] xd = data(x);
+        float[] yd = data(y);
+        CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuWindowKernels.meanPool(xd, x.offset(), positions,
+                channels, yd, y.offset(), from, to));
+    }
+
+    @Override
+    public void meanPoolBackward(Tensor dy, int channels, Tensor dx) {
+        requireShape(dy, dx.rows(), channels);
+        int positions = positions(dx, channels);
+        float[] gd = data(dy);
+        float[] dd = data(dx);
+        CpuParallel.forEach(dx.rows(), dx.size(), (from, to) -> CpuWindowKernels.meanPoolBackward(gd, dy.offset(),
+                positions, channels, dd, dx.offset(), from, to));
+    }
+
+    @Override
+    public void shortcut(Tensor x, ConvGeometry g, int outChannels, int before, Tensor y) {
+        int n = images(x, g.inputSize());
+        requireShortcut(g, outChannels, before, y, n);
+        float[] xd = data(x);
+        float[] yd = data(y);
+        CpuParallel.forEach(n, y.size(), (from, to) -> CpuWindowKernels.shortcut(xd, x.offset(), g, outChannels,
+                before, yd, y.offset(), false, from, to));
+    }
+
+    @Override
+    public void shortcutBackward(Tensor dy, ConvGeometry g, int outChannels, int before, Tensor dx) {
+        int n = images(dx, g.inputSize());
+        requireShortcut(g, outChannels, before, dy, n);
+        float[] gd = data(dy);
+        float[] dd = data(dx);
+        CpuParallel.forEach(n, dy.size(), (from, to) -> CpuWindowKernels.shortcut(dd, dx.offset(), g, outChannels,
+                before, gd, dy.offset(), true, from, to));
+    }
+
+    @Override
+    public void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
+                          Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
+        int c = x.cols();
+        sameSize(x, y);
+        requireRows(c, gamma, beta, mean, invStd);
+        if (runningMean != null) {
+            requireRows(c, runningMean, runningVar);
+        }
+        norm.forwardTraining(data(x), x.offset(), x.rows(), c, data(gamma), gamma.offset(), data(beta),
+                beta.offset(), eps, data(mean), mean.offset(), data(invStd), invStd.offset(),
+                runningMean == null ? null : data(runningMean), runningMean == null ? 0 : runningMean.offset(),
+                runningVar == null ? null : data(runningVar), runningVar == null ? 0 : runningVar.offset(), momentum,
+                data(y), y.offset());
+    }
+
+    @Override
+    public void batchNormInference(Tensor x, Tensor gamma, Tensor beta, Tensor runningMean, Tensor runningVar,
+                                   float eps, Tensor y) {
+        int c = x.cols();
+        sameSize(x, y);
+        requireRows(c, gamma, beta, runningMean, runningVar);
+        norm.forwardInference(data(x), x.offset(), x.rows(), c, data(gamma), gamma.offset(), data(beta),
+                beta.offset(), data(runningMean), runningMean.offset(), data(runningVar), runningVar.offset(), eps,
+                data(y), y.offset());
+    }
+
+    @Override
+    public void batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
+                                  Tensor dBeta, Tensor dx) {
+        int c = x.cols();
+        sameSize(x, dy);
+        if (dx != null) {
+            sameSize(x, dx);
+        }
+        requireRows(c, gamma, mean, invStd, dGamma, dBeta);
+        norm.backward(data(x), x.offset(), data(dy), dy.offset(), x.rows(), c, data(gamma), gamma.offset(),
+                data(mean), mean.offset(), data(invStd), invStd.offset(), data(dGamma), dGamma.offset(), data(dBeta),
+                dBeta.offset(), dx == null ? null : data(dx), dx == null ? 0 : dx.offset());
+    }
+
+    @Override
+    public void dropout(Tensor x, float p, int channels, long seed, long stream, Tensor y) {
+        sameSize(x, y);
+        if (!(p >= 0f && p < 1f)) {
+            throw new IllegalArgumentException("dropout probability must be in [0, 1), found " + p);
+        }
+        if (channels < 0 || channels > 0 && x.cols() % channels != 0) {
+            throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
+        }
+        CpuKernels.dropout(data(x), x.offset(), x.rows(), x.cols(), p, channels, seed, stream, data(y), y.offset());
+    }
+
+    @Override
     public void close() {
         buffers.forEach(CpuBuffer::close);
         buffers.clear();
@@ -204,6 +344,50 @@ public final class CpuBackend implements Backend {
             throw new IllegalArgumentException("tensor does not belong to the cpu backend: " + t);
         }
         return buffer.data();
+    }
+
+    /** The number of images in {@code x}, whose rows must each hold one image of {@code imageSize} values. */
+    private static int images(Tensor x, int imageSize) {
+        if (x.cols() != imageSize) {
+            throw new IllegalArgumentException("expected rows of " + imageSize + " values (one image each), found "
+                    + x);
+        }
+        return x.rows();
+    }
+
+    private static int positions(Tensor x, int channels) {
+        if (channels < 1 || x.cols() % channels != 0) {
+            throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
+        }
+        return x.cols() / channels;
+    }
+
+    private static void requireShape(Tensor t, int rows, int cols) {
+        if (t.rows() != rows || t.cols() != cols) {
+            throw new IllegalArgumentException("expected a " + rows + "x" + cols + " tensor, found " + t);
+        }
+    }
+
+    private static void requireRows(int n, Tensor... rows) {
+        for (Tensor row : rows) {
+            requireRow(row, n);
+        }
+    }
+
+    private static void requirePadless(ConvGeometry g) {
+        if (g.padding() != 0) {
+            throw new IllegalArgumentException("pooling takes no padding, found " + g);
+        }
+    }
+
+    private static void requireShortcut(ConvGeometry g, int outChannels, int before, Tensor out, int n) {
+        if (before < 0 || before + g.channels() > outChannels) {
+            throw new IllegalArgumentException(g.channels() + " channels at " + before + " do not fit "
+                    + outChannels);
+        }
+        int outH = (g.height() - 1) / g.stride() + 1;
+        int outW = (g.width() - 1) / g.stride() + 1;
+        requireShape(out, n, outH * outW * outChannels);
     }
 
     private static void sameSize(Tensor a, Tensor b) {

@@ -26,6 +26,7 @@ public final class Mlp implements Model {
     private final Tensor params;
     private final Tensor[] weights;
     private final Tensor[] biases;
+    private final Tensor statistics;
 
     /** An MLP {@code inputs → hidden… → classes} with zeroed parameters on {@code backend}. */
     public Mlp(Backend backend, int inputs, List<Integer> hidden, int classes) {
@@ -45,6 +46,7 @@ public final class Mlp implements Model {
         this.weights = new Tensor[layers()];
         this.biases = new Tensor[layers()];
         split(params, weights, biases);
+        this.statistics = backend.allocate(1, 0);
     }
 
     private static int count(int[] sizes) {
@@ -142,6 +144,11 @@ public final class Mlp implements Model {
     }
 
     @Override
+    public Tensor statistics() {
+        return statistics;
+    }
+
+    @Override
     public void initialize(long seed) {
         for (int l = 0; l < layers(); l++) {
             float bound = (float) Math.sqrt(6.0 / sizes[l]);
@@ -220,6 +227,7 @@ public final class Mlp implements Model {
     @Override
     public void close() {
         params.close();
+        statistics.close();
     }
 
     @Override

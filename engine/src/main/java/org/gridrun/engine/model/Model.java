@@ -38,6 +38,12 @@ public interface Model extends AutoCloseable {
     /** The flat 1 × {@link #parameterCount()} parameter tensor, shared by every worker. */
     Tensor parameters();
 
+    /**
+     * The model's state that is not trained by gradients but changes in training (batch norms' running
+     * statistics), as one flat tensor that checkpoints save; empty (1 × 0) for a model without any.
+     */
+    Tensor statistics();
+
     /** Sets the parameters to their initial values, deterministically from {@code seed}. */
     void initialize(long seed);
 
@@ -68,6 +74,14 @@ public interface Model extends AutoCloseable {
     interface Workspace extends AutoCloseable {
         /** The largest batch it holds. */
         int capacity();
+
+        /**
+         * Sets the key of the random masks (dropout) the next forward draws: the trainer derives it from the worker
+         * and step, so masks are reproducible and a resumed run draws the same ones. Models without randomness
+         * ignore it.
+         */
+        default void reseed(long noise) {
+        }
 
         /** Releases the buffers. */
         @Override

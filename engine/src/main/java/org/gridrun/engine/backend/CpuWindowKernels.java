@@ -1,0 +1,207 @@
+package org.gridrun.engine.backend;
+
+import java.util.Arrays;
+
+/**
+ * The CPU loops of the window operations on channels-last (NHWC) images: im2col and its adjoint col2im, max
+ * pooling, global average pooling and the option-A residual shortcut.
+ *
+ * <p>Every loop works on whole images, so {@link CpuParallel} may split a batch between threads by image.
+ */
+final class CpuWindowKernels {
+    private CpuWindowKernels() {
+    }
+
+    /**
+     * Writes the patches of images {@code [from, to)}: patch row {@code (n·outH + oy)·outW + ox} holds the window
+     * at (oy, ox), kernel row by kernel column, each position's channels together; positions in the padding are 0.
+     */
+    static void im2col(float[] x, int xo, ConvGeometry g, float[] cols, int co, int from, int to) {
+        int c = g.channels();
+        int h = g.height();
+        int w = g.width();
+        int outH = g.outHeight();
+        int outW = g.outWidth();
+        int patch = g.patchSize();
+        int image = g.inputSize();
+        for (int n = from; n < to; n++) {
+            int xBase = xo + n * image;
+            int row = co + n * g.outPositions() * patch;
+            for (int oy = 0; oy < outH; oy++) {
+                for (int ox = 0; ox < outW; ox++, row += patch) {
+                    int dst = row;
+                    for (int ky = 0; ky < g.kernelHeight(); ky++) {
+                        int iy = oy * g.stride() - g.padding() + ky;
+                        boolean rowInside = iy >= 0 && iy < h;
+                        for (int kx = 0; kx < g.kernelWidth(); kx++, dst += c) {
+                            int ix = ox * g.stride() - g.padding() + kx;
+                            if (rowInside && ix >= 0 && ix < w) {
+                                System.arraycopy(x, xBase + (iy * w + ix) * c, cols, dst, c);
+                            } else {
+                                Arrays.fill(cols, dst, dst + c, 0f);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The adjoint of {@link #im2col}: sets images {@code [from, to)} of {@code dx} to the sums of their patches. */
+    static void col2im(float[] cols, int co, ConvGeometry g, float[] dx, int dxo, int from, int to) {
+        int c = g.channels();
+        int h = g.height();
+        int w = g.width();
+        int outH = g.outHeight();
+        int outW = g.outWidth();
+        int patch = g.patchSize();
+        int image = g.inputSize();
+        Arrays.fill(dx, dxo + from * image, dxo + to * image, 0f);
+        for (int n = from; n < to; n++) {
+            int xBase = dxo + n * image;
+            int row = co + n * g.outPositions() * patch;
+            for (int oy = 0; oy < outH; oy++) {
+                for (int ox = 0; ox < outW; ox++, row += patch) {
+                    int src = row;
+                    for (int ky = 0; ky < g.kernelHeight(); ky++) {
+                        int iy = oy * g.stride() - g.padding() + ky;
+                        boolean rowInside = iy >= 0 && iy < h;
+                        for (int kx = 0; kx < g.kernelWidth(); kx++, src += c) {
+                            int ix = ox * g.stride() - g.padding() + kx;
+                            if (rowInside && ix >= 0 && ix < w) {
+                                int dst = xBase + (iy * w + ix) * c;
+                                for (int ch = 0; ch < c; ch++) {
+                                    dx[dst + ch] += cols[src + ch];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Max pooling of images {@code [from, to)} (no padding). */
+    static void maxPool(float[] x, int xo, ConvGeometry g, float[] y, int yo, int from, int to) {
+        int c = g.channels();
+        int w = g.width();
+        int image = g.inputSize();
+        int outImage = g.outPositions() * c;
+        for (int n = from; n < to; n++) {
+            int xBase = xo + n * image;
+            int dst = yo + n * outImage;
+            for (int oy = 0; oy < g.outHeight(); oy++) {
+                for (int ox = 0; ox < g.outWidth(); ox++, dst += c) {
+                    int first = xBase + (oy * g.stride() * w + ox * g.stride()) * c;
+                    System.arraycopy(x, first, y, dst, c);
+                    for (int ky = 0; ky < g.kernelHeight(); ky++) {
+                        for (int kx = 0; kx < g.kernelWidth(); kx++) {
+                            int src = first + (ky * w + kx) * c;
+                            for (int ch = 0; ch < c; ch++) {
+                                y[dst + ch] = Math.max(y[dst + ch], x[src + ch]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The max-pooling backward pass of images {@code [from, to)}: each output's gradient goes to the first input of
+     * its window (in kernel order) that equals the window's maximum; every other input gets 0.
+     */
+    static void maxPoolBackward(float[] x, int xo, float[] y, int yo, float[] dy, int dyo, ConvGeometry g,
+                                float[] dx, int dxo, int from, int to) {
+        int c = g.channels();
+        int w = g.width();
+        int image = g.inputSize();
+        int outImage = g.outPositions() * c;
+        Arrays.fill(dx, dxo + from * image, dxo + to * image, 0f);
+        for (int n = from; n < to; n++) {
+            int out = n * outImage;
+            for (int oy = 0; oy < g.outHeight(); oy++) {
+                for (int ox = 0; ox < g.outWidth(); ox++, out += c) {
+                    int first = n * image + (oy * g.stride() * w + ox * g.stride()) * c;
+                    for (int ch = 0; ch < c; ch++) {
+                        float max = y[yo + out + ch];
+                        int at = -1;
+                        for (int ky = 0; ky < g.kernelHeight() && at < 0; ky++) {
+                            for (int kx = 0; kx < g.kernelWidth(); kx++) {
+                                int src = first + (ky * w + kx) * c + ch;
+                                if (x[xo + src] == max) {
+                                    at = src;
+                                    break;
+                                }
+                            }
+                        }
+                        dx[dxo + at] += dy[dyo + out + ch];
+                    }
+                }
+            }
+        }
+    }
+
+    /** The mean over positions of each channel of images {@code [from, to)}: {@code y} is batch × channels. */
+    static void meanPool(float[] x, int xo, int positions, int channels, float[] y, int yo, int from, int to) {
+        float inverse = 1f / positions;
+        for (int n = from; n < to; n++) {
+            int dst = yo + n * channels;
+            Arrays.fill(y, dst, dst + channels, 0f);
+            for (int p = 0, src = xo + n * positions * channels; p < positions; p++, src += channels) {
+                for (int ch = 0; ch < channels; ch++) {
+                    y[dst + ch] += x[src + ch];
+                }
+            }
+            for (int ch = 0; ch < channels; ch++) {
+                y[dst + ch] *= inverse;
+            }
+        }
+    }
+
+    /** The mean-pooling backward pass: every position of a channel gets that channel's gradient / positions. */
+    static void meanPoolBackward(float[] dy, int dyo, int positions, int channels, float[] dx, int dxo, int from,
+                                 int to) {
+        float inverse = 1f / positions;
+        for (int n = from; n < to; n++) {
+            int src = dyo + n * channels;
+            for (int p = 0, dst = dxo + n * positions * channels; p < positions; p++, dst += channels) {
+                for (int ch = 0; ch < channels; ch++) {
+                    dx[dst + ch] = dy[src + ch] * inverse;
+                }
+            }
+        }
+    }
+
+    /**
+     * The option-A shortcut of images {@code [from, to)}: every {@code stride}-th pixel in both directions, its
+     * channels placed at {@code [before, before + g.channels())} of {@code outChannels}, the rest zero.
+     * {@code backward} runs the adjoint, from {@code y} (the output's gradient) into {@code x}.
+     */
+    static void shortcut(float[] x, int xo, ConvGeometry g, int outChannels, int before, float[] y, int yo,
+                         boolean backward, int from, int to) {
+        int c = g.channels();
+        int outH = (g.height() - 1) / g.stride() + 1;
+        int outW = (g.width() - 1) / g.stride() + 1;
+        int image = g.inputSize();
+        int outImage = outH * outW * outChannels;
+        if (backward) {
+            Arrays.fill(x, xo + from * image, xo + to * image, 0f);
+        } else {
+            Arrays.fill(y, yo + from * outImage, yo + to * outImage, 0f);
+        }
+        for (int n = from; n < to; n++) {
+            int dst = yo + n * outImage + before;
+            for (int oy = 0; oy < outH; oy++) {
+                for (int ox = 0; ox < outW; ox++, dst += outChannels) {
+                    int src = xo + n * image + (oy * g.stride() * g.width() + ox * g.stride()) * c;
+                    if (backward) {
+                        System.arraycopy(y, dst, x, src, c);
+                    } else {
+                        System.arraycopy(x, src, y, dst, c);
+                    }
+                }
+            }
+        }
+    }
+}

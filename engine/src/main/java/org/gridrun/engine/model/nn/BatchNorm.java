@@ -1,0 +1,67 @@
+package org.gridrun.engine.model.nn;
+
+import org.gridrun.engine.backend.Tensor;
+
+/**
+ * Batch normalisation per channel ({@code BatchNorm2d}, or {@code BatchNorm1d} on flat features), PyTorch's
+ * defaults: {@code eps} 1e-5, running statistics with momentum 0.1 updated by every training forward.
+ *
+ * <p>Training uses the batch's statistics over every example and position; evaluation the running ones, which
+ * live in the model's statistics vector and are checkpointed with it.
+ */
+final class BatchNorm extends Layer {
+    static final float EPS = 1e-5f;
+    static final float MOMENTUM = 0.1f;
+
+    private final Slot gamma;
+    private final Slot beta;
+    private final Slot runningMean;
+    private final Slot runningVar;
+    private Tensor output;
+    private Tensor inputGradient;
+    private Tensor mean;
+    private Tensor invStd;
+    private Tensor x;
+
+    BatchNorm(Shape shape, Slot gamma, Slot beta, Slot runningMean, Slot runningVar) {
+        super(shape, shape);
+        this.gamma = gamma;
+        this.beta = beta;
+        this.runningMean = runningMean;
+        this.runningVar = runningVar;
+    }
+
+    @Override
+    void allocate(Context ctx, int capacity) {
+        output = own(ctx, capacity, in().size());
+        inputGradient = own(ctx, capacity, in().size());
+        mean = own(ctx, 1, in().channels());
+        invStd = own(ctx, 1, in().channels());
+    }
+
+    private Tensor columns(Tensor t) {
+        return t.reshape(t.rows() * in().positions(), in().channels());
+    }
+
+    @Override
+    Tensor forward(Context ctx, Tensor x) {
+        this.x = x;
+        Tensor y = rows(output, x.rows());
+        if (ctx.training) {
+            ctx.backend.batchNorm(columns(x), gamma.of(ctx.parameters), beta.of(ctx.parameters), EPS, mean, invStd,
+                    runningMean.of(ctx.statistics), runningVar.of(ctx.statistics), MOMENTUM, columns(y));
+        } else {
+            ctx.backend.batchNormInference(columns(x), gamma.of(ctx.parameters), beta.of(ctx.parameters),
+                    runningMean.of(ctx.statistics), runningVar.of(ctx.statistics), EPS, columns(y));
+        }
+        return y;
+    }
+
+    @Override
+    Tensor backward(Context ctx, Tensor dy, boolean needInput) {
+        Tensor dx = needInput ? rows(inputGradient, x.rows()) : null;
+        ctx.backend.batchNormBackward(columns(x), columns(dy), gamma.of(ctx.parameters), mean, invStd,
+                gamma.of(ctx.gradient), beta.of(ctx.gradient), dx == null ? null : columns(dx));
+        return dx;
+    }
+}

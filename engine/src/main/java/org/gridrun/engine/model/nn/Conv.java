@@ -1,0 +1,87 @@
+package org.gridrun.engine.model.nn;
+
+import org.gridrun.engine.backend.ConvGeometry;
+import org.gridrun.engine.backend.Tensor;
+
+/**
+ * A 2-D convolution of channels-last images: im2col into the context's scratch, then one matrix product with the
+ * {@code filters × (kernel·kernel·channels)} weights, plus an optional bias per filter.
+ *
+ * <p>The weights are stored filter by filter, each filter's window kernel row by kernel column with the input
+ * channels together (the order im2col writes), so its tensor shape is {@code [filters, kH, kW, channels]}. A
+ * 1×1 convolution with stride 1 and no padding skips the unfolding: its input already is the patch matrix.
+ */
+final class Conv extends Layer {
+    private final ConvGeometry g;
+    private final int filters;
+    private final Slot weight;
+    private final Slot bias;
+    private final boolean pointwise;
+    private Tensor output;
+    private Tensor inputGradient;
+    private Tensor x;
+
+    Conv(Shape in, ConvGeometry g, int filters, Slot weight, Slot bias) {
+        super(in, new Shape(g.outHeight(), g.outWidth(), filters));
+        this.g = g;
+        this.filters = filters;
+        this.weight = weight;
+        this.bias = bias;
+        this.pointwise = g.kernelHeight() == 1 && g.kernelWidth() == 1 && g.stride() == 1 && g.padding() == 0;
+    }
+
+    @Override
+    void allocate(Context ctx, int capacity) {
+        output = own(ctx, capacity, out().size());
+        inputGradient = own(ctx, capacity, in().size());
+        if (!pointwise) {
+            ctx.reserveScratch(capacity * g.outPositions() * g.patchSize());
+        }
+    }
+
+    /** The patch matrix of {@code x}: unfolded into the scratch, or {@code x} itself for a pointwise conv. */
+    private Tensor patches(Context ctx, Tensor x) {
+        int rows = x.rows() * g.outPositions();
+        if (pointwise) {
+            return x.reshape(rows, g.patchSize());
+        }
+        Tensor cols = ctx.scratch(rows, g.patchSize());
+        ctx.backend.im2col(x, g, cols);
+        return cols;
+    }
+
+    @Override
+    Tensor forward(Context ctx, Tensor x) {
+        this.x = x;
+        Tensor y = rows(output, x.rows());
+        Tensor yMatrix = y.reshape(x.rows() * g.outPositions(), filters);
+        ctx.backend.gemm(false, true, 1f, patches(ctx, x), weight.of(ctx.parameters), 0f, yMatrix);
+        if (bias != null) {
+            ctx.backend.addRowVector(bias.of(ctx.parameters), yMatrix);
+        }
+        return y;
+    }
+
+    @Override
+    Tensor backward(Context ctx, Tensor dy, boolean needInput) {
+        int rows = x.rows() * g.outPositions();
+        Tensor dyMatrix = dy.reshape(rows, filters);
+        Tensor cols = patches(ctx, x);
+        ctx.backend.gemm(true, false, 1f, dyMatrix, cols, 0f, weight.of(ctx.gradient));
+        if (bias != null) {
+            ctx.backend.columnSums(dyMatrix, 0f, bias.of(ctx.gradient));
+        }
+        if (!needInput) {
+            return null;
+        }
+        Tensor dx = rows(inputGradient, x.rows());
+        if (pointwise) {
+            ctx.backend.gemm(false, false, 1f, dyMatrix, weight.of(ctx.parameters), 0f, dx.reshape(rows,
+                    g.patchSize()));
+        } else {
+            ctx.backend.gemm(false, false, 1f, dyMatrix, weight.of(ctx.parameters), 0f, cols);
+            ctx.backend.col2im(cols, g, dx);
+        }
+        return dx;
+    }
+}

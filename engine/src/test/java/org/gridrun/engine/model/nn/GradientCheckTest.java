@@ -1,0 +1,152 @@
+package org.gridrun.engine.model.nn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.model.Model;
+import org.gridrun.engine.random.CounterRng;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Finite-difference checks of every layer type's backward pass: the analytic gradient of the mean loss with respect
+ * to sampled parameters of every tensor must match central differences of the loss.
+ *
+ * <p>Each layer type sits between parameterised layers, so its input gradient is checked too: an error in it shows
+ * in the gradients of the parameters before it.
+ */
+class GradientCheckTest {
+    /**
+     * A relative error above which a gradient counts as off. A few may be: a central difference across a ReLU's kink
+     * (batch norm centres its outputs on it) is wrong by design, so up to one in twenty is tolerated, while a wrong
+     * formula puts most of a tensor's gradients off.
+     */
+    private static final double OFF = 5e-2;
+
+    private final CpuBackend backend = new CpuBackend();
+
+    @AfterEach
+    void close() {
+        backend.close();
+    }
+
+    @Test
+    void convolutionPaddingBiasMaxPoolReluDropoutLinear() {
+        check(new Shape(7, 7, 2), 3, b -> b.conv("c1", 4, 3, 1, 1, true, Init.FAN_IN_UNIFORM).dropout(0.3, true)
+                .maxPool(2, 2).relu().linear("fc1", 6, Init.FAN_IN_UNIFORM).relu().dropout(0.25, false)
+                .linear("fc2", 3, Init.FAN_IN_UNIFORM));
+    }
+
+    @Test
+    void stridedConvolutionBatchNormMeanPool() {
+        check(new Shape(9, 8, 3), 4, b -> b.conv("c1", 5, 3, 2, 0, false, Init.KAIMING_NORMAL).batchNorm("bn1")
+                .relu().conv("c2", 4, 1, 1, 0, false, Init.KAIMING_NORMAL).batchNorm("bn2").relu().meanPool()
+                .linear("fc", 4, Init.KAIMING_NORMAL));
+    }
+
+    @Test
+    void residualBlocksWithIdentityAndOptionAShortcuts() {
+        check(new Shape(6, 6, 4), 3, b -> b.conv("c1", 4, 3, 1, 1, false, Init.KAIMING_NORMAL).batchNorm("bn1")
+                .relu().basicBlock("b1", 4, 1, Init.KAIMING_NORMAL).basicBlock("b2", 8, 2, Init.KAIMING_NORMAL)
+                .meanPool().linear("fc", 3, Init.KAIMING_NORMAL));
+    }
+
+    @Test
+    void flatBatchNormOnFeatures() {
+        check(Shape.flat(6), 3, b -> b.linear("fc1", 5, Init.FAN_IN_UNIFORM).batchNorm("bn").relu()
+                .linear("fc2", 3, Init.FAN_IN_UNIFORM));
+    }
+
+    @Test
+    void wholeResNet8() {
+        Network net = Models.resnet(backend, 8, new Shape(8, 8, 3), 4);
+        check(net, 4);
+    }
+
+    private void check(Shape input, int classes, Consumer<NetBuilder> recipe) {
+        check(new Network(backend, "test", Map.of(), input, classes, recipe), classes);
+    }
+
+    /** Compares the gradient at sampled parameters of every tensor with central differences of the loss. */
+    private void check(Network net, int classes) {
+        net.initialize(7);
+        int batch = 5;
+        int features = net.inputSize();
+        CounterRng rng = new CounterRng(11, 0);
+        float[] hostX = new float[batch * features];
+        float[] hostY = new float[batch];
+        for (int i = 0; i < hostX.length; i++) {
+            hostX[i] = (float) (2 * rng.nextDouble() - 1);
+        }
+        for (int i = 0; i < batch; i++) {
+            hostY[i] = i % classes;
+        }
+        Tensor x = backend.allocate(batch, features);
+        Tensor y = backend.allocate(batch, 1);
+        backend.upload(hostX, 0, x);
+        backend.upload(hostY, 0, y);
+        Tensor gradient = backend.allocate(1, net.parameterCount());
+        Model.Workspace ws = net.newWorkspace(batch);
+        ws.reseed(3);
+        net.forward(ws, x, y);
+        net.backward(ws, gradient);
+        float[] analytic = new float[net.parameterCount()];
+        backend.download(gradient, analytic, 0);
+        float[] params = new float[net.parameterCount()];
+        backend.download(net.parameters(), params, 0);
+
+        int checked = 0;
+        int off = 0;
+        List<Double> errors = new ArrayList<>();
+        String firstOff = "";
+        for (var tensor : net.layout().tensors()) {
+            for (int k = 0; k < Math.min(12, tensor.size()); k++) {
+                int i = tensor.offset() + (int) ((k * 7919L) % tensor.size());
+                double h = 5e-4;
+                double up = lossWith(net, ws, x, y, params, i, params[i] + h);
+                double down = lossWith(net, ws, x, y, params, i, params[i] - h);
+                double numeric = (up - down) / (2 * h);
+                double error = Math.abs(numeric - analytic[i]) / (Math.abs(numeric) + Math.abs(analytic[i]) + 1e-2);
+                errors.add(error);
+                if (error > OFF && off++ == 0) {
+                    firstOff = tensor.name() + "[" + (i - tensor.offset()) + "]: analytic " + analytic[i]
+                            + ", numeric " + numeric;
+                }
+                checked++;
+            }
+        }
+        assertTrue(checked > 10, "checked " + checked);
+        java.util.Collections.sort(errors);
+        double median = errors.get(errors.size() / 2);
+        assertTrue(median < 2e-3, "median relative error " + median);
+        assertTrue(off <= checked / 20, off + " of " + checked + " gradients differ by more than " + OFF
+                + ", the first " + firstOff);
+        ws.close();
+    }
+
+    private double lossWith(Network net, Model.Workspace ws, Tensor x, Tensor y, float[] params, int i,
+                            double value) {
+        float saved = params[i];
+        params[i] = (float) value;
+        backend.upload(params, 0, net.parameters());
+        double loss = net.forward(ws, x, y);
+        params[i] = saved;
+        backend.upload(params, 0, net.parameters());
+        return loss;
+    }
+
+    @Test
+    void parameterCountsMatchThePublishedCifarResNetsAndTheSeedsConvnet() {
+        assertEquals(269_722, Models.resnet(backend, 20, new Shape(32, 32, 3), 10).parameterCount());
+        assertEquals(464_154, Models.resnet(backend, 32, new Shape(32, 32, 3), 10).parameterCount());
+        assertEquals(853_018, Models.resnet(backend, 56, new Shape(32, 32, 3), 10).parameterCount());
+        assertEquals(658_586, Models.resnet(backend, 44, new Shape(32, 32, 3), 10).parameterCount());
+        assertEquals(2_265_602, Models.lenet5(backend, new Shape(28, 28, 1), 10, true).parameterCount());
+    }
+}
