@@ -91,7 +91,8 @@ final class DataLocation {
         }
         List<String> missingInRoot = missing(root);
         StringBuilder message = new StringBuilder(what).append(": ").append(title).append(" files missing in ")
-                .append(root.toAbsolutePath()).append(": ").append(String.join(", ", missingInRoot));
+                .append(root.toAbsolutePath()).append(": ").append(String.join(", ", missingInRoot))
+                .append(Files.isDirectory(root) ? "" : " (no such directory)");
         if (files.stream().anyMatch(name -> name.endsWith(".gz"))) {
             message.append(" (also looked for them without .gz)");
         }

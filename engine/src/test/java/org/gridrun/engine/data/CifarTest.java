@@ -125,6 +125,11 @@ class CifarTest {
         assertTrue(m.contains("https://www.cs.toronto.edu/~kriz/cifar.html"), m);
         assertInstanceOf(NoSuchFileException.class, e.getCause());
 
+        Path nowhere = dir.resolve("nowhere");
+        e = assertThrows(UncheckedIOException.class, () -> CifarImages.CIFAR100.load(nowhere.toString(), null));
+        assertTrue(e.getMessage().startsWith("data_dir " + nowhere + ": CIFAR-100 files missing in " + nowhere
+                + ": train.bin, test.bin (no such directory); also looked in"), e.getMessage());
+
         e = assertThrows(UncheckedIOException.class, () -> CifarImages.CIFAR100.load("", null));
         assertTrue(e.getMessage().startsWith("CIFAR-100 files train.bin, test.bin not found: data_dir is empty and "
                 + "GRIDRUN_DATA_DIR is not set; download cifar-100-binary.tar.gz"), e.getMessage());
