@@ -58,6 +58,15 @@ public final class BatchSampler {
         return epoch;
     }
 
+    /**
+     * How many batches {@link #next()} has returned since the start, across epochs; derived from the epoch and the
+     * position, so it survives {@link #saveState}/{@link #restoreState} with nothing more written.
+     */
+    public long batchesDrawn() {
+        int perEpoch = permutation.length / batch.length;
+        return epoch * perEpoch + position / batch.length;
+    }
+
     /** Writes sizes, position, epoch, random state, then the permutation: {@code 44 + 4·size} bytes. */
     public void saveState(DataOutput out) throws IOException {
         out.writeInt(permutation.length);

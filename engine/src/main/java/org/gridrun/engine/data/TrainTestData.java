@@ -15,7 +15,7 @@ public record TrainTestData(Dataset train, Dataset test, String source) {
         Objects.requireNonNull(train, "train");
         Objects.requireNonNull(test, "test");
         Objects.requireNonNull(source, "source");
-        if (train.features() != test.features() || train.classes() != test.classes()) {
+        if (!train.shape().equals(test.shape()) || train.classes() != test.classes()) {
             throw new IllegalArgumentException("train and test sets differ in shape: " + train + " vs " + test);
         }
     }

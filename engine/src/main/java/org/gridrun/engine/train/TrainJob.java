@@ -4,7 +4,7 @@ import java.util.OptionalLong;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.config.ConfigException;
-import org.gridrun.engine.data.FashionMnist;
+import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -47,7 +47,7 @@ public final class TrainJob {
     public static TrainResult run(RunDir dir, TrainListener listener, StopSignal stop) {
         ExperimentRecord experiment = dir.readExperiment();
         TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(experiment.config()));
-        TrainTestData data = FashionMnist.load(config.dataDir());
+        TrainTestData data = DataSets.load(config.dataset(), config.dataDir());
         Checkpoint checkpoint = new Checkpoint(dir.checkpointFile(), experiment.id());
         try (Backend backend = Backends.open(config.backend());
              Trainer trainer = new Trainer(config, backend, data)) {

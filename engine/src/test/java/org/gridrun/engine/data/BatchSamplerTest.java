@@ -71,6 +71,19 @@ class BatchSamplerTest {
     }
 
     @Test
+    void batchesDrawnCountsAcrossEpochsAndSurvivesARestore() throws IOException {
+        BatchSampler sampler = new BatchSampler(23, 5, 1, 0);
+        assertEquals(0, sampler.batchesDrawn());
+        draw(sampler, 11); // four per epoch, three dropped images each
+        assertEquals(11, sampler.batchesDrawn());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        sampler.saveState(new DataOutputStream(bytes));
+        BatchSampler restored = new BatchSampler(23, 5, 1, 0);
+        restored.restoreState(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertEquals(11, restored.batchesDrawn());
+    }
+
+    @Test
     void batchLargerThanTheDataFails() {
         assertThrows(IllegalArgumentException.class, () -> new BatchSampler(5, 6, 1, 0));
     }

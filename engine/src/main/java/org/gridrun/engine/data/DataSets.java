@@ -1,0 +1,74 @@
+package org.gridrun.engine.data;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The data sets the trainer can read, by their config names: {@code fashion-mnist}, {@code mnist}, {@code cifar10},
+ * {@code cifar100}.
+ *
+ * <p>Each resolves its directory the same way: the config's {@code data_dir} when set, else
+ * {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in the data set's name (and, for CIFAR, in the
+ * directory its archive unpacks to); else the directory a system package installs to, where there is one. Only
+ * Fashion-MNIST has such a package ({@code dataset-fashion-mnist}, in {@code /usr/share/datasets/fashion-mnist}) and
+ * a subset shipped with gridrun for when nothing is installed; MNIST and CIFAR must be downloaded, and the error for
+ * their missing files says from where.
+ *
+ * <p>MNIST is read from the same four IDX file names as Fashion-MNIST (gzipped or plain) and normalised with
+ * {@code (x/255 − 0.1307)/0.3081}. CIFAR is read from the binary archives and stored channels-last; its training
+ * set {@link Dataset#augments() is augmented}.
+ */
+public final class DataSets {
+    /** MNIST's normalisation mean on the [0, 1] scale. */
+    public static final float MNIST_MEAN = 0.1307f;
+    /** MNIST's normalisation standard deviation on the [0, 1] scale. */
+    public static final float MNIST_STD = 0.3081f;
+
+    static final IdxImages MNIST = new IdxImages("mnist", "MNIST", MNIST_MEAN, MNIST_STD, null,
+            "download the four files from the MNIST database page (http://yann.lecun.com/exdb/mnist/) or a mirror "
+                    + "of it into a directory and set data_dir or " + DataLocation.ENV + " to it", null, null);
+
+    private static final Map<String, ImageSet> SETS = new LinkedHashMap<>();
+
+    static {
+        SETS.put("fashion-mnist", FashionMnist.SET);
+        SETS.put("mnist", MNIST);
+        SETS.put("cifar10", CifarImages.CIFAR10);
+        SETS.put("cifar100", CifarImages.CIFAR100);
+    }
+
+    private DataSets() {
+    }
+
+    /** The names {@link #load} accepts, in a fixed order. */
+    public static List<String> names() {
+        return new ArrayList<>(SETS.keySet());
+    }
+
+    /**
+     * Loads data set {@code dataset} from where {@code dataDir} (may be empty) and {@code GRIDRUN_DATA_DIR} resolve.
+     *
+     * <p>Fails with an {@link IllegalArgumentException} listing the known names for an unknown one, and with an
+     * {@link java.io.UncheckedIOException} naming the file, where it looked and how to get it when a file is missing,
+     * or naming the file and the byte offset when one is truncated or malformed.
+     */
+    public static TrainTestData load(String dataset, String dataDir) {
+        return set(dataset).load(dataDir, System.getenv(DataLocation.ENV));
+    }
+
+    /** The one-line source description {@link #load} would give, reading only the files' headers or sizes. */
+    public static String describeSource(String dataset, String dataDir) {
+        return set(dataset).describeSource(dataDir, System.getenv(DataLocation.ENV));
+    }
+
+    static ImageSet set(String dataset) {
+        ImageSet set = SETS.get(dataset);
+        if (set == null) {
+            throw new IllegalArgumentException("unknown data set '" + dataset + "'; known: "
+                    + String.join(", ", SETS.keySet()));
+        }
+        return set;
+    }
+}

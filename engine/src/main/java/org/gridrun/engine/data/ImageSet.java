@@ -1,0 +1,15 @@
+package org.gridrun.engine.data;
+
+/**
+ * One data set that {@link DataSets} can load by name: where its files are and how they are read.
+ *
+ * <p>{@code dataDir} is the config's {@code data_dir} (may be empty) and {@code envDir} the value of
+ * {@code GRIDRUN_DATA_DIR} (may be null); both are passed in so tests need not touch the environment.
+ */
+interface ImageSet {
+    /** Loads the train and test sets; missing or malformed files fail with a message that names them. */
+    TrainTestData load(String dataDir, String envDir);
+
+    /** The source line {@link #load} would give, reading no more than the files' headers or sizes. */
+    String describeSource(String dataDir, String envDir);
+}
