@@ -12,10 +12,12 @@ import org.gridrun.engine.compress.Aggregation;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.data.ImageShape;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.model.Evaluation;
-import org.gridrun.engine.model.Mlp;
 import org.gridrun.engine.model.Model;
+import org.gridrun.engine.model.nn.Models;
+import org.gridrun.engine.model.nn.Shape;
 import org.gridrun.engine.optim.Optimizer;
 import org.gridrun.engine.optim.Sgd;
 import org.gridrun.engine.run.MetricSpool;
@@ -76,7 +78,8 @@ public final class Trainer implements AutoCloseable {
         this.config = config;
         this.backend = backend;
         this.data = data;
-        this.model = new Mlp(backend, data.train().features(), config.hidden(), data.train().classes());
+        this.model = Models.create(config.model(), backend, shape(data.train().shape()), data.train().classes(),
+                config.hidden(), config.dropout());
         model.initialize(config.seed());
         int n = model.parameterCount();
         this.optimizer = new Sgd(backend, n, config.lr(), config.momentum(), config.nesterov(), config.weightDecay());
@@ -95,6 +98,11 @@ public final class Trainer implements AutoCloseable {
         this.hostGradient = new float[n];
         this.hostAverage = new float[n];
         this.average = backend.allocate(1, n);
+    }
+
+    /** The model's input shape for images of {@code image}. */
+    private static Shape shape(ImageShape image) {
+        return new Shape(image.height(), image.width(), image.channels());
     }
 
     /** One line: model, workers, compressor, data and backend. */
@@ -174,7 +182,7 @@ public final class Trainer implements AutoCloseable {
         long encode = 0;
         int n = hostGradient.length;
         for (int w = 0; w < workers.length; w++) {
-            loss += workers[w].computeGradient();
+            loss += workers[w].computeGradient(step);
             backend.download(workers[w].gradient(), hostGradient, 0);
             long t = System.nanoTime();
             payloads[w] = compressors[w].encode(hostGradient, 0, n);
@@ -226,6 +234,7 @@ public final class Trainer implements AutoCloseable {
 
     private void writeState(DataOutput out) throws IOException {
         TensorIo.write(backend, model.parameters(), out);
+        TensorIo.write(backend, model.statistics(), out);
         optimizer.saveState(out);
         out.writeInt(workers.length);
         for (int w = 0; w < workers.length; w++) {
@@ -244,6 +253,7 @@ public final class Trainer implements AutoCloseable {
 
     private void readState(DataInput in) throws IOException {
         TensorIo.read(backend, model.parameters(), in, "model");
+        TensorIo.read(backend, model.statistics(), in, "model statistics");
         optimizer.restoreState(in);
         int savedWorkers = in.readInt();
         if (savedWorkers != workers.length) {

@@ -13,6 +13,8 @@ import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.ErrorFeedback;
+import org.gridrun.engine.data.DataSets;
+import org.gridrun.engine.model.nn.Models;
 
 /**
  * The trainer's configuration, typed and validated.
@@ -27,6 +29,7 @@ import org.gridrun.engine.compress.ErrorFeedback;
  * @param dataDir          where its files are; empty for automatic resolution
  * @param model            the model; only {@code mlp} for now
  * @param hidden           the hidden layer widths
+ * @param dropout          whether lenet5 uses dropout
  * @param ngpu             the number of simulated data-parallel workers
  * @param batchSize        the minibatch size per worker
  * @param lr               the learning rate
@@ -41,7 +44,8 @@ import org.gridrun.engine.compress.ErrorFeedback;
  * @param chkptIter        iterations between test-set evaluations (and one at the end) and between checkpoints
  * @param backend          the backend name, or {@code auto}
  */
-public record TrainerConfig(String dataset, String dataDir, String model, List<Integer> hidden, int ngpu,
+public record TrainerConfig(String dataset, String dataDir, String model, List<Integer> hidden, boolean dropout,
+                            int ngpu,
                             int batchSize, double lr, double momentum, boolean nesterov, double weightDecay,
                             int niters, String method, Map<String, Object> compressorParams, long seed,
                             int logInterval, int chkptIter, String backend) {
@@ -51,6 +55,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
                     "directory of the data files; empty: $GRIDRUN_DATA_DIR, the Debian package, or the shipped subset"),
             new ConfigKey("model", ValueType.STRING, "mlp", "model (the seed's arch; its MNIST cnn is lenet5)"),
             new ConfigKey("hidden", ValueType.INT_LIST, "256", "hidden layer widths of the mlp, e.g. 512,512"),
+            new ConfigKey("dropout", ValueType.BOOL, true,
+                    "dropout in lenet5, as the seed's MNIST cnn (its nodropout flag turns it off)"),
             new ConfigKey("ngpu", ValueType.INT, 4L, "number of simulated data-parallel workers (the seed's nuq_ngpu)"),
             new ConfigKey("batch_size", ValueType.INT, 32L, "minibatch size per worker"),
             new ConfigKey("optim", ValueType.STRING, "sgd", "optimizer"),
@@ -189,7 +195,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         validateCompressor(method, compressorParams);
         runnable(s, "optim");
         return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"),
-                runnable(s, "model"), s.positiveIntList("hidden"), s.positiveInt("ngpu"),
+                runnable(s, "model"), s.positiveIntList("hidden"), s.bool("dropout"),
+                s.positiveInt("ngpu"),
                 s.positiveInt("batch_size"), s.positiveDouble("lr"), momentum, nesterov,
                 s.nonNegativeDouble("weight_decay"), s.positiveInt("niters"), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"));
@@ -211,8 +218,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
     /** The values of {@code key} this build can run, where {@link #choices} lists a fixed set; else empty. */
     public static List<String> available(String key) {
         return switch (key) {
-            case "dataset" -> List.of("fashion-mnist");
-            case "model" -> List.of("mlp");
+            case "dataset" -> DataSets.names();
+            case "model" -> Models.NAMES;
             case "optim" -> List.of("sgd");
             case "method" -> Compressors.names();
             case "backend" -> Backends.names();

@@ -5,21 +5,22 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
-import org.gridrun.engine.data.BatchSampler;
+import org.gridrun.engine.data.Batches;
 import org.gridrun.engine.data.Dataset;
 import org.gridrun.engine.model.Model;
+import org.gridrun.engine.random.CounterRng;
 
 /**
  * One simulated worker: its minibatch sampler, its batch and gradient buffers and its workspace.
  *
- * <p>Everything is allocated at construction; {@link #computeGradient()} allocates nothing. Its only state across
+ * <p>Everything is allocated at construction; {@link #computeGradient(long)} allocates nothing. Its only state across
  * steps is the sampler's position, which a checkpoint saves.
  */
 final class Worker implements AutoCloseable {
     private final Backend backend;
     private final Model model;
-    private final Dataset data;
-    private final BatchSampler sampler;
+    private final int index;
+    private final Batches batches;
     private final Model.Workspace workspace;
     private final float[] hostX;
     private final float[] hostY;
@@ -30,8 +31,8 @@ final class Worker implements AutoCloseable {
     Worker(int index, Backend backend, Model model, Dataset data, int batchSize, long seed) {
         this.backend = backend;
         this.model = model;
-        this.data = data;
-        this.sampler = new BatchSampler(data.size(), batchSize, seed, index);
+        this.index = index;
+        this.batches = new Batches(data, batchSize, seed, index);
         this.workspace = model.newWorkspace(batchSize);
         this.hostX = new float[batchSize * data.features()];
         this.hostY = new float[batchSize];
@@ -40,23 +41,26 @@ final class Worker implements AutoCloseable {
         this.gradient = backend.allocate(1, model.parameterCount());
     }
 
-    /** Draws this worker's next minibatch and computes its gradient into {@link #gradient()}; returns the loss. */
-    double computeGradient() {
-        int[] batch = sampler.next();
-        data.gather(batch, 0, batch.length, hostX, hostY);
+    /**
+     * Draws this worker's next minibatch (augmented when the data set says so) and computes its gradient at
+     * {@code step} into {@link #gradient()}; returns the loss. The model's random masks are keyed by worker and step.
+     */
+    double computeGradient(long step) {
+        batches.next(hostX, hostY);
         backend.upload(hostX, 0, x);
         backend.upload(hostY, 0, y);
+        workspace.reseed(CounterRng.mix(((long) index << 40) ^ step));
         double loss = model.forward(workspace, x, y);
         model.backward(workspace, gradient);
         return loss;
     }
 
     void saveState(DataOutput out) throws IOException {
-        sampler.saveState(out);
+        batches.saveState(out);
     }
 
     void restoreState(DataInput in) throws IOException {
-        sampler.restoreState(in);
+        batches.restoreState(in);
     }
 
     Tensor gradient() {

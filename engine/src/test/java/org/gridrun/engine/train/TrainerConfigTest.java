@@ -95,7 +95,8 @@ class TrainerConfigTest {
         assertEquals("nesterov needs a positive momentum, found momentum 0.0",
                 error(Map.of("nesterov", true, "momentum", 0.0)));
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
-        assertEquals("dataset 'cifar10' is not available in this version of gridrun yet; available: fashion-mnist", error(Map.of("dataset", "cifar10")));
+        assertEquals("dataset 'imagenet' is not available in this version of gridrun yet; available: fashion-mnist, "
+                + "mnist, cifar10, cifar100", error(Map.of("dataset", "imagenet")));
         assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
         assertEquals("method must be one of " + Compressors.names() + ", found 'qsdg'",
                 error(Map.of("method", "qsdg")));
@@ -104,7 +105,8 @@ class TrainerConfigTest {
     @Test
     void unknownKeysListTheKnownOnes() {
         String m = error(Map.of("zzz", 1L));
-        assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, model, hidden, ngpu, batch_size, "), m);
+        assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, model, hidden, dropout, ngpu, "
+                + "batch_size, "), m);
         // The trainer's own keys, then the parameters compressors declare that it lacks (trn's clip, …).
         assertTrue(m.contains(", seed, log_interval, chkpt_iter, backend, error_feedback"), m);
         assertTrue(m.contains(", clip"), m);
@@ -112,10 +114,11 @@ class TrainerConfigTest {
 
     @Test
     void knownButUnimplementedNamesSaySo() {
-        assertEquals("model 'resnet32' is not available in this version of gridrun yet; available: mlp",
-                error(Map.of("model", "resnet32")));
+        assertEquals("model 'wrn' is not available in this version of gridrun yet; available: logreg, mlp, lenet5, "
+                + "resnet8, resnet20, resnet32, resnet44, resnet56, resnet110", error(Map.of("model", "wrn")));
         assertTrue(TrainerConfig.choices("method").contains("amq"));
-        assertEquals("dataset must be one of [fashion-mnist], found 'svhn'", error(Map.of("dataset", "svhn")));
+        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100], found 'svhn'",
+                error(Map.of("dataset", "svhn")));
     }
 
     @Test

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import org.gridrun.analysis.ResultsStore;
-import org.gridrun.engine.data.FashionMnist;
+import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.jobs.Workspace;
 import org.gridrun.jobs.local.JobLauncher;
@@ -50,7 +50,7 @@ final class GridSession {
             out.printf("nothing to run: all %d experiments are completed, diverged, or queued or running elsewhere%n",
                     plan.experiments().size());
         } else {
-            out.println("data: " + FashionMnist.describeSource(dataDir(toRun.get(0))));
+            out.println("data: " + describeData(toRun.get(0)));
             out.flush();
             new Stager(store).stage(toRun, RunState.QUEUED, "local:" + ProcessHandle.current().pid());
             LocalExecutor executor = new LocalExecutor(store, new JobLauncher(JobLauncher.DEFAULT_JVM_OPTIONS), jobs);
@@ -84,8 +84,11 @@ final class GridSession {
         return System.console() != null ? new TerminalObserver(out) : new LineObserver(out);
     }
 
-    private static String dataDir(PlannedExperiment e) {
+    /** Where the first experiment's data set comes from, read from the files' headers only. */
+    private static String describeData(PlannedExperiment e) {
+        Object dataset = e.record().config().get("dataset");
         Object dir = e.record().config().get("data_dir");
-        return dir == null ? "" : dir.toString();
+        return DataSets.describeSource(dataset == null ? "fashion-mnist" : dataset.toString(),
+                dir == null ? "" : dir.toString());
     }
 }
