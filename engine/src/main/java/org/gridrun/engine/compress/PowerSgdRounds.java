@@ -123,15 +123,15 @@ final class PowerSgdRounds {
             }
             int end = plan.offset(t) + plan.rows(t) * plan.columns(t);
             for (int i = plan.offset(t); i < end; i++) {
+                if (sink != null) {
+                    LittleEndian.putFloat(sink, 4 * cursor++, workers[0].residual()[i]);
+                }
                 float sum = 0f;
                 for (PowerSgd w : workers) {
                     sum += w.residual()[i];
                     w.residual()[i] = 0f;
                 }
                 out[i] = sum / workers.length;
-                if (sink != null) {
-                    LittleEndian.putFloat(sink, 4 * cursor++, sum);
-                }
             }
         }
         return cursor;
