@@ -1,6 +1,7 @@
 package org.gridrun.engine.train;
 
 import org.gridrun.engine.compress.Aggregation;
+import org.gridrun.engine.compress.CollectiveCompressor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Payload;
 
@@ -15,6 +16,10 @@ import org.gridrun.engine.compress.Payload;
  * {@link #meanPayloadBits()} and {@link #meanPayloadBytes()} report that, averaged over workers.
  * {@link #ringBytesPerWorker()} models the traffic of a ring collective on top: {@code 2(K−1)/K} payloads per worker
  * for all-reduce, {@code K−1} for all-gather. Buffers are allocated once; a step allocates nothing.
+ *
+ * <p>A {@link CollectiveCompressor} (PowerSGD) talks in several dependent all-reduce rounds, which one payload per
+ * worker cannot express: {@link #reduce} runs its step for all workers at once and counts what each worker sent
+ * over all the rounds.
  */
 public final class SimulatedCollective {
     private final int workers;
@@ -59,6 +64,29 @@ public final class SimulatedCollective {
         count(aggregation, payloads);
     }
 
+    /**
+     * Runs one step of a method that talks in several all-reduce rounds, writing the average into
+     * {@code out[0 … length)}.
+     *
+     * <p>{@code compressors[w]} is worker {@code w}'s instance and {@code gradients[w]} its gradient. The time it
+     * takes, all workers and rounds together, is reported as {@link #decodeNanos()}.
+     */
+    public void reduce(CollectiveCompressor[] compressors, float[][] gradients, float[] out) {
+        if (compressors.length != workers || gradients.length != workers) {
+            throw new IllegalArgumentException("expected " + workers + " compressors and gradients");
+        }
+        long start = System.nanoTime();
+        compressors[0].step(compressors, gradients, out);
+        decodeNanos = System.nanoTime() - start;
+        long bits = 0;
+        long bytes = 0;
+        for (CollectiveCompressor c : compressors) {
+            bits += c.sentBits();
+            bytes += c.sentBytes();
+        }
+        count(Aggregation.ALL_REDUCE, bits, bytes);
+    }
+
     private void count(Aggregation aggregation, Payload[] payloads) {
         long bits = 0;
         long bytes = 0;
@@ -66,6 +94,10 @@ public final class SimulatedCollective {
             bits += p.bits();
             bytes += p.bytes().length;
         }
+        count(aggregation, bits, bytes);
+    }
+
+    private void count(Aggregation aggregation, long bits, long bytes) {
         meanBits = (double) bits / workers;
         meanBytes = (double) bytes / workers;
         ringBytes = aggregation == Aggregation.ALL_REDUCE ? meanBytes * 2.0 * (workers - 1) / workers
@@ -87,7 +119,7 @@ public final class SimulatedCollective {
         return ringBytes;
     }
 
-    /** The time the last {@link #aggregate} spent decoding and averaging, in nanoseconds. */
+    /** The time the last {@link #aggregate} spent decoding and averaging (or {@link #reduce} took), in nanoseconds. */
     public long decodeNanos() {
         return decodeNanos;
     }

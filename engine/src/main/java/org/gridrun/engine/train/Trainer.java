@@ -3,12 +3,14 @@ package org.gridrun.engine.train;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.backend.TensorIo;
 import org.gridrun.engine.compress.Aggregation;
+import org.gridrun.engine.compress.CollectiveCompressor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.Payload;
@@ -28,8 +30,11 @@ import org.gridrun.engine.run.MetricSpool;
  * <p>Each step, every worker draws its own minibatch, computes its gradient with the shared parameters into its own
  * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload. The
  * {@link SimulatedCollective} decodes and averages the payloads as the compressor's aggregation prescribes; the
- * average is uploaded and the optimizer steps. Workers run one after another on one thread; all buffers are
- * allocated in the constructor, so a step allocates nothing.
+ * average is uploaded and the optimizer steps. A method that talks in several dependent rounds (a
+ * {@link CollectiveCompressor}, PowerSGD) instead gets every worker's downloaded gradient at once and runs its step
+ * through {@link SimulatedCollective#reduce}; its {@code decode_ms} is that whole step and its {@code encode_ms} zero.
+ * Workers run one after another on one thread; all buffers are allocated in the constructor, so a step allocates
+ * nothing.
  *
  * <p>Metrics (names after the ALQ/AMQ seed where it has one), with step = iteration counted from 1:
  * every {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the
@@ -62,6 +67,10 @@ public final class Trainer implements AutoCloseable {
     private final Worker[] workers;
     private final Compressor[] compressors;
     private final Payload[] payloads;
+    /** The compressors as collective ones, when the method is one; else null. */
+    private final CollectiveCompressor[] collectives;
+    /** Every worker's downloaded gradient, for a collective method; else null. */
+    private final float[][] workerGradients;
     private final Aggregation aggregation;
     private final SimulatedCollective collective;
     private final Evaluator evaluator;
@@ -93,6 +102,9 @@ public final class Trainer implements AutoCloseable {
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
         }
         this.payloads = new Payload[workers.length];
+        this.collectives = prototype instanceof CollectiveCompressor
+                ? Arrays.copyOf(compressors, compressors.length, CollectiveCompressor[].class) : null;
+        this.workerGradients = collectives == null ? null : new float[workers.length][n];
         this.collective = new SimulatedCollective(workers.length, n);
         this.evaluator = new Evaluator(backend, model, data.test());
         this.hostGradient = new float[n];
@@ -183,6 +195,10 @@ public final class Trainer implements AutoCloseable {
         int n = hostGradient.length;
         for (int w = 0; w < workers.length; w++) {
             loss += workers[w].computeGradient(step);
+            if (collectives != null) {
+                backend.download(workers[w].gradient(), workerGradients[w], 0);
+                continue;
+            }
             backend.download(workers[w].gradient(), hostGradient, 0);
             long t = System.nanoTime();
             payloads[w] = compressors[w].encode(hostGradient, 0, n);
@@ -191,7 +207,11 @@ public final class Trainer implements AutoCloseable {
         loss /= workers.length;
         long decode = 0;
         if (Double.isFinite(loss)) {
-            collective.aggregate(aggregation, compressors, payloads, hostAverage);
+            if (collectives != null) {
+                collective.reduce(collectives, workerGradients, hostAverage);
+            } else {
+                collective.aggregate(aggregation, compressors, payloads, hostAverage);
+            }
             decode = collective.decodeNanos();
             backend.upload(hostAverage, 0, average);
             optimizer.step(model.parameters(), average);

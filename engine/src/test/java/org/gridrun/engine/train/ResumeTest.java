@@ -103,7 +103,7 @@ class ResumeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"none", "qsgd"})
+    @ValueSource(strings = {"none", "qsgd", "powersgd"})
     void aStoppedAndResumedRunIsTheRunThatNeverStopped(String method) throws IOException {
         RunDir straight = stage("straight", "id-" + method, params(method));
         TrainResult expected = TrainJob.run(straight, TrainListener.NONE);

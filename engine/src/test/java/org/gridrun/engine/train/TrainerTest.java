@@ -96,6 +96,25 @@ class TrainerTest {
     }
 
     @Test
+    void powerSgdTrainsThroughTheCollectiveStepAndCountsBothRounds() {
+        Map<String, Object> params = small();
+        params.put("method", "powersgd");
+        params.put("niters", 40L);
+        List<double[]> logs = new ArrayList<>();
+        TrainResult[] result = new TrainResult[1];
+        List<MetricRecord> records = train(params, logs, result);
+        assertFalse(result[0].diverged());
+        double first = logs.get(0)[1];
+        double last = logs.get(logs.size() - 1)[1];
+        assertTrue(last < 0.8 * first, "loss fell from " + first + " to " + last);
+        // fc1 [32, 784] and fc2 [10, 32] at rank 2: P and Q of each; the biases raw.
+        long bits = 32L * ((32 + 784) * 2 + (10 + 32) * 2 + 32 + 10);
+        assertEquals(bits, value(records, "bits", 40), 0);
+        assertEquals(bits / 8, value(records, "bytes_sent", 40), 0);
+        assertEquals(0, value(records, "encode_ms", 40), 0, "no per-worker encode: the collective step ran");
+    }
+
+    @Test
     void anAdaptiveQuantizerRefitsDuringTrainingAndCompletes() {
         Map<String, Object> params = small();
         params.put("method", "alq_nb");

@@ -1,0 +1,369 @@
+package org.gridrun.engine.compress;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.config.ConfigKey;
+import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.random.CounterRng;
+
+/**
+ * PowerSGD (Vogels, Karimireddy and Jaggi, NeurIPS 2019): each weight matrix {@code M} is sent as the rank-r
+ * factors of one step of power iteration, warm-started from the previous step's {@code Q}, with error feedback.
+ *
+ * <p>Which tensors are compressed is {@link LowRankPlan}'s rule; the step itself, two all-reduces per power
+ * iteration, is {@link PowerSgdRounds}'s, run for all workers by {@link #step}. The first {@code Q} of every tensor
+ * is standard normal, drawn from a stream shared by all workers ({@link #SHARED_STREAM} of the seed), so every
+ * worker starts from the same one; from then on the all-reduces keep them equal. The residual is the method's own:
+ * {@code error_feedback: true} adds nothing.
+ *
+ * <p>One worker sends, per compressed step, {@code 32·(raw values + iters_per_step·Σ (n + m)·r)} bits, and
+ * {@code 32·size} in the {@code start_after} steps; {@link #encode} packs exactly that as float32, and
+ * {@link #decode} rebuilds the output from it. State: the step count, the shared stream's position, the {@code Q}
+ * factors and the residual, all written by {@link #saveState}.
+ */
+public final class PowerSgd extends BaseCompressor implements CollectiveCompressor {
+    /** The short name. */
+    public static final String NAME = "powersgd";
+    /** The random stream every worker's instance draws the first {@code Q} from. */
+    public static final long SHARED_STREAM = -2;
+
+    private final int rank;
+    private final double minRate;
+    private final long startAfter;
+    private final int iterations;
+    private final CounterRng shared;
+    private final Orthonormalizer orthonormalizer = new Orthonormalizer();
+    private final PowerSgd[] alone = {this};
+    private final float[][] aloneGradient = new float[1][];
+    private PowerSgd[] group = new PowerSgd[0];
+    private TensorLayout layout;
+    private LowRankPlan plan;
+    private long steps;
+    private float[] q = new float[0];
+    private float[] residual = new float[0];
+    private float[] left = new float[0];
+    private float[] sentLeft = new float[0];
+    private float[] sentRight = new float[0];
+    private float[] row = new float[0];
+    private float[] decoded = new float[0];
+    private long sentBits;
+    private boolean lastCompressed;
+    private int lastLength = -1;
+
+    PowerSgd(int rank, double minRate, long startAfter, int iterations, long seed, long stream) {
+        super(seed, stream);
+        this.rank = rank;
+        this.minRate = minRate;
+        this.startAfter = startAfter;
+        this.iterations = iterations;
+        this.shared = new CounterRng(seed, SHARED_STREAM);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Map<String, Object> config() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("rank", (long) rank);
+        config.put("min_compression_rate", minRate);
+        config.put("start_after", startAfter);
+        config.put("iters_per_step", (long) iterations);
+        config.put(ErrorFeedback.PARAMETER, true);
+        return config;
+    }
+
+    @Override
+    public Aggregation aggregation() {
+        return Aggregation.ALL_REDUCE;
+    }
+
+    @Override
+    public void bind(TensorLayout layout) {
+        this.layout = layout;
+        this.plan = null;
+    }
+
+    @Override
+    public void step(CollectiveCompressor[] workers, float[][] gradients, float[] averaged) {
+        PowerSgd[] group = group(workers, gradients.length);
+        for (int w = 0; w < group.length; w++) {
+            checkRange(gradients[w], 0, averaged.length);
+            group[w].prepare(averaged.length);
+        }
+        PowerSgdRounds.run(group, gradients, 0, averaged, null);
+    }
+
+    /** The workers as instances of this class, checked to be one group with this instance among them. */
+    private PowerSgd[] group(CollectiveCompressor[] workers, int gradients) {
+        if (workers.length == 0 || workers.length != gradients) {
+            throw new IllegalArgumentException(workers.length + " workers for " + gradients + " gradients");
+        }
+        if (group.length != workers.length) {
+            group = new PowerSgd[workers.length];
+        }
+        boolean member = false;
+        for (int w = 0; w < workers.length; w++) {
+            if (!(workers[w] instanceof PowerSgd p) || !sameRun(p)) {
+                throw new IllegalArgumentException("worker " + w + " is not a " + this + " of seed " + seed
+                        + " at step " + steps + ": " + workers[w]);
+            }
+            group[w] = p;
+            member |= p == this;
+        }
+        if (!member) {
+            throw new IllegalArgumentException("step must be called on one of the workers");
+        }
+        return group;
+    }
+
+    private boolean sameRun(PowerSgd p) {
+        return p.rank == rank && p.minRate == minRate && p.startAfter == startAfter && p.iterations == iterations
+                && p.seed == seed && p.steps == steps;
+    }
+
+    @Override
+    public Payload encode(float[] gradient, int offset, int length) {
+        checkRange(gradient, offset, length);
+        prepare(length);
+        if (decoded.length != length) {
+            decoded = new float[length];
+        }
+        long values = compressing() ? plan.valuesSent(iterations) : length;
+        Payload p = payload(32 * values, length);
+        aloneGradient[0] = gradient;
+        PowerSgdRounds.run(alone, aloneGradient, offset, decoded, p.bytes());
+        aloneGradient[0] = null;
+        lastLength = length;
+        return p;
+    }
+
+    @Override
+    public void decode(Payload payload, float[] out, int offset) {
+        int n = payload.elements();
+        checkRange(out, offset, n);
+        long values = lastCompressed ? plan.valuesSent(iterations) : n;
+        if (n != lastLength || payload.bits() != 32 * values) {
+            throw new IllegalArgumentException("not a payload of this " + this + " instance's last encode: "
+                    + payload);
+        }
+        PowerSgdRounds.decode(this, payload.bytes(), lastCompressed, out, offset);
+    }
+
+    /** Sizes the buffers for gradients of {@code length} values, checking restored state against them. */
+    private void prepare(int length) {
+        if (plan == null || plan.size() != length) {
+            plan = new LowRankPlan(layout != null && layout.size() == length ? layout : TensorLayout.flat(length),
+                    rank, minRate);
+            left = new float[plan.maxLeft()];
+            sentLeft = new float[plan.maxLeft()];
+            sentRight = new float[plan.maxRight()];
+            row = new float[plan.maxColumns()];
+        }
+        if (residual.length == 0) {
+            residual = new float[length];
+        } else if (residual.length != length) {
+            throw new IllegalStateException("the saved residual has " + residual.length + " values; gradients have "
+                    + length);
+        }
+        if (q.length != 0 && q.length != plan.qSize()) {
+            throw new IllegalStateException("the saved Q factors have " + q.length + " values; this layout needs "
+                    + plan.qSize());
+        }
+    }
+
+    /** Whether the coming step compresses ({@code start_after} steps have passed). */
+    boolean compressing() {
+        return steps >= startAfter;
+    }
+
+    /** Draws the first Q if there is none, then turns the residual into {@code M = gradient + residual}. */
+    void startStep(float[] gradient, int offset) {
+        if (q.length == 0) {
+            q = new float[plan.qSize()];
+            fillStandardNormal(q);
+        }
+        for (int i = 0; i < residual.length; i++) {
+            residual[i] += gradient[offset + i];
+        }
+    }
+
+    /** Box-Muller on the shared stream, with StrictMath so that every machine draws the same Q. */
+    private void fillStandardNormal(float[] values) {
+        for (int i = 0; i < values.length; i += 2) {
+            double radius = StrictMath.sqrt(-2 * StrictMath.log(1 - shared.nextDouble()));
+            double angle = 2 * Math.PI * shared.nextDouble();
+            values[i] = (float) (radius * StrictMath.cos(angle));
+            if (i + 1 < values.length) {
+                values[i + 1] = (float) (radius * StrictMath.sin(angle));
+            }
+        }
+    }
+
+    void finishStep(long valuesSent, boolean compressed) {
+        sentBits = 32 * valuesSent;
+        lastCompressed = compressed;
+        steps++;
+    }
+
+    LowRankPlan plan() {
+        return plan;
+    }
+
+    int iterations() {
+        return iterations;
+    }
+
+    /** {@code M} during a step, the residual between steps (a view). */
+    float[] residual() {
+        return residual;
+    }
+
+    /** The right factors of all compressed tensors (a view). */
+    float[] q() {
+        return q;
+    }
+
+    /** This worker's copy of the all-reduced, orthonormalised left factor of the tensor at hand. */
+    float[] left() {
+        return left;
+    }
+
+    /** This worker's own {@code M·Q}, its part of the first all-reduce. */
+    float[] sentLeft() {
+        return sentLeft;
+    }
+
+    /** This worker's own {@code Mᵀ·P}, its part of the second all-reduce. */
+    float[] sentRight() {
+        return sentRight;
+    }
+
+    /** A row of {@code P·Qᵀ}. */
+    float[] row() {
+        return row;
+    }
+
+    Orthonormalizer orthonormalizer() {
+        return orthonormalizer;
+    }
+
+    @Override
+    public long sentBits() {
+        return sentBits;
+    }
+
+    @Override
+    public long sentBytes() {
+        return sentBits / 8;
+    }
+
+    @Override
+    public Compressor copy(long stream) {
+        return new PowerSgd(rank, minRate, startAfter, iterations, seed, stream);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        shared.seek(0);
+        steps = 0;
+        q = new float[0];
+        residual = new float[0];
+        sentBits = 0;
+        lastCompressed = false;
+        lastLength = -1;
+    }
+
+    @Override
+    public void saveState(DataOutput out) throws IOException {
+        out.writeLong(stream);
+        out.writeLong(steps);
+        shared.saveState(out);
+        StateIo.writeFloats(out, q);
+        StateIo.writeFloats(out, residual);
+    }
+
+    @Override
+    public void restoreState(DataInput in) throws IOException {
+        long savedStream = in.readLong();
+        if (savedStream != stream) {
+            throw new IllegalStateException("saved PowerSGD state is of worker stream " + savedStream
+                    + "; this instance has stream " + stream);
+        }
+        long savedSteps = in.readLong();
+        if (savedSteps < 0) {
+            throw new IllegalStateException("saved PowerSGD step count is negative: " + savedSteps);
+        }
+        steps = savedSteps;
+        shared.restoreState(in);
+        q = StateIo.readFloats(in, "PowerSGD Q factors");
+        residual = StateIo.readFloats(in, "PowerSGD residual");
+        lastLength = -1;
+    }
+
+    /** Registers {@code powersgd} and declares its parameters. */
+    public static final class Provider implements CompressorProvider {
+        private static final List<ConfigKey> PARAMETERS = List.of(
+                new ConfigKey("rank", ValueType.INT, 2L,
+                        "rank r of the factors P (n×r) and Q (m×r) sent for each n×m weight matrix"),
+                new ConfigKey("min_compression_rate", ValueType.DOUBLE, 2.0,
+                        "send a matrix raw unless n·m / ((n + m)·r) is at least this (1-D tensors always go raw)"),
+                new ConfigKey("start_after", ValueType.INT, 0L,
+                        "steps of plain uncompressed all-reduce before compression starts"),
+                new ConfigKey("iters_per_step", ValueType.INT, 1L,
+                        "power iterations per step; each sends another rank-r approximation of what is left"));
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String summary() {
+            return "PowerSGD (Vogels et al., NeurIPS 2019): rank-r power iteration with warm start and error feedback";
+        }
+
+        @Override
+        public Aggregation aggregation() {
+            return Aggregation.ALL_REDUCE;
+        }
+
+        @Override
+        public List<ConfigKey> parameters() {
+            return PARAMETERS;
+        }
+
+        @Override
+        public Compressor create(Settings params, long seed) {
+            int rank = atLeast(params, "rank", 1);
+            double minRate = params.doubleValue("min_compression_rate");
+            if (!(minRate >= 1) || Double.isInfinite(minRate)) {
+                throw new ConfigException("min_compression_rate must be at least 1, found "
+                        + ValueType.show(params.values().get("min_compression_rate")));
+            }
+            long startAfter = params.longValue("start_after");
+            if (startAfter < 0) {
+                throw new ConfigException("start_after must not be negative, found " + startAfter);
+            }
+            return new PowerSgd(rank, minRate, startAfter, atLeast(params, "iters_per_step", 1), seed, 0);
+        }
+
+        private static int atLeast(Settings params, String name, int min) {
+            long v = params.longValue(name);
+            if (v < min || v > Integer.MAX_VALUE) {
+                throw new ConfigException(name + " must be " + (v < min ? "at least " + min : "at most "
+                        + Integer.MAX_VALUE) + ", found " + v);
+            }
+            return (int) v;
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package org.gridrun.engine.compress;
+
+import java.util.Arrays;
+
+/**
+ * One step of PowerSGD for all workers at once, each worker's instance holding its own factors and residual.
+ *
+ * <p>Every worker starts from {@code M = gradient + residual}. The raw tensors are averaged as they are, and their
+ * residual is zero: nothing of them was lost. Each compressed tensor, {@code iters_per_step} times: every worker
+ * computes {@code M·Q}; the all-reduce sums them, in worker order, into each worker's {@code P}, which each worker
+ * orthonormalises (the same sum, so the same {@code P} everywhere); every worker computes {@code Mᵀ·P}; the second
+ * all-reduce averages them into each worker's {@code Q}; the shared {@code P·Qᵀ} is added to the output and
+ * subtracted from every worker's {@code M}. What is left of each worker's {@code M} is its new residual, so for each
+ * worker {@code gradient + old residual = output + new residual} on the compressed tensors. The steps before
+ * {@code start_after} are a plain average of the gradients.
+ *
+ * <p>With one worker and a {@code sink}, the step also writes what that worker sends, as float32: the raw tensors,
+ * then per iteration and per compressed tensor the columns of {@code P} and of {@code Q} (the whole gradient before
+ * {@code start_after}).
+ */
+final class PowerSgdRounds {
+    private PowerSgdRounds() {
+    }
+
+    /** Runs the step of {@code workers} on {@code gradients[w][offset …]}, writing the average into {@code out}. */
+    static void run(PowerSgd[] workers, float[][] gradients, int offset, float[] out, byte[] sink) {
+        PowerSgd lead = workers[0];
+        LowRankPlan plan = lead.plan();
+        int n = plan.size();
+        if (!lead.compressing()) {
+            average(workers, gradients, offset, n, out, sink);
+            for (PowerSgd w : workers) {
+                w.finishStep(n, false);
+            }
+            return;
+        }
+        for (int w = 0; w < workers.length; w++) {
+            workers[w].startStep(gradients[w], offset);
+        }
+        Arrays.fill(out, 0, n, 0f);
+        int cursor = raw(workers, plan, out, sink);
+        for (int iteration = 0; iteration < lead.iterations(); iteration++) {
+            for (int t = 0; t < plan.tensors(); t++) {
+                if (plan.compressed(t)) {
+                    cursor = compress(workers, plan, t, out, sink, cursor);
+                }
+            }
+        }
+        for (PowerSgd w : workers) {
+            w.finishStep(plan.valuesSent(lead.iterations()), true);
+        }
+    }
+
+    /** Rebuilds, into {@code out[offset …]}, the output of the one-worker step whose sink was {@code bytes}. */
+    static void decode(PowerSgd worker, byte[] bytes, boolean compressed, float[] out, int offset) {
+        LowRankPlan plan = worker.plan();
+        int cursor = 0;
+        for (int t = 0; t < plan.tensors(); t++) {
+            int start = offset + plan.offset(t);
+            int end = start + plan.rows(t) * plan.columns(t);
+            for (int i = start; i < end; i++) {
+                out[i] = compressed && plan.compressed(t) ? 0f : LittleEndian.getFloat(bytes, 4 * cursor++);
+            }
+        }
+        for (int iteration = 0; compressed && iteration < worker.iterations(); iteration++) {
+            for (int t = 0; t < plan.tensors(); t++) {
+                if (plan.compressed(t)) {
+                    cursor = addProduct(worker, plan, t, bytes, cursor, out, offset);
+                }
+            }
+        }
+    }
+
+    /** Reads one tensor's P and Q from {@code bytes} and adds {@code P·Qᵀ} to its values in {@code out}. */
+    private static int addProduct(PowerSgd worker, LowRankPlan plan, int t, byte[] bytes, int cursor, float[] out,
+                                  int offset) {
+        int rows = plan.rows(t);
+        int cols = plan.columns(t);
+        int r = plan.rank(t);
+        float[] p = worker.left();
+        float[] q = worker.sentRight();
+        cursor = read(bytes, cursor, p, rows * r);
+        cursor = read(bytes, cursor, q, cols * r);
+        float[] row = worker.row();
+        for (int i = 0; i < rows; i++) {
+            LowRank.productRow(p, 0, rows, i, q, 0, cols, r, row);
+            int base = offset + plan.offset(t) + i * cols;
+            for (int j = 0; j < cols; j++) {
+                out[base + j] += row[j];
+            }
+        }
+        return cursor;
+    }
+
+    private static int read(byte[] bytes, int cursor, float[] values, int length) {
+        for (int i = 0; i < length; i++) {
+            values[i] = LittleEndian.getFloat(bytes, 4 * (cursor + i));
+        }
+        return cursor + length;
+    }
+
+    /** The plain average of the gradients, as before {@code start_after}. */
+    private static void average(PowerSgd[] workers, float[][] gradients, int offset, int n, float[] out,
+                                byte[] sink) {
+        for (int i = 0; i < n; i++) {
+            float sum = 0f;
+            for (float[] g : gradients) {
+                sum += g[offset + i];
+            }
+            out[i] = sum / workers.length;
+        }
+        for (int i = 0; sink != null && i < n; i++) {
+            LittleEndian.putFloat(sink, 4 * i, gradients[0][offset + i]);
+        }
+    }
+
+    /** Averages the raw tensors, clearing their residual; returns the number of values written to the sink. */
+    private static int raw(PowerSgd[] workers, LowRankPlan plan, float[] out, byte[] sink) {
+        int cursor = 0;
+        for (int t = 0; t < plan.tensors(); t++) {
+            if (plan.compressed(t)) {
+                continue;
+            }
+            int end = plan.offset(t) + plan.rows(t) * plan.columns(t);
+            for (int i = plan.offset(t); i < end; i++) {
+                if (sink != null) {
+                    LittleEndian.putFloat(sink, 4 * cursor++, workers[0].residual()[i]);
+                }
+                float sum = 0f;
+                for (PowerSgd w : workers) {
+                    sum += w.residual()[i];
+                    w.residual()[i] = 0f;
+                }
+                out[i] = sum / workers.length;
+            }
+        }
+        return cursor;
+    }
+
+    /** One power iteration on tensor {@code t}: both all-reduces, then output and residuals; returns the cursor. */
+    private static int compress(PowerSgd[] workers, LowRankPlan plan, int t, float[] out, byte[] sink, int cursor) {
+        int rows = plan.rows(t);
+        int cols = plan.columns(t);
+        int r = plan.rank(t);
+        int mo = plan.offset(t);
+        int qo = plan.qOffset(t);
+        for (PowerSgd w : workers) {
+            LowRank.times(w.residual(), mo, rows, cols, w.q(), qo, r, w.sentLeft());
+        }
+        float[] p = workers[0].left();
+        allReduceSum(workers, rows * r, p);
+        for (PowerSgd w : workers) {
+            System.arraycopy(p, 0, w.left(), 0, rows * r);
+            w.orthonormalizer().apply(w.left(), rows, r);
+        }
+        for (PowerSgd w : workers) {
+            LowRank.transposeTimes(w.residual(), mo, rows, cols, w.left(), r, w.sentRight(), 0);
+        }
+        float[] q = workers[0].q();
+        allReduceMean(workers, cols * r, q, qo);
+        for (PowerSgd w : workers) {
+            System.arraycopy(q, qo, w.q(), qo, cols * r);
+        }
+        p = workers[0].left();
+        cursor = write(sink, cursor, p, 0, rows * r);
+        cursor = write(sink, cursor, q, qo, cols * r);
+        float[] row = workers[0].row();
+        for (int i = 0; i < rows; i++) {
+            LowRank.productRow(p, 0, rows, i, q, qo, cols, r, row);
+            int base = mo + i * cols;
+            for (int j = 0; j < cols; j++) {
+                out[base + j] += row[j];
+            }
+            for (PowerSgd w : workers) {
+                float[] m = w.residual();
+                for (int j = 0; j < cols; j++) {
+                    m[base + j] -= row[j];
+                }
+            }
+        }
+        return cursor;
+    }
+
+    /** The first all-reduce: the sum of the workers' {@code M·Q}, in worker order. */
+    private static void allReduceSum(PowerSgd[] workers, int length, float[] sum) {
+        System.arraycopy(workers[0].sentLeft(), 0, sum, 0, length);
+        for (int w = 1; w < workers.length; w++) {
+            float[] part = workers[w].sentLeft();
+            for (int i = 0; i < length; i++) {
+                sum[i] += part[i];
+            }
+        }
+    }
+
+    /** The second all-reduce: the mean of the workers' {@code Mᵀ·P}, in worker order. */
+    private static void allReduceMean(PowerSgd[] workers, int length, float[] mean, int offset) {
+        for (int i = 0; i < length; i++) {
+            float sum = 0f;
+            for (PowerSgd w : workers) {
+                sum += w.sentRight()[i];
+            }
+            mean[offset + i] = sum / workers.length;
+        }
+    }
+
+    private static int write(byte[] sink, int cursor, float[] values, int offset, int length) {
+        if (sink == null) {
+            return cursor;
+        }
+        for (int i = 0; i < length; i++) {
+            LittleEndian.putFloat(sink, 4 * (cursor + i), values[offset + i]);
+        }
+        return cursor + length;
+    }
+}
