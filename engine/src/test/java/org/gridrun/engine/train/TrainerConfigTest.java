@@ -65,7 +65,7 @@ class TrainerConfigTest {
         params.put("backend", "auto");
         TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
         assertEquals("qsgd", config.method());
-        assertEquals(Map.of("bits", 2L, "bucket_size", 8192L), config.compressorParams());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 8192L, "per_layer", false), config.compressorParams());
         assertEquals(List.of(512, 128), config.hidden());
         assertEquals(1.0, config.lr());
         assertEquals(true, config.nesterov());
