@@ -27,7 +27,9 @@ import org.gridrun.engine.run.MetricSpool;
  * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload. The
  * {@link SimulatedCollective} decodes and averages the payloads as the compressor's aggregation prescribes; the
  * average is uploaded and the optimizer steps. Workers run one after another on one thread; all buffers are
- * allocated in the constructor, so a step allocates nothing.
+ * allocated in the constructor, so a step allocates nothing. A compressor that fits itself to the gradient
+ * distribution (ALQ/AMQ's {@code number_of_samples}) may, while encoding, have its worker compute gradients of extra
+ * minibatches drawn from a stream of their own ({@link Worker#sampleGradient}); they change no training batch.
  *
  * <p>Metrics (names after the ALQ/AMQ seed where it has one), with step = iteration counted from 1:
  * every {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the
@@ -85,9 +87,10 @@ public final class Trainer implements AutoCloseable {
         this.workers = new Worker[config.ngpu()];
         this.compressors = new Compressor[config.ngpu()];
         for (int w = 0; w < workers.length; w++) {
+            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
             compressors[w].bind(model.layout());
-            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
+            compressors[w].bindSampler(workers[w]::sampleGradient);
         }
         this.payloads = new Payload[workers.length];
         this.collective = new SimulatedCollective(workers.length, n);

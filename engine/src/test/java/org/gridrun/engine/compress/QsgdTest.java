@@ -185,7 +185,7 @@ class QsgdTest {
         float[] g = gaussian(8, 4);
         TensorLayout layout = TensorLayout.of(java.util.List.of("w", "b"), java.util.List.of(new int[] {3},
                 new int[] {5}));
-        Compressor layered = Compressors.create("qsgd", Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true), 1)
+        Compressor layered = Compressors.create("qsgd", Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true, "ignore_small_buckets", false), 1)
                 .copy(0);
         layered.bind(layout);
         Payload p = layered.encode(g, 0, 8);
@@ -207,7 +207,7 @@ class QsgdTest {
         Compressor flat = qsgd(2, 4, 1).copy(0);
         flat.bind(layout);
         assertEquals(2 * 32 + 2 * 8, flat.encode(g, 0, 8).bits(), "network-wide by default");
-        assertEquals(Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true), layered.config());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true, "ignore_small_buckets", false), layered.config());
     }
 
     @Test
@@ -231,7 +231,8 @@ class QsgdTest {
                 () -> Compressors.create("qsgd", Map.of("bucket_size", 0L), 1)).getMessage());
         assertEquals("bits must be an integer, found 'four'", assertThrows(ConfigException.class,
                 () -> Compressors.create("qsgd", Map.of("bits", "four"), 1)).getMessage());
-        assertEquals("unknown qsgd parameter 'bitz'; known: bits, bucket_size, per_layer", assertThrows(ConfigException.class,
+        assertEquals("unknown qsgd parameter 'bitz'; known: bits, bucket_size, per_layer, "
+                + "ignore_small_buckets", assertThrows(ConfigException.class,
                 () -> Compressors.create("qsgd", Map.of("bitz", 2L), 1)).getMessage());
     }
 
@@ -239,9 +240,9 @@ class QsgdTest {
     void configAndAggregationAreReported() {
         Compressor c = qsgd(2, 512, 1);
         assertEquals("qsgd", c.name());
-        assertEquals(Map.of("bits", 2L, "bucket_size", 512L, "per_layer", false), c.config());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 512L, "per_layer", false, "ignore_small_buckets", false), c.config());
         assertEquals(Aggregation.ALL_GATHER, c.aggregation());
-        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false),
+        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false, "ignore_small_buckets", false),
                 Compressors.create("qsgd", Map.of(), 1).config());
     }
 }
