@@ -52,7 +52,8 @@ public final class Compressors {
      * A prototype of method {@code name} with {@code params} (missing ones take their defaults) on stream 0 of
      * {@code seed}.
      *
-     * <p>{@code error_feedback: true} wraps any method in {@link ErrorFeedback}. An unknown method, an unknown
+     * <p>{@code error_feedback: true} wraps any method in {@link ErrorFeedback}, unless its provider already did (a
+     * method that always carries error feedback, such as {@code acsgd}). An unknown method, an unknown
      * parameter, a value of the wrong type or out of range fails with a
      * {@link ConfigException} naming it.
      */
@@ -65,6 +66,7 @@ public final class Compressors {
         }
         Settings settings = Settings.resolve(provider.parameters(), own, name + " parameter");
         Compressor compressor = provider.create(settings, seed);
-        return Boolean.TRUE.equals(feedback) || "".equals(feedback) ? new ErrorFeedback(compressor) : compressor;
+        boolean wrap = (Boolean.TRUE.equals(feedback) || "".equals(feedback)) && !(compressor instanceof ErrorFeedback);
+        return wrap ? new ErrorFeedback(compressor) : compressor;
     }
 }
