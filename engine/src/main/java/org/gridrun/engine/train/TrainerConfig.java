@@ -77,7 +77,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("bucket_size", ValueType.INT, 8192L,
                     "values per quantization bucket (the seed's nuq_bucket_size)"),
             new ConfigKey("per_layer", ValueType.BOOL, false,
-                    "bucket each layer on its own instead of the whole network (the seed's nuq_layer)"),
+                    "bucket each layer on its own instead of the whole network (the seed's default; its nuq_layer "
+                            + "flag is network-wide)"),
             new ConfigKey("mul", ValueType.DOUBLE, 0.5, "ratio p of exponential levels (nuq; the seed's nuq_mul)"),
             new ConfigKey("cd_epochs", ValueType.INT, 30L,
                     "coordinate-descent sweeps when fitting levels (alq; the seed's nuq_cd_epochs)"),
