@@ -26,24 +26,34 @@ enum AdaptiveMethod {
     /** The fitters of ALQ (coordinate descent, projected gradient) and AMQ (exponential levels). */
     enum Fit { COORDINATE_DESCENT, PROJECTED_GRADIENT, EXPONENTIAL }
 
-    /** The projected-gradient fitter's first step size; not configurable (it halves on every rejected step). */
-    static final double ALQG_LEARNING_RATE = 0.1;
-
     /** The parsed, validated parameters; those a method does not declare keep their defaults. */
-    record Params(int bits, int bucketSize, boolean perLayer, int cdEpochs, boolean inv, double amqLr,
-                  int amqEpochs, int distNum, List<Integer> osnapIter) {
+    record Params(int bits, int bucketSize, boolean perLayer, boolean ignoreSmallBuckets, int cdEpochs, boolean inv,
+                  boolean symmetric, double alqgLr, double amqLr, int amqEpochs, int distNum, double interval,
+                  int samples, List<Integer> osnapIter) {
     }
 
     private static final ConfigKey CD_EPOCHS = new ConfigKey("cd_epochs", ValueType.INT, 30L,
             "sweeps (alq) or gradient steps (alqg) per level fit (the seed's nuq_cd_epochs)");
     private static final ConfigKey INV = new ConfigKey("inv", ValueType.BOOL, false,
             "closed-form inverse-CDF update of the levels (the seed's nuq_inv)");
+    private static final ConfigKey SYMMETRIC = new ConfigKey("symmetric", ValueType.BOOL, false,
+            "fit the upper half of the levels behind a fixed 0 and mirror it: levels symmetric around zero, none at "
+                    + "zero (the seed's nuq_sym)");
+    private static final ConfigKey ALQG_LR = new ConfigKey("alqg_lr", ValueType.DOUBLE, 0.1,
+            "first step size of alqg's projected gradient, halved on every rejected step (the seed's "
+                    + "nuq_learning_rate, which its alq_pgd never receives: it keeps 0.1)");
     private static final ConfigKey AMQ_LR = new ConfigKey("amq_lr", ValueType.DOUBLE, 0.7,
             "gradient-descent rate of amq's p (the seed's nuq_amq_lr)");
     private static final ConfigKey AMQ_EPOCHS = new ConfigKey("amq_epochs", ValueType.INT, 50L,
             "gradient-descent steps of amq's p (the seed's nuq_amq_epochs)");
     private static final ConfigKey DIST_NUM = new ConfigKey("dist_num", ValueType.INT, 20L,
             "largest-norm buckets in the fitted mixture (the seed's dist_num)");
+    private static final ConfigKey TRUNCATED_INTERVAL = new ConfigKey("truncated_interval", ValueType.DOUBLE, 1.0,
+            "half-width t in (0, 1] of the interval [-t, t] the fitted normals are truncated to (the seed's "
+                    + "nuq_truncated_interval)");
+    private static final ConfigKey NUMBER_OF_SAMPLES = new ConfigKey("number_of_samples", ValueType.INT, 10L,
+            "fresh minibatch gradients whose bucket statistics each re-fit pools (the seed's nuq_number_of_samples); "
+                    + "the encoded gradient when no trainer draws them");
     private static final ConfigKey OSNAP_ITER = new ConfigKey("osnap_iter", ValueType.INT_LIST, "100,1000,10000",
             "steps at which the levels are re-fitted, then every last value (the seed's g_osnap_iter)");
 
@@ -73,8 +83,8 @@ enum AdaptiveMethod {
 
     LevelFitter fitter(Params p) {
         return switch (fit) {
-            case COORDINATE_DESCENT -> new AlqCoordinateDescent(p.cdEpochs(), p.inv());
-            case PROJECTED_GRADIENT -> new AlqProjectedGradient(p.cdEpochs(), ALQG_LEARNING_RATE);
+            case COORDINATE_DESCENT -> new AlqCoordinateDescent(p.cdEpochs(), p.inv(), p.symmetric());
+            case PROJECTED_GRADIENT -> new AlqProjectedGradient(p.cdEpochs(), p.alqgLr());
             case EXPONENTIAL -> new AmqExponential(p.amqEpochs(), p.amqLr(), 0.25, 0.5, 0.75);
         };
     }
@@ -82,13 +92,13 @@ enum AdaptiveMethod {
     List<ConfigKey> parameters() {
         List<ConfigKey> keys = new ArrayList<>(List.of(QuantizerKeys.bits(fit == Fit.EXPONENTIAL
                         ? "2^bits exponential levels ±p^j, p fitted" : "2^bits fitted levels"),
-                QuantizerKeys.bucketSize("L2 norm"), QuantizerKeys.PER_LAYER));
+                QuantizerKeys.bucketSize("L2 norm"), QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS));
         keys.addAll(fit == Fit.EXPONENTIAL ? List.of(AMQ_LR, AMQ_EPOCHS)
-                : fit == Fit.COORDINATE_DESCENT ? List.of(CD_EPOCHS, INV) : List.of(CD_EPOCHS));
+                : fit == Fit.COORDINATE_DESCENT ? List.of(CD_EPOCHS, INV, SYMMETRIC) : List.of(CD_EPOCHS, ALQG_LR));
         if (normBased) {
             keys.add(DIST_NUM);
         }
-        keys.add(OSNAP_ITER);
+        keys.addAll(List.of(TRUNCATED_INTERVAL, NUMBER_OF_SAMPLES, OSNAP_ITER));
         return List.copyOf(keys);
     }
 
@@ -102,11 +112,16 @@ enum AdaptiveMethod {
             config.put("cd_epochs", (long) p.cdEpochs());
             if (fit == Fit.COORDINATE_DESCENT) {
                 config.put("inv", p.inv());
+                config.put("symmetric", p.symmetric());
+            } else {
+                config.put("alqg_lr", p.alqgLr());
             }
         }
         if (normBased) {
             config.put("dist_num", (long) p.distNum());
         }
+        config.put("truncated_interval", p.interval());
+        config.put("number_of_samples", (long) p.samples());
         return config;
     }
 
@@ -117,9 +132,15 @@ enum AdaptiveMethod {
         boolean exponential = fit == Fit.EXPONENTIAL;
         int cdEpochs = exponential ? 30 : s.positiveInt("cd_epochs");
         boolean inv = fit == Fit.COORDINATE_DESCENT && s.bool("inv");
+        boolean symmetric = fit == Fit.COORDINATE_DESCENT && s.bool("symmetric");
+        double alqgLr = fit == Fit.PROJECTED_GRADIENT ? s.positiveDouble("alqg_lr") : 0.1;
         double amqLr = exponential ? s.positiveDouble("amq_lr") : 0.7;
         int amqEpochs = exponential ? nonNegativeInt(s, "amq_epochs") : 50;
         int distNum = normBased ? s.positiveInt("dist_num") : 20;
+        double interval = s.doubleValue("truncated_interval");
+        if (!(interval > 0 && interval <= 1)) {
+            throw new ConfigException("truncated_interval must be in (0, 1], found " + ValueType.show(interval));
+        }
         List<Integer> osnap = s.positiveIntList("osnap_iter");
         for (int i = 1; i < osnap.size(); i++) {
             if (osnap.get(i) <= osnap.get(i - 1)) {
@@ -127,7 +148,8 @@ enum AdaptiveMethod {
                         + ValueType.show(s.values().get("osnap_iter")));
             }
         }
-        return new Params(bits, bucketSize, s.bool("per_layer"), cdEpochs, inv, amqLr, amqEpochs, distNum, osnap);
+        return new Params(bits, bucketSize, s.bool("per_layer"), s.bool("ignore_small_buckets"), cdEpochs, inv,
+                symmetric, alqgLr, amqLr, amqEpochs, distNum, interval, s.positiveInt("number_of_samples"), osnap);
     }
 
     private static int nonNegativeInt(Settings s, String name) {

@@ -21,12 +21,16 @@ import org.gridrun.engine.compress.levels.LevelFitter;
  * value {@code L} and {@code t − L} is a multiple of {@code L}. Before the first fit the levels are uniform (ALQ) or
  * {@code ±0.5^j} (AMQ), as in the seed.
  *
- * <p>What the fit sees: the seed fits from {@code number_of_samples} freshly sampled gradients; here the gradient
- * about to be encoded stands in for them, because the trainer does not yet supply extra samples. Its values are
- * divided by their bucket's L2 norm; norm-less variants pool them all into {@link DensityFit#normLess}, norm-based
- * ones give each bucket's mean, standard deviation and norm to {@link DensityFit#normBased} ({@code dist_num}
- * largest buckets). Fitting uses no randomness, so a run is determined by its seed. Fitted levels that are not
- * strictly increasing (AMQ's {@code p^j} underflowing at 8 bits) are dropped and the current levels kept.
+ * <p>What the fit sees: as in the seed, {@code number_of_samples} freshly sampled gradients, drawn from the
+ * {@link GradientSampler} the trainer binds (draws {@code (t − 1)·number_of_samples} onwards at step {@code t}, so a
+ * resumed run draws the same ones); an instance without a sampler (the {@code compress} command, unit tests) fits
+ * to the gradient about to be encoded instead. Every sample is bucketed as encoding buckets it (per layer, raw
+ * small buckets left out) and its values divided by their bucket's L2 norm; norm-less variants pool all of them into
+ * one truncated normal ({@link DensityFit#normLess}), norm-based ones give every bucket's mean, standard deviation
+ * and norm to {@link DensityFit#normBased} ({@code dist_num} largest buckets over all samples). The normals are
+ * truncated to {@code [−truncated_interval, truncated_interval]}. Fitting itself uses no randomness, so a run is
+ * determined by its seed. Fitted levels that are not strictly increasing (AMQ's {@code p^j} underflowing at 8 bits,
+ * a degenerate symmetric fit) are dropped and the current levels kept.
  *
  * <p>Decoding uses the current levels, so a payload must be decoded before its encoder's next step; the simulated
  * collective decodes every payload on the encoding instance right after {@code encode}, which holds. State: the
@@ -36,13 +40,16 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
     private final AdaptiveMethod method;
     private final AdaptiveMethod.Params params;
     private final LevelFitter fitter;
+    private final BucketStats stats = new BucketStats();
+    private GradientSampler sampler;
+    private float[] sampled = new float[0];
     private long step;
     private long refits;
     private Density lastDensity;
 
     AdaptiveQuantizer(AdaptiveMethod method, AdaptiveMethod.Params params, long seed, long stream) {
-        super(params.bits(), params.bucketSize(), params.perLayer(), Norm.L2, method.initialLevels(params.bits()),
-                true, seed, stream);
+        super(params.bits(), params.bucketSize(), params.perLayer(), params.ignoreSmallBuckets(), Norm.L2,
+                method.initialLevels(params.bits()), true, seed, stream);
         this.method = method;
         this.params = params;
         this.fitter = method.fitter(params);
@@ -64,9 +71,26 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
         return super.encode(gradient, offset, length);
     }
 
+    @Override
+    public void bindSampler(GradientSampler sampler) {
+        this.sampler = sampler;
+    }
+
     private void refit(float[] g, int offset, int length) {
-        Density density = method.normBased() ? BucketStats.of(g, offset, bucketsFor(length)).normBased(params.distNum())
-                : DensityFit.normLess(BucketStats.normalised(g, offset, bucketsFor(length)));
+        stats.clear();
+        if (sampler == null) {
+            stats.add(g, offset, bucketsFor(length));
+        } else {
+            if (sampled.length != length) {
+                sampled = new float[length];
+            }
+            for (int i = 0; i < params.samples(); i++) {
+                sampler.sample((step - 1) * params.samples() + i, sampled);
+                stats.add(sampled, 0, bucketsFor(length));
+            }
+        }
+        Density density = method.normBased() ? stats.normBased(params.distNum(), params.interval())
+                : stats.normLess(params.interval());
         double[] fitted = fitter.fit(density, 1 << bits).levels();
         try {
             setLevels(fitted);
@@ -103,6 +127,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
         config.put("bits", (long) bits);
         config.put("bucket_size", (long) bucketSize);
         config.put("per_layer", perLayer);
+        config.put("ignore_small_buckets", ignoreSmallBuckets);
         config.putAll(method.fitConfig(params));
         config.put("osnap_iter", params.osnapIter().stream().map(String::valueOf).collect(Collectors.joining(",")));
         return config;

@@ -6,23 +6,38 @@ package org.gridrun.engine.compress;
  *
  * <p>The boundaries are computed once per length and kept; {@link #start(int)} of bucket {@code count()} is the
  * length, so bucket {@code b} is {@code [start(b), start(b + 1))}.
+ *
+ * <p>With {@code ignoreSmall} (the seed's {@code nuq_ig_sm_bkts}) a bucket shorter than {@code size} is
+ * {@link #raw raw}: sent as its float32 values instead of a norm and level indices, and left out of the statistics
+ * the adaptive methods fit. The payload header then holds, per bucket in order, one float (the norm) or, for a raw
+ * bucket, its values: {@link #header(int)} is where bucket {@code b}'s floats begin.
  */
 final class Buckets {
     private final int size;
     private final boolean perLayer;
+    private final boolean ignoreSmall;
     private TensorLayout layout;
     private int[] starts = {0};
+    private int[] headers = {0};
+    private int quantized;
     private int length;
 
     Buckets(int size, boolean perLayer) {
+        this(size, perLayer, false);
+    }
+
+    Buckets(int size, boolean perLayer, boolean ignoreSmall) {
         this.size = size;
         this.perLayer = perLayer;
+        this.ignoreSmall = ignoreSmall;
     }
 
     /** Keeps the layout; per-layer buckets follow it for gradients of its size. */
     void bind(TensorLayout layout) {
         this.layout = layout;
         this.starts = new int[] {0};
+        this.headers = new int[] {0};
+        this.quantized = 0;
         this.length = 0;
     }
 
@@ -31,8 +46,30 @@ final class Buckets {
         if (length != this.length) {
             starts = perLayer && layout != null && layout.size() == length ? layered(length) : flat(length);
             this.length = length;
+            headers = new int[starts.length];
+            quantized = 0;
+            for (int b = 0; b < count(); b++) {
+                int values = start(b + 1) - start(b);
+                headers[b + 1] = headers[b] + (raw(b) ? values : 1);
+                quantized += raw(b) ? 0 : values;
+            }
         }
         return this;
+    }
+
+    /** Whether bucket {@code b} is sent as raw float32 values: short, with {@code ignoreSmall}. */
+    boolean raw(int b) {
+        return ignoreSmall && starts[b + 1] - starts[b] < size;
+    }
+
+    /** The first float of bucket {@code b} in the payload header; {@code header(count())} is the header's length. */
+    int header(int b) {
+        return headers[b];
+    }
+
+    /** The number of values sent as level indices: all but those of raw buckets. */
+    int quantizedValues() {
+        return quantized;
     }
 
     /** The number of buckets. */

@@ -60,6 +60,17 @@ public interface Compressor {
     default void bind(TensorLayout layout) {
     }
 
+    /**
+     * Gives the instance a source of fresh gradients of the model; called once after {@link #bind}, before the first
+     * {@code encode}, by a trainer that can compute them.
+     *
+     * <p>Methods that fit themselves to the gradient distribution ({@code alq}, {@code amq} and their variants) draw
+     * from it when they re-fit; the default ignores it, and an instance never given one fits to the gradient it is
+     * encoding.
+     */
+    default void bindSampler(GradientSampler sampler) {
+    }
+
     /** A new instance with the same configuration, fresh state and random stream {@code stream}. */
     Compressor copy(long stream);
 

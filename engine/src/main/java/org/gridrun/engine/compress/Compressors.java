@@ -53,7 +53,8 @@ public final class Compressors {
      * {@code seed}.
      *
      * <p>{@code error_feedback: true} wraps any method in {@link ErrorFeedback}, except a
-     * {@link CollectiveCompressor}, which keeps its own residual if it has one. An unknown method, an unknown
+     * {@link CollectiveCompressor}, which keeps its own residual if it has one, and a method whose provider already
+     * wrapped it (one that always carries error feedback, such as {@code acsgd}). An unknown method, an unknown
      * parameter, a value of the wrong type or out of range fails with a
      * {@link ConfigException} naming it.
      */
@@ -67,7 +68,7 @@ public final class Compressors {
         Settings settings = Settings.resolve(provider.parameters(), own, name + " parameter");
         Compressor compressor = provider.create(settings, seed);
         boolean wrap = (Boolean.TRUE.equals(feedback) || "".equals(feedback))
-                && !(compressor instanceof CollectiveCompressor);
+                && !(compressor instanceof CollectiveCompressor) && !(compressor instanceof ErrorFeedback);
         return wrap ? new ErrorFeedback(compressor) : compressor;
     }
 }

@@ -50,6 +50,12 @@ public final class ErrorFeedback implements Compressor {
         inner.bind(layout);
     }
 
+    /** Passes the sampler to the inner method, which fits to raw gradients, not to the corrected ones it encodes. */
+    @Override
+    public void bindSampler(GradientSampler sampler) {
+        inner.bindSampler(sampler);
+    }
+
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         if (memory.length != length) {

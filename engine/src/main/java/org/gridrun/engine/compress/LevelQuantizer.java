@@ -23,6 +23,10 @@ import org.gridrun.engine.random.CounterRng;
  * two values (its top 24 bits the first, the next 24 the second).
  *
  * <p>Buckets run over the whole gradient, or, with per-layer buckets and a bound layout, restart at every tensor.
+ * With {@code ignore_small_buckets} (the seed's {@code nuq_ig_sm_bkts}) every bucket shorter than the bucket size is
+ * sent as its float32 values in place of its norm, and its values take no level bits: the payload is then
+ * {@code 32·(quantized buckets + raw values) + bits·(quantized values)} bits, the header holding per bucket in order
+ * either the norm or the raw values.
  * A method that learns its levels is built {@code adaptive}: {@link #setLevels} may then change them between steps,
  * and {@link #saveState} writes them after the random stream's position; fixed levels are configuration, not state.
  */
@@ -48,6 +52,7 @@ abstract class LevelQuantizer extends BaseCompressor {
     protected final int bits;
     protected final int bucketSize;
     protected final boolean perLayer;
+    protected final boolean ignoreSmallBuckets;
     private final Norm norm;
     private final boolean adaptive;
     private final double[] initialLevels;
@@ -65,15 +70,21 @@ abstract class LevelQuantizer extends BaseCompressor {
 
     LevelQuantizer(int bits, int bucketSize, boolean perLayer, Norm norm, double[] levels, boolean adaptive,
                    long seed, long stream) {
+        this(bits, bucketSize, perLayer, false, norm, levels, adaptive, seed, stream);
+    }
+
+    LevelQuantizer(int bits, int bucketSize, boolean perLayer, boolean ignoreSmallBuckets, Norm norm,
+                   double[] levels, boolean adaptive, long seed, long stream) {
         super(seed, stream);
         this.bits = bits;
         this.bucketSize = bucketSize;
         this.perLayer = perLayer;
+        this.ignoreSmallBuckets = ignoreSmallBuckets;
         this.norm = norm;
         this.adaptive = adaptive;
         this.table = new float[1 << bits];
         this.rng = new CounterRng(seed, stream);
-        this.buckets = new Buckets(bucketSize, perLayer);
+        this.buckets = new Buckets(bucketSize, perLayer, ignoreSmallBuckets);
         this.initialLevels = levels.clone();
         setLevelsUnchecked(levels);
     }
@@ -124,9 +135,10 @@ abstract class LevelQuantizer extends BaseCompressor {
         return buckets.forLength(length);
     }
 
-    /** The exact payload size for {@code length} values: {@code 32·buckets + bits·length}. */
+    /** The exact payload size for {@code length} values: {@code 32·buckets + bits·length} without raw buckets. */
     public long payloadBits(int length) {
-        return 32L * buckets.forLength(length).count() + (long) bits * length;
+        Buckets b = buckets.forLength(length);
+        return 32L * b.header(b.count()) + (long) bits * b.quantizedValues();
     }
 
     @Override
@@ -154,13 +166,19 @@ abstract class LevelQuantizer extends BaseCompressor {
         Buckets b = buckets.forLength(length);
         Payload p = payload(payloadBits(length), length);
         byte[] bytes = p.bytes();
-        packer.reset(bytes, 32L * b.count());
+        packer.reset(bytes, 32L * b.header(b.count()));
         for (int k = 0; k < b.count(); k++) {
             int start = offset + b.start(k);
             int end = offset + b.start(k + 1);
+            if (b.raw(k)) {
+                for (int i = start; i < end; i++) {
+                    LittleEndian.putFloat(bytes, 4 * (b.header(k) + i - start), gradient[i]);
+                }
+                continue;
+            }
             float bound = clipBound(gradient, start, end);
             float scale = norm.of(gradient, start, end, bound);
-            LittleEndian.putFloat(bytes, 4 * k, scale);
+            LittleEndian.putFloat(bytes, 4 * b.header(k), scale);
             quantize(gradient, start, end, bound, scale);
         }
         packer.flush();
@@ -234,12 +252,18 @@ abstract class LevelQuantizer extends BaseCompressor {
         }
         Buckets b = buckets.forLength(length);
         byte[] bytes = payload.bytes();
-        reader.reset(bytes, 32L * b.count());
+        reader.reset(bytes, 32L * b.header(b.count()));
         int mask = (1 << bits) - 1;
         for (int k = 0; k < b.count(); k++) {
             int end = offset + b.start(k + 1);
-            fillTable(LittleEndian.getFloat(bytes, 4 * k));
             int i = offset + b.start(k);
+            if (b.raw(k)) {
+                for (int j = 0; i < end; i++, j++) {
+                    out[i] = LittleEndian.getFloat(bytes, 4 * (b.header(k) + j));
+                }
+                continue;
+            }
+            fillTable(LittleEndian.getFloat(bytes, 4 * b.header(k)));
             for (; i + 1 < end; i += 2) {
                 int pair = reader.read(2 * bits);
                 out[i] = table[pair & mask];

@@ -23,8 +23,9 @@ public final class Nuq extends LevelQuantizer {
 
     private final double mul;
 
-    Nuq(int bits, int bucketSize, boolean perLayer, double mul, long seed, long stream) {
-        super(bits, bucketSize, perLayer, Norm.L2, exponentialLevels(bits, mul), false, seed, stream);
+    Nuq(int bits, int bucketSize, boolean perLayer, boolean ignoreSmallBuckets, double mul, long seed,
+                long stream) {
+        super(bits, bucketSize, perLayer, ignoreSmallBuckets, Norm.L2, exponentialLevels(bits, mul), false, seed, stream);
         this.mul = mul;
     }
 
@@ -52,20 +53,21 @@ public final class Nuq extends LevelQuantizer {
         config.put("bits", (long) bits);
         config.put("bucket_size", (long) bucketSize);
         config.put("per_layer", perLayer);
+        config.put("ignore_small_buckets", ignoreSmallBuckets);
         config.put("mul", mul);
         return config;
     }
 
     @Override
     public Compressor copy(long stream) {
-        return new Nuq(bits, bucketSize, perLayer, mul, seed, stream);
+        return new Nuq(bits, bucketSize, perLayer, ignoreSmallBuckets, mul, seed, stream);
     }
 
     /** Registers {@code nuq} and declares its parameters. */
     public static final class Provider implements CompressorProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 QuantizerKeys.bits("2^bits exponential levels ±mul^j"), QuantizerKeys.bucketSize("L2 norm"),
-                QuantizerKeys.PER_LAYER,
+                QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS,
                 new ConfigKey("mul", ValueType.DOUBLE, 0.5,
                         "ratio p of exponential levels, in (0, 1) (the seed's nuq_mul)"));
 
@@ -104,7 +106,8 @@ public final class Nuq extends LevelQuantizer {
                             + bits + ", found " + params.values().get("mul"));
                 }
             }
-            return new Nuq(bits, bucketSize, params.bool("per_layer"), mul, seed, 0);
+            return new Nuq(bits, bucketSize, params.bool("per_layer"), params.bool("ignore_small_buckets"), mul, seed,
+                    0);
         }
     }
 }

@@ -18,8 +18,8 @@ public final class Qinf extends LevelQuantizer {
     /** The short name. */
     public static final String NAME = "qinf";
 
-    Qinf(int bits, int bucketSize, boolean perLayer, long seed, long stream) {
-        super(bits, bucketSize, perLayer, Norm.LINF, uniformLevels(1 << bits), false, seed, stream);
+    Qinf(int bits, int bucketSize, boolean perLayer, boolean ignoreSmallBuckets, long seed, long stream) {
+        super(bits, bucketSize, perLayer, ignoreSmallBuckets, Norm.LINF, uniformLevels(1 << bits), false, seed, stream);
     }
 
     @Override
@@ -33,19 +33,21 @@ public final class Qinf extends LevelQuantizer {
         config.put("bits", (long) bits);
         config.put("bucket_size", (long) bucketSize);
         config.put("per_layer", perLayer);
+        config.put("ignore_small_buckets", ignoreSmallBuckets);
         return config;
     }
 
     @Override
     public Compressor copy(long stream) {
-        return new Qinf(bits, bucketSize, perLayer, seed, stream);
+        return new Qinf(bits, bucketSize, perLayer, ignoreSmallBuckets, seed, stream);
     }
 
     /** Registers {@code qinf} and declares its parameters. */
     public static final class Provider implements CompressorProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 QuantizerKeys.bits("2^bits signed uniform levels in [-1, 1]"),
-                QuantizerKeys.bucketSize("largest magnitude"), QuantizerKeys.PER_LAYER);
+                QuantizerKeys.bucketSize("largest magnitude"), QuantizerKeys.PER_LAYER,
+                QuantizerKeys.IGNORE_SMALL_BUCKETS);
 
         @Override
         public String name() {
@@ -70,7 +72,7 @@ public final class Qinf extends LevelQuantizer {
         @Override
         public Compressor create(Settings params, long seed) {
             return new Qinf(params.intIn("bits", 1, 8), params.positiveInt("bucket_size"), params.bool("per_layer"),
-                    seed, 0);
+                    params.bool("ignore_small_buckets"), seed, 0);
         }
     }
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
-import org.gridrun.engine.config.ValueType;
 
 /**
  * QSGD with bucketing: each bucket is scaled by its L2 norm and every value is rounded stochastically, without
@@ -20,8 +19,10 @@ import org.gridrun.engine.config.ValueType;
  * <p>Wire format: the norms of all buckets first, as little-endian float32, then one {@code bits}-bit level index
  * per value, packed contiguously least significant bit first with no padding between buckets (the last bucket may
  * be shorter). A payload of {@code n} values in {@code B = ceil(n / bucket_size)} buckets holds exactly
- * {@code 32·B + bits·n} bits. A bucket whose norm is zero decodes to zeros. Norms differ per worker, so payloads
- * are gathered, not summed.
+ * {@code 32·B + bits·n} bits. With {@code per_layer} and a bound layout the buckets restart at every tensor, so
+ * {@code B} is the sum over tensors of {@code ceil(size / bucket_size)}; with {@code ignore_small_buckets} a bucket
+ * shorter than the bucket size goes as float32 values instead (see {@code LevelQuantizer}). A bucket whose norm is
+ * zero decodes to zeros. Norms differ per worker, so payloads are gathered, not summed.
  *
  * <p>Its only state is the position of its random stream, which {@link #saveState} writes (24 bytes). The
  * bucketing, rounding and packing are {@code LevelQuantizer}'s; qsgd is its uniform levels with the L2 norm.
@@ -30,8 +31,8 @@ public final class Qsgd extends LevelQuantizer {
     /** The short name. */
     public static final String NAME = "qsgd";
 
-    Qsgd(int bits, int bucketSize, long seed, long stream) {
-        super(bits, bucketSize, false, Norm.L2, uniformLevels(1 << bits), false, seed, stream);
+    Qsgd(int bits, int bucketSize, boolean perLayer, boolean ignoreSmallBuckets, long seed, long stream) {
+        super(bits, bucketSize, perLayer, ignoreSmallBuckets, Norm.L2, uniformLevels(1 << bits), false, seed, stream);
     }
 
     @Override
@@ -44,21 +45,21 @@ public final class Qsgd extends LevelQuantizer {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("bits", (long) bits);
         config.put("bucket_size", (long) bucketSize);
+        config.put("per_layer", perLayer);
+        config.put("ignore_small_buckets", ignoreSmallBuckets);
         return config;
     }
 
     @Override
     public Compressor copy(long stream) {
-        return new Qsgd(bits, bucketSize, seed, stream);
+        return new Qsgd(bits, bucketSize, perLayer, ignoreSmallBuckets, seed, stream);
     }
 
     /** Registers {@code qsgd} and declares its parameters. */
     public static final class Provider implements CompressorProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
-                new ConfigKey("bits", ValueType.INT, 4L,
-                        "bits per value: 2^bits signed uniform levels in [-1, 1], in [1, 8]"),
-                new ConfigKey("bucket_size", ValueType.INT, 8192L,
-                        "values per bucket; each bucket is scaled by its own L2 norm (sent as float32)"));
+                QuantizerKeys.bits("2^bits signed uniform levels in [-1, 1]"), QuantizerKeys.bucketSize("L2 norm"),
+                QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS);
 
         @Override
         public String name() {
@@ -82,7 +83,8 @@ public final class Qsgd extends LevelQuantizer {
 
         @Override
         public Compressor create(Settings params, long seed) {
-            return new Qsgd(params.intIn("bits", 1, 8), params.positiveInt("bucket_size"), seed, 0);
+            return new Qsgd(params.intIn("bits", 1, 8), params.positiveInt("bucket_size"), params.bool("per_layer"),
+                    params.bool("ignore_small_buckets"), seed, 0);
         }
     }
 }

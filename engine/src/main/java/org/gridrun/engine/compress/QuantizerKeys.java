@@ -21,5 +21,11 @@ final class QuantizerKeys {
 
     /** Whether buckets restart at every tensor (the trainer's key of the same name and type). */
     static final ConfigKey PER_LAYER = new ConfigKey("per_layer", ValueType.BOOL, false,
-            "bucket each layer on its own instead of the whole network (the seed's nuq_layer)");
+            "bucket each layer on its own instead of the whole network (the seed's default; its nuq_layer flag is "
+                    + "network-wide)");
+
+    /** Whether buckets shorter than bucket_size are sent as float32 and left out of fitted statistics. */
+    static final ConfigKey IGNORE_SMALL_BUCKETS = new ConfigKey("ignore_small_buckets", ValueType.BOOL, false,
+            "send buckets shorter than bucket_size (a tensor's or the gradient's tail) as float32 values, not "
+                    + "quantized, and leave them out of fitted statistics (the seed's nuq_ig_sm_bkts)");
 }

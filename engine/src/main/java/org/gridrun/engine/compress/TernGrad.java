@@ -26,8 +26,8 @@ public final class TernGrad extends LevelQuantizer {
 
     private final boolean clip;
 
-    TernGrad(int bucketSize, boolean perLayer, boolean clip, long seed, long stream) {
-        super(2, bucketSize, perLayer, Norm.LINF, new double[] {-1, 0, 1}, false, seed, stream);
+    TernGrad(int bucketSize, boolean perLayer, boolean ignoreSmallBuckets, boolean clip, long seed, long stream) {
+        super(2, bucketSize, perLayer, ignoreSmallBuckets, Norm.LINF, new double[] {-1, 0, 1}, false, seed, stream);
         this.clip = clip;
     }
 
@@ -59,19 +59,20 @@ public final class TernGrad extends LevelQuantizer {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("bucket_size", (long) bucketSize);
         config.put("per_layer", perLayer);
+        config.put("ignore_small_buckets", ignoreSmallBuckets);
         config.put("clip", clip);
         return config;
     }
 
     @Override
     public Compressor copy(long stream) {
-        return new TernGrad(bucketSize, perLayer, clip, seed, stream);
+        return new TernGrad(bucketSize, perLayer, ignoreSmallBuckets, clip, seed, stream);
     }
 
     /** Registers {@code trn} and declares its parameters. */
     public static final class Provider implements CompressorProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(QuantizerKeys.bucketSize("largest magnitude"),
-                QuantizerKeys.PER_LAYER,
+                QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS,
                 new ConfigKey("clip", ValueType.BOOL, false,
                         "clip each bucket to 2.5 standard deviations of its values before scaling (TernGrad)"));
 
@@ -97,8 +98,8 @@ public final class TernGrad extends LevelQuantizer {
 
         @Override
         public Compressor create(Settings params, long seed) {
-            return new TernGrad(params.positiveInt("bucket_size"), params.bool("per_layer"), params.bool("clip"), seed,
-                    0);
+            return new TernGrad(params.positiveInt("bucket_size"), params.bool("per_layer"),
+                    params.bool("ignore_small_buckets"), params.bool("clip"), seed, 0);
         }
     }
 }

@@ -34,7 +34,9 @@ import org.gridrun.engine.run.MetricSpool;
  * {@link CollectiveCompressor}, PowerSGD) instead gets every worker's downloaded gradient at once and runs its step
  * through {@link SimulatedCollective#reduce}; its {@code decode_ms} is that whole step and its {@code encode_ms} zero.
  * Workers run one after another on one thread; all buffers are allocated in the constructor, so a step allocates
- * nothing.
+ * nothing. A compressor that fits itself to the gradient distribution (ALQ/AMQ's {@code number_of_samples}) may,
+ * while encoding, have its worker compute gradients of extra minibatches drawn from a stream of their own
+ * ({@link Worker#sampleGradient}); they change no training batch.
  *
  * <p>Metrics (names after the ALQ/AMQ seed where it has one), with step = iteration counted from 1:
  * every {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the
@@ -97,9 +99,10 @@ public final class Trainer implements AutoCloseable {
         this.workers = new Worker[config.ngpu()];
         this.compressors = new Compressor[config.ngpu()];
         for (int w = 0; w < workers.length; w++) {
+            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
             compressors[w].bind(model.layout());
-            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
+            compressors[w].bindSampler(workers[w]::sampleGradient);
         }
         this.payloads = new Payload[workers.length];
         this.collectives = prototype instanceof CollectiveCompressor

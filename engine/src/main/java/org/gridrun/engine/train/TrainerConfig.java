@@ -83,7 +83,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("bucket_size", ValueType.INT, 8192L,
                     "values per quantization bucket (the seed's nuq_bucket_size)"),
             new ConfigKey("per_layer", ValueType.BOOL, false,
-                    "bucket each layer on its own instead of the whole network (the seed's nuq_layer)"),
+                    "bucket each layer on its own instead of the whole network (the seed's default; its nuq_layer "
+                            + "flag is network-wide)"),
             new ConfigKey("mul", ValueType.DOUBLE, 0.5, "ratio p of exponential levels (nuq; the seed's nuq_mul)"),
             new ConfigKey("cd_epochs", ValueType.INT, 30L,
                     "coordinate-descent sweeps when fitting levels (alq; the seed's nuq_cd_epochs)"),
@@ -93,15 +94,18 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("dist_num", ValueType.INT, 20L,
                     "largest-norm buckets in the fitted mixture (alq_nb, amq_nb; the seed's dist_num)"),
             new ConfigKey("number_of_samples", ValueType.INT, 10L,
-                    "gradients sampled to fit the levels (the seed's nuq_number_of_samples)"),
+                    "fresh minibatch gradients sampled at each level re-fit (alq, amq and variants; the seed's "
+                            + "nuq_number_of_samples)"),
             new ConfigKey("truncated_interval", ValueType.DOUBLE, 1.0,
-                    "half-width of the truncated normals' interval (the seed's nuq_truncated_interval)"),
+                    "half-width t in (0, 1] of the interval [-t, t] the fitted normals are truncated to (alq, amq "
+                            + "and variants; the seed's nuq_truncated_interval)"),
             new ConfigKey("symmetric", ValueType.BOOL, false,
-                    "fit levels symmetric around zero (the seed's nuq_sym)"),
+                    "fit the positive levels and mirror them, symmetric around zero (alq, alq_nb; the seed's nuq_sym)"),
             new ConfigKey("inv", ValueType.BOOL, false,
                     "closed-form inverse-CDF update of the levels (the seed's nuq_inv)"),
             new ConfigKey("ignore_small_buckets", ValueType.BOOL, false,
-                    "leave small buckets out of the fitted distribution (the seed's nuq_ig_sm_bkts)"),
+                    "send buckets shorter than bucket_size as float32, unquantized, and leave them out of the fitted "
+                            + "distribution (the seed's nuq_ig_sm_bkts)"),
             new ConfigKey("osnap_iter", ValueType.INT_LIST, "100,1000,10000",
                     "iterations at which levels are re-fitted, then every last value (the seed's g_osnap_iter)"),
             new ConfigKey("bsnap_iter", ValueType.INT, 0L,
@@ -137,9 +141,16 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
      * other than the default fails in {@link #from}, so nothing is silently ignored.
      */
     private static final List<String> NOT_YET_IMPLEMENTED = List.of("optim", "lr_decay_iters", "lr_decay_epochs",
-            "lr_decay_rate", "epochs", "measure_only", "compress_start", "per_layer", "mul", "cd_epochs", "amq_lr",
-            "amq_epochs", "dist_num", "number_of_samples", "truncated_interval", "symmetric", "inv",
-            "ignore_small_buckets", "osnap_iter", "bsnap_iter", "gvar_log_iter", "gvar_start", "train_accuracy");
+            "lr_decay_rate", "epochs", "measure_only", "compress_start", "bsnap_iter", "gvar_log_iter", "gvar_start",
+            "train_accuracy");
+
+    /**
+     * The seed's quantizer keys that only some methods take; a value other than the default fails in {@link #from}
+     * for a method that does not declare it, naming those that do, so nothing is silently ignored.
+     */
+    private static final List<String> METHOD_KEYS = List.of("per_layer", "mul", "cd_epochs", "amq_lr", "amq_epochs",
+            "dist_num", "number_of_samples", "truncated_interval", "symmetric", "inv", "ignore_small_buckets",
+            "osnap_iter", "alqg_lr");
 
     /** {@link #available} by key: fixed once the class path's providers are known; read per validated config. */
     private static final Map<String, List<String>> AVAILABLE = new ConcurrentHashMap<>();
@@ -245,18 +256,33 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
     }
 
     private static void rejectUnimplemented(Settings s) {
-        List<ConfigKey> methodParameters = Compressors.provider(s.string("method")).parameters();
         for (String name : NOT_YET_IMPLEMENTED) {
-            ConfigKey key = KEYS.get(name);
-            Object value = s.values().get(name);
-            boolean isDefault = value.equals(key.defaultValue())
-                    || value instanceof Number n && key.defaultValue() instanceof Number d
-                    && n.doubleValue() == d.doubleValue();
-            if (!isDefault && methodParameters.stream().noneMatch(p -> p.name().equals(name))) {
-                throw new ConfigException(key.name() + " is not implemented in this version of gridrun yet; leave it "
-                        + "out or give its default " + ValueType.show(key.defaultValue()));
+            if (!isDefault(s, name)) {
+                throw new ConfigException(name + " is not implemented in this version of gridrun yet; leave it "
+                        + "out or give its default " + ValueType.show(KEYS.get(name).defaultValue()));
             }
         }
+        String method = s.string("method");
+        for (String name : METHOD_KEYS) {
+            if (!isDefault(s, name) && !declares(Compressors.provider(method), name)) {
+                List<String> takers = Compressors.providers().stream().filter(p -> declares(p, name))
+                        .map(CompressorProvider::name).toList();
+                throw new ConfigException(name + " is not a parameter of " + method + " (only of "
+                        + String.join(", ", takers) + "); leave it out or give its default "
+                        + ValueType.show(KEYS.get(name).defaultValue()));
+            }
+        }
+    }
+
+    private static boolean isDefault(Settings s, String name) {
+        Object value = s.values().get(name);
+        Object defaultValue = KEYS.get(name).defaultValue();
+        return value.equals(defaultValue)
+                || value instanceof Number n && defaultValue instanceof Number d && n.doubleValue() == d.doubleValue();
+    }
+
+    private static boolean declares(CompressorProvider provider, String name) {
+        return provider.parameters().stream().anyMatch(p -> p.name().equals(name));
     }
 
     /** The value of {@code key}, which must be one this build can run; a known but missing one says so. */

@@ -15,12 +15,23 @@ import org.gridrun.engine.random.CounterRng;
  *
  * <p>Everything is allocated at construction; {@link #computeGradient(long)} allocates nothing. Its only state across
  * steps is the sampler's position, which a checkpoint saves.
+ *
+ * <p>{@link #sampleGradient} computes extra gradients for a compressor that fits itself to the gradient
+ * distribution: draw {@code d} is the gradient of {@code batchSize} examples drawn uniformly with replacement from
+ * position {@code d·batchSize} of the worker's stream {@link #SAMPLE_STREAM_BASE}{@code + index}, a stream of its
+ * own, so the training batches, and every state a checkpoint holds, are the same with or without draws.
  */
 final class Worker implements AutoCloseable {
+    /** The offset of the streams of sampled gradients' minibatches, apart from the data samplers and compressors. */
+    static final long SAMPLE_STREAM_BASE = 4L << 40;
+
     private final Backend backend;
     private final Model model;
     private final int index;
+    private final Dataset data;
     private final Batches batches;
+    private final CounterRng sampleRng;
+    private final int[] sampleBatch;
     private final Model.Workspace workspace;
     private final float[] hostX;
     private final float[] hostY;
@@ -32,7 +43,10 @@ final class Worker implements AutoCloseable {
         this.backend = backend;
         this.model = model;
         this.index = index;
+        this.data = data;
         this.batches = new Batches(data, batchSize, seed, index);
+        this.sampleRng = new CounterRng(seed, SAMPLE_STREAM_BASE + index);
+        this.sampleBatch = new int[batchSize];
         this.workspace = model.newWorkspace(batchSize);
         this.hostX = new float[batchSize * data.features()];
         this.hostY = new float[batchSize];
@@ -47,9 +61,30 @@ final class Worker implements AutoCloseable {
      */
     double computeGradient(long step) {
         batches.next(hostX, hostY);
+        return gradientOfHostBatch(CounterRng.mix(((long) index << 40) ^ step));
+    }
+
+    /**
+     * Computes the gradient of sampled minibatch {@code draw} at the current parameters into {@code out}.
+     *
+     * <p>It overwrites {@link #gradient()}, so call it only after that was read (the trainer downloads it before
+     * encoding, and compressors draw while encoding). Sampled batches are not augmented.
+     */
+    void sampleGradient(long draw, float[] out) {
+        sampleRng.seek(draw * sampleBatch.length);
+        for (int j = 0; j < sampleBatch.length; j++) {
+            sampleBatch[j] = sampleRng.nextInt(data.size());
+        }
+        data.gather(sampleBatch, 0, sampleBatch.length, hostX, hostY);
+        gradientOfHostBatch(CounterRng.mix(~draw ^ ((long) index << 40)));
+        backend.download(gradient, out, 0);
+    }
+
+    /** Uploads the batch in the host arrays and computes its gradient, with random masks keyed by {@code noise}. */
+    private double gradientOfHostBatch(long noise) {
         backend.upload(hostX, 0, x);
         backend.upload(hostY, 0, y);
-        workspace.reseed(CounterRng.mix(((long) index << 40) ^ step));
+        workspace.reseed(noise);
         double loss = model.forward(workspace, x, y);
         model.backward(workspace, gradient);
         return loss;

@@ -21,7 +21,7 @@ class CompressorsTest {
         assertTrue(names.containsAll(List.of("none", "qsgd")), names.toString());
         assertEquals(names.stream().sorted().toList(), names, "sorted");
         List<String> qsgdParams = Compressors.provider("qsgd").parameters().stream().map(ConfigKey::name).toList();
-        assertEquals(List.of("bits", "bucket_size"), qsgdParams);
+        assertEquals(List.of("bits", "bucket_size", "per_layer", "ignore_small_buckets"), qsgdParams);
         assertEquals(4L, Compressors.provider("qsgd").parameters().get(0).defaultValue());
         assertEquals(Aggregation.ALL_REDUCE, Compressors.provider("none").aggregation());
     }

@@ -87,7 +87,8 @@ class NuqTest {
 
     @Test
     void configIsReported() {
-        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false, "mul", 0.5),
+        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false, "ignore_small_buckets", false,
+                "mul", 0.5),
                 Compressors.create("nuq", Map.of(), 1).config());
     }
 }

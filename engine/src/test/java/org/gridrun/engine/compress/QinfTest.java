@@ -70,7 +70,7 @@ class QinfTest {
 
     @Test
     void configIsReported() {
-        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false),
+        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false, "ignore_small_buckets", false),
                 Compressors.create("qinf", Map.of(), 1).config());
     }
 }

@@ -180,6 +180,37 @@ class QsgdTest {
     }
 
     @Test
+    void perLayerBucketsRestartAtEachTensorOfTheBoundLayout() {
+        // Tensors of 3 and 5 values, buckets of 4: per layer [0,3) [3,7) [7,8); network-wide [0,4) [4,8).
+        float[] g = gaussian(8, 4);
+        TensorLayout layout = TensorLayout.of(java.util.List.of("w", "b"), java.util.List.of(new int[] {3},
+                new int[] {5}));
+        Compressor layered = Compressors.create("qsgd", Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true, "ignore_small_buckets", false), 1)
+                .copy(0);
+        layered.bind(layout);
+        Payload p = layered.encode(g, 0, 8);
+        assertEquals(3 * 32 + 2 * 8, p.bits());
+        int[] starts = {0, 3, 7, 8};
+        for (int b = 0; b < 3; b++) {
+            double sum = 0;
+            for (int i = starts[b]; i < starts[b + 1]; i++) {
+                sum += (double) g[i] * g[i];
+            }
+            assertEquals((float) Math.sqrt(sum), LittleEndian.getFloat(p.bytes(), 4 * b), "norm of bucket " + b);
+        }
+        float[] out = new float[8];
+        layered.decode(p, out, 0);
+        for (int i = 0; i < 8; i++) {
+            assertTrue(Math.abs(out[i]) <= LittleEndian.getFloat(p.bytes(), 4 * (i < 3 ? 0 : i < 7 ? 1 : 2)) * 1.0001,
+                    "value " + i + " scaled by its own bucket");
+        }
+        Compressor flat = qsgd(2, 4, 1).copy(0);
+        flat.bind(layout);
+        assertEquals(2 * 32 + 2 * 8, flat.encode(g, 0, 8).bits(), "network-wide by default");
+        assertEquals(Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true, "ignore_small_buckets", false), layered.config());
+    }
+
+    @Test
     void encodeReadsOnlyItsRange() {
         float[] g = gaussian(30, 6);
         float[] padded = new float[40];
@@ -200,7 +231,8 @@ class QsgdTest {
                 () -> Compressors.create("qsgd", Map.of("bucket_size", 0L), 1)).getMessage());
         assertEquals("bits must be an integer, found 'four'", assertThrows(ConfigException.class,
                 () -> Compressors.create("qsgd", Map.of("bits", "four"), 1)).getMessage());
-        assertEquals("unknown qsgd parameter 'bitz'; known: bits, bucket_size", assertThrows(ConfigException.class,
+        assertEquals("unknown qsgd parameter 'bitz'; known: bits, bucket_size, per_layer, "
+                + "ignore_small_buckets", assertThrows(ConfigException.class,
                 () -> Compressors.create("qsgd", Map.of("bitz", 2L), 1)).getMessage());
     }
 
@@ -208,8 +240,9 @@ class QsgdTest {
     void configAndAggregationAreReported() {
         Compressor c = qsgd(2, 512, 1);
         assertEquals("qsgd", c.name());
-        assertEquals(Map.of("bits", 2L, "bucket_size", 512L), c.config());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 512L, "per_layer", false, "ignore_small_buckets", false), c.config());
         assertEquals(Aggregation.ALL_GATHER, c.aggregation());
-        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L), Compressors.create("qsgd", Map.of(), 1).config());
+        assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false, "ignore_small_buckets", false),
+                Compressors.create("qsgd", Map.of(), 1).config());
     }
 }

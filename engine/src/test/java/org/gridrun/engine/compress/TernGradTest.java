@@ -102,7 +102,7 @@ class TernGradTest {
 
     @Test
     void configIsReported() {
-        assertEquals(Map.of("bucket_size", 8192L, "per_layer", false, "clip", false),
+        assertEquals(Map.of("bucket_size", 8192L, "per_layer", false, "ignore_small_buckets", false, "clip", false),
                 Compressors.create("trn", Map.of(), 1).config());
     }
 }

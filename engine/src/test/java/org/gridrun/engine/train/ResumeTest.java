@@ -62,6 +62,13 @@ class ResumeTest {
             params.put("bits", 2L);
             params.put("bucket_size", 64L);
         }
+        if (method.equals("alq_nb")) {
+            // Refits at steps 2, 5 and 10, each from two sampled gradients: one before and one after each stop.
+            params.put("bits", 3L);
+            params.put("bucket_size", 64L);
+            params.put("osnap_iter", "2,5");
+            params.put("number_of_samples", 2L);
+        }
         return params;
     }
 
@@ -103,7 +110,7 @@ class ResumeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"none", "qsgd", "powersgd"})
+    @ValueSource(strings = {"none", "qsgd", "powersgd", "alq_nb"})
     void aStoppedAndResumedRunIsTheRunThatNeverStopped(String method) throws IOException {
         RunDir straight = stage("straight", "id-" + method, params(method));
         TrainResult expected = TrainJob.run(straight, TrainListener.NONE);

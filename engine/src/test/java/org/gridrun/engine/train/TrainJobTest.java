@@ -65,7 +65,8 @@ class TrainJobTest {
         assertEquals("Fashion-MNIST set from " + data + " (400 train / 200 test)", result.dataSource());
         assertTrue(result.finalAccuracy() > 0.5, "synthetic bands are easy: " + result.finalAccuracy());
         assertTrue(events.get(0).startsWith("mlp 784-16-10 (12730 parameters), 3 workers x batch 16, qsgd "
-                + "{bits=4, bucket_size=256} (all-gather), 30 iterations; data: Fashion-MNIST set from "),
+                + "{bits=4, bucket_size=256, per_layer=false, ignore_small_buckets=false} (all-gather), 30 iterations; "
+                + "data: Fashion-MNIST set from "),
                 events.get(0));
         assertEquals(List.of("eval 15", "eval 30"), events.subList(1, 3));
         List<MetricRecord> records = MetricSpool.read(dir.metricsFile());

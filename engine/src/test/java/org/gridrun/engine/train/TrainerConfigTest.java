@@ -65,7 +65,8 @@ class TrainerConfigTest {
         params.put("backend", "auto");
         TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
         assertEquals("qsgd", config.method());
-        assertEquals(Map.of("bits", 2L, "bucket_size", 8192L), config.compressorParams());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 8192L, "per_layer", false,
+                "ignore_small_buckets", false), config.compressorParams());
         assertEquals(List.of(512, 128), config.hidden());
         assertEquals(1.0, config.lr());
         assertEquals(true, config.nesterov());
@@ -135,8 +136,19 @@ class TrainerConfigTest {
                 "osnap_iter", "100,2000,10000")));
         TrainerConfig.from(TrainerConfig.resolve(Map.of("method", "alq_nb", "cd_epochs", 20L, "dist_num", 10L,
                 "inv", true, "osnap_iter", "100,2000,50000")));
-        assertEquals("amq_lr is not implemented in this version of gridrun yet; leave it out or give its default 0.7",
+        // nuq.yaml's shared nuq settings, with its ablations' symmetric alq_nb.
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("method", "alq_nb", "cd_epochs", 30L, "symmetric", "",
+                "inv", "", "dist_num", 350L, "per_layer", "", "ignore_small_buckets", "", "truncated_interval", 1L,
+                "number_of_samples", 10L)));
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("method", "qinf", "per_layer", "",
+                "ignore_small_buckets", "", "truncated_interval", 1L, "number_of_samples", 10L)));
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("method", "alqg", "alqg_lr", 0.05)));
+        assertEquals("amq_lr is not a parameter of alq (only of amq, amq_nb); leave it out or give its default 0.7",
                 error(Map.of("method", "alq", "amq_lr", 0.5)));
+        assertEquals("symmetric is not a parameter of qsgd (only of alq, alq_nb); leave it out or give its default "
+                + "false", error(Map.of("method", "qsgd", "symmetric", true)));
+        assertEquals("truncated_interval must be in (0, 1], found 2.0",
+                error(Map.of("method", "amq", "truncated_interval", 2.0)));
     }
 
     @Test

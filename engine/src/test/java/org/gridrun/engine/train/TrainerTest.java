@@ -116,12 +116,7 @@ class TrainerTest {
 
     @Test
     void anAdaptiveQuantizerRefitsDuringTrainingAndCompletes() {
-        Map<String, Object> params = small();
-        params.put("method", "alq_nb");
-        params.put("bits", 3L);
-        params.put("bucket_size", 512L);
-        params.put("osnap_iter", "2,4");
-        params.put("niters", 20L);
+        Map<String, Object> params = adaptive("alq_nb", 3L, 512L, "2,4", 20L);
         List<double[]> logs = new ArrayList<>();
         TrainResult[] result = new TrainResult[1];
         train(params, logs, result);
@@ -130,6 +125,31 @@ class TrainerTest {
         for (double[] log : logs) {
             assertTrue(Double.isFinite(log[1]), "loss at step " + log[0] + " is " + log[1]);
         }
+    }
+
+    @Test
+    void theLevelsAreFittedToSampledGradientsNotTheEncodedOne() {
+        // Without the trainer's sampler both runs would fit to the encoded gradient and be identical.
+        Map<String, Object> params = adaptive("alq", 2L, 256L, "1", 10L);
+        params.put("chkpt_iter", 10L);
+        TrainResult[] result = new TrainResult[1];
+        params.put("number_of_samples", 1L);
+        List<double[]> one = new ArrayList<>();
+        train(params, one, result);
+        params.put("number_of_samples", 3L);
+        List<double[]> three = new ArrayList<>();
+        train(params, three, result);
+        assertTrue(one.get(0)[1] != three.get(0)[1], "other samples give other levels and another run");
+    }
+
+    private static Map<String, Object> adaptive(String method, long bits, long bucketSize, String osnap, long niters) {
+        Map<String, Object> params = small();
+        params.put("method", method);
+        params.put("bits", bits);
+        params.put("bucket_size", bucketSize);
+        params.put("osnap_iter", osnap);
+        params.put("niters", niters);
+        return params;
     }
 
     @Test

@@ -22,12 +22,19 @@ import org.apache.commons.math3.analysis.solvers.BrentSolver;
  *
  * <p>Each epoch sweeps j = 1 ... s - 2 once. The descent runs from three starts (quantiles of f, uniform levels,
  * exponential levels +-0.5^j) and keeps the levels with the lowest proxy.
+ *
+ * <p>Symmetric (the seed's {@code nuq_sym}, in its {@code alq}): only the upper half of each start is descended,
+ * behind a fixed level 0 that is not sent ({@code [0, l_{s/2}, ..., 1]}, as the seed's dummy level), against the
+ * density on [0, 1] alone; the result is mirrored into {@code -h_m, ..., -h_1, h_1, ..., h_m}, and the candidates
+ * compete on the proxy of the mirrored set over the whole density. The levels are then symmetric around zero and
+ * have no zero level.
  */
 public final class AlqCoordinateDescent extends BaseLevelFitter {
     private static final double NO_MASS = 1e-15;
 
     private final int epochs;
     private final boolean inverseCdf;
+    private final boolean symmetric;
 
     /**
      * Creates the fitter.
@@ -37,11 +44,24 @@ public final class AlqCoordinateDescent extends BaseLevelFitter {
      * @throws IllegalArgumentException if epochs is below 1
      */
     public AlqCoordinateDescent(int epochs, boolean inverseCdf) {
+        this(epochs, inverseCdf, false);
+    }
+
+    /**
+     * Creates the fitter, symmetric or not.
+     *
+     * @param epochs number of sweeps over the interior levels ({@code cd_epochs}), at least 1
+     * @param inverseCdf whether to set each level by the inverse-cdf formula rather than root finding
+     * @param symmetric whether to fit the upper half behind a fixed 0 and mirror it (see the class comment)
+     * @throws IllegalArgumentException if epochs is below 1
+     */
+    public AlqCoordinateDescent(int epochs, boolean inverseCdf, boolean symmetric) {
         if (epochs < 1) {
             throw new IllegalArgumentException("epochs must be at least 1, found " + epochs);
         }
         this.epochs = epochs;
         this.inverseCdf = inverseCdf;
+        this.symmetric = symmetric;
     }
 
     public int epochs() {
@@ -52,13 +72,21 @@ public final class AlqCoordinateDescent extends BaseLevelFitter {
         return inverseCdf;
     }
 
+    public boolean symmetric() {
+        return symmetric;
+    }
+
     @Override
     FittedLevels fitChecked(Density density, int levelCount) {
         double[] best = null;
         double bestProxy = Double.POSITIVE_INFINITY;
-        for (double[] levels : alqStarts(density, levelCount)) {
+        for (double[] start : alqStarts(density, levelCount)) {
+            double[] levels = symmetric ? positiveHalf(start) : start;
             for (int e = 0; e < epochs; e++) {
                 sweep(density, levels, inverseCdf);
+            }
+            if (symmetric) {
+                levels = mirrored(levels);
             }
             double proxy = VarianceProxy.value(density, levels);
             if (proxy < bestProxy) {

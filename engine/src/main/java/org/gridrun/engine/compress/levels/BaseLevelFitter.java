@@ -5,8 +5,8 @@ abstract class BaseLevelFitter implements LevelFitter {
 
     @Override
     public final FittedLevels fit(Density density, int levelCount) {
-        if (density.lower() != -1 || density.upper() != 1) {
-            throw new IllegalArgumentException("density must be supported on [-1, 1], found [" + density.lower()
+        if (!(density.lower() >= -1 && density.upper() <= 1)) {
+            throw new IllegalArgumentException("density must be supported within [-1, 1], found [" + density.lower()
                     + ", " + density.upper() + "]");
         }
         if (levelCount < 2 || levelCount % 2 != 0) {
@@ -25,5 +25,29 @@ abstract class BaseLevelFitter implements LevelFitter {
             StartingLevels.uniform(levelCount),
             StartingLevels.exponential(levelCount, 0.5),
         };
+    }
+
+    /**
+     * The upper half of sorted levels behind a fixed level 0: {@code [0, l_{s/2}, …, l_{s−1}]}, each raised to at
+     * least the one before, so that the half is sorted even when a start puts upper levels below zero.
+     */
+    static double[] positiveHalf(double[] levels) {
+        int half = levels.length / 2;
+        double[] h = new double[half + 1];
+        for (int j = 1; j <= half; j++) {
+            h[j] = Math.max(h[j - 1], levels[half + j - 1]);
+        }
+        return h;
+    }
+
+    /** The full level set {@code −h_m, …, −h_1, h_1, …, h_m} of a positive half {@code [0, h_1, …, h_m]}. */
+    static double[] mirrored(double[] half) {
+        int m = half.length - 1;
+        double[] l = new double[2 * m];
+        for (int j = 1; j <= m; j++) {
+            l[m - j] = -half[j];
+            l[m + j - 1] = half[j];
+        }
+        return l;
     }
 }

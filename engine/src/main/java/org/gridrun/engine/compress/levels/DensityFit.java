@@ -10,7 +10,11 @@ import java.util.Arrays;
  *
  * <p>Degenerate input falls back to the {@link Uniform} density on [-1, 1], for which every fitter returns (close
  * to) uniform levels: no values, values that are all equal (standard deviation below {@value #MIN_STD}), non-finite
- * statistics, or a normal that puts no mass on [-1, 1]. This keeps NaN out of the levels.
+ * statistics, or a normal that puts no mass on its interval. This keeps NaN out of the levels.
+ *
+ * <p>The normals are truncated to [-1, 1], or, given a truncated interval {@code t} in (0, 1] (the seed's
+ * {@code nuq_truncated_interval}), to [-t, t]: the fitted levels still span [-1, 1], but the fit then counts no
+ * mass beyond ±t.
  */
 public final class DensityFit {
     /** Standard deviations below this count as zero spread. */
@@ -43,7 +47,19 @@ public final class DensityFit {
             double d = v - mean;
             squares += d * d;
         }
-        return truncatedOrUniform(mean, Math.sqrt(squares / n));
+        return truncatedOrUniform(mean, Math.sqrt(squares / n), 1);
+    }
+
+    /**
+     * The norm-less fit from the pooled values' mean and standard deviation, already computed: one normal truncated
+     * to [-interval, interval].
+     *
+     * @param interval the truncated interval's half-width, in (0, 1]
+     * @return the truncated normal, or the uniform density on [-1, 1] when the statistics are degenerate
+     * @throws IllegalArgumentException if interval is outside (0, 1]
+     */
+    public static Density normLess(double mean, double std, double interval) {
+        return truncatedOrUniform(mean, std, checkInterval(interval));
     }
 
     /**
@@ -61,6 +77,18 @@ public final class DensityFit {
      * @throws IllegalArgumentException if the arrays differ in length or distNum is below 1
      */
     public static Density normBased(double[] bucketMeans, double[] bucketStds, double[] bucketNorms, int distNum) {
+        return normBased(bucketMeans, bucketStds, bucketNorms, distNum, 1);
+    }
+
+    /**
+     * The norm-based fit with its normals truncated to [-interval, interval]; otherwise as
+     * {@link #normBased(double[], double[], double[], int)}.
+     *
+     * @throws IllegalArgumentException also if interval is outside (0, 1]
+     */
+    public static Density normBased(double[] bucketMeans, double[] bucketStds, double[] bucketNorms, int distNum,
+                                    double interval) {
+        double t = checkInterval(interval);
         int n = bucketNorms.length;
         if (bucketMeans.length != n || bucketStds.length != n) {
             throw new IllegalArgumentException("bucketMeans, bucketStds and bucketNorms must be equally long, found "
@@ -74,7 +102,7 @@ public final class DensityFit {
         int usableCount = 0;
         for (int i = 0; i < n; i++) {
             usable[i] = bucketNorms[i] > 0 && Double.isFinite(bucketNorms[i]) && bucketStds[i] >= MIN_STD
-                    && TruncatedNormal.hasMass(bucketMeans[i], bucketStds[i], -1, 1);
+                    && TruncatedNormal.hasMass(bucketMeans[i], bucketStds[i], -t, t);
             if (usable[i]) {
                 norms[usableCount++] = bucketNorms[i];
             }
@@ -101,7 +129,7 @@ public final class DensityFit {
             if (!usable[i] || bucketNorms[i] < cut || (bucketNorms[i] == cut && tiesAllowed-- <= 0)) {
                 continue;
             }
-            parts[m] = new TruncatedNormal(bucketMeans[i], bucketStds[i], -1, 1);
+            parts[m] = new TruncatedNormal(bucketMeans[i], bucketStds[i], -t, t);
             weights[m] = bucketNorms[i];
             total += bucketNorms[i];
             m++;
@@ -124,10 +152,17 @@ public final class DensityFit {
         return weights;
     }
 
-    private static Density truncatedOrUniform(double mean, double std) {
-        if (std < MIN_STD || !TruncatedNormal.hasMass(mean, std, -1, 1)) {
+    private static Density truncatedOrUniform(double mean, double std, double t) {
+        if (!(std >= MIN_STD) || !TruncatedNormal.hasMass(mean, std, -t, t)) {
             return UNIFORM;
         }
-        return new TruncatedNormal(mean, std, -1, 1);
+        return new TruncatedNormal(mean, std, -t, t);
+    }
+
+    private static double checkInterval(double interval) {
+        if (!(interval > 0 && interval <= 1)) {
+            throw new IllegalArgumentException("interval must be in (0, 1], found " + interval);
+        }
+        return interval;
     }
 }

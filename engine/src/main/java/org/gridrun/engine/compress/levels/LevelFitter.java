@@ -5,16 +5,17 @@ package org.gridrun.engine.compress.levels;
  *
  * <p>Call {@link #fit} whenever the density changes (for ALQ, every few thousand steps, on fresh gradient
  * statistics); fitters hold only their configuration, so one instance may fit any number of densities, from any
- * thread. The result is sorted, lies in [-1, 1], and starts at -1 and ends at +1.
+ * thread. The result is sorted, lies in [-1, 1], and starts at -1 and ends at +1,
+ * whatever part of [-1, 1] the density covers.
  */
 public interface LevelFitter {
 
     /**
      * Fits {@code levelCount} levels to the density.
      *
-     * @param density a density supported on [-1, 1]
+     * @param density a density supported on [-1, 1] or a part of it (a truncated interval)
      * @param levelCount s = 2^bits, even and at least 2
-     * @throws IllegalArgumentException if the density's support is not [-1, 1] or levelCount is odd or below 2
+     * @throws IllegalArgumentException if the density's support is not within [-1, 1] or levelCount is odd or below 2
      */
     FittedLevels fit(Density density, int levelCount);
 

@@ -115,7 +115,8 @@ class LevelFitTest {
     void rejectsOddLevelCountsAndOtherSupports() {
         LevelFitter cd = new AlqCoordinateDescent(1, false);
         assertThrows(IllegalArgumentException.class, () -> cd.fit(NORMAL, 7));
-        assertThrows(IllegalArgumentException.class, () -> cd.fit(new Uniform(0, 1), 8));
+        assertThrows(IllegalArgumentException.class, () -> cd.fit(new Uniform(-2, 1), 8));
+        assertThrows(IllegalArgumentException.class, () -> cd.fit(new Uniform(0, 1.5), 8));
         assertThrows(IllegalArgumentException.class, () -> new AmqExponential(50, 0.7, 1.5));
         assertThrows(IllegalArgumentException.class, () -> new AlqCoordinateDescent(0, false));
     }
