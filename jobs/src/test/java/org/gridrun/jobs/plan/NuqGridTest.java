@@ -65,7 +65,7 @@ class NuqGridTest {
         List<String> names = names("cifar10_full_resnet110");
         String shared = "cifar10_full_resnet110_%03d_optim_sgd,model_resnet110,batch_size_128,lr_0.1,momentum_0.9,"
                 + "weight_decay_0.0001,";
-        String nuq = "bits_3,bucket_size_16384,ngpu_4,dist_num_150,per_layer_,ignore_small_buckets_,";
+        String nuq = "bits_3,bucket_size_16384,ngpu_4,dist_num_150,per_layer_false,ignore_small_buckets_,";
         assertEquals(List.of(String.format(shared, 0) + "method_none,ngpu_1",
                 String.format(shared, 1) + nuq + "method_amq,amq_lr_0.7,amq_epochs_40",
                 String.format(shared, 2) + nuq + "method_amq_nb,amq_lr_0.7,amq_epochs_40",
@@ -77,14 +77,14 @@ class NuqGridTest {
                 String.format(shared, 8) + "ngpu_4,method_none"), names);
         Experiment amq = grid.expand("cifar10_full_resnet110").get(1);
         assertEquals("40000,60000", amq.params().get("lr_decay_iters"));
-        assertEquals("", amq.params().get("per_layer"));
+        assertEquals(false, amq.params().get("per_layer"));
     }
 
     @Test
     void runsWithoutTheSeedsGOptimOnlyMeasure() {
         Experiment half = grid.expand("imagenet_half").get(1);
         assertEquals("imagenet_half_001_model_resnet18,batch_size_64,lr_0.1,momentum_0.9,weight_decay_0.0001,bits_4,"
-                + "bucket_size_8192,ngpu_4,dist_num_350,per_layer_,ignore_small_buckets_,method_amq,amq_lr_0.7",
+                + "bucket_size_8192,ngpu_4,dist_num_350,per_layer_false,ignore_small_buckets_,method_amq,amq_lr_0.7",
                 half.name());
         assertEquals(true, half.params().get("measure_only"));
         assertEquals(null, half.params().get("compress_start"));
@@ -103,10 +103,10 @@ class NuqGridTest {
         assertEquals(List.of("0,80000,80000", "40000,60000,80000", "100,1000,2000,40000,60000,80000"),
                 interval.subList(0, 3).stream().map(e -> e.params().get("osnap_iter")).toList());
         assertEquals("interval_003_optim_sgd,model_resnet8,batch_size_128,lr_0.1,momentum_0.9,weight_decay_0.0001,"
-                + "bits_3,bucket_size_16384,ngpu_4,dist_num_350,per_layer_,ignore_small_buckets_,method_amq,"
+                + "bits_3,bucket_size_16384,ngpu_4,dist_num_350,per_layer_false,ignore_small_buckets_,method_amq,"
                 + "amq_lr_0.7,amq_epochs_40", interval.get(3).name());
         assertEquals("bits_007_optim_sgd,model_resnet8,batch_size_128,lr_0.1,momentum_0.9,weight_decay_0.0001,"
-                + "bits_2,bucket_size_16384,ngpu_4,dist_num_350,per_layer_,ignore_small_buckets_,method_alq_nb,"
+                + "bits_2,bucket_size_16384,ngpu_4,dist_num_350,per_layer_false,ignore_small_buckets_,method_alq_nb,"
                 + "cd_epochs_30,inv_", grid.expand("bits").get(7).name());
     }
 
