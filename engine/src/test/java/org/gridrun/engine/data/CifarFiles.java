@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes small CIFAR binary files for tests: image {@code i} of a file is filled from a formula of (i, c, y, x). */
-final class CifarFiles {
+public final class CifarFiles {
     static final int PLANE = 1024;
 
     private CifarFiles() {
@@ -40,7 +40,7 @@ final class CifarFiles {
     }
 
     /** Writes a CIFAR-10 directory: five training files of {@code perFile} records and a test file of 3. */
-    static void writeCifar10(Path dir, int perFile) throws IOException {
+    public static void writeCifar10(Path dir, int perFile) throws IOException {
         for (int f = 1; f <= 5; f++) {
             write(dir.resolve("data_batch_" + f + ".bin"), f, perFile, 1, f, 10);
         }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.gridrun.engine.data.CifarFiles;
 import org.gridrun.engine.data.IdxFiles;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
@@ -112,12 +113,36 @@ class ResumeTest {
     @ParameterizedTest
     @ValueSource(strings = {"none", "qsgd", "powersgd", "alq_nb"})
     void aStoppedAndResumedRunIsTheRunThatNeverStopped(String method) throws IOException {
-        RunDir straight = stage("straight", "id-" + method, params(method));
+        assertResumesIdentically(method, params(method));
+    }
+
+    /**
+     * The convolutional models carry more state than the MLP: lenet5 draws dropout masks, resnet8 has batch-norm
+     * running statistics and trains on augmented CIFAR batches; all of it must resume exactly.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"lenet5", "resnet8"})
+    void convolutionalModelsResumeExactly(String model) throws IOException {
+        Map<String, Object> params = params("qsgd");
+        params.put("model", model);
+        params.put("batch_size", 4L);
+        params.put("ngpu", 2L);
+        if (model.equals("resnet8")) {
+            Path cifar = Files.createDirectories(tmp.resolve("cifar"));
+            CifarFiles.writeCifar10(cifar, 8);
+            params.put("dataset", "cifar10");
+            params.put("data_dir", cifar.toString());
+        }
+        assertResumesIdentically(model, params);
+    }
+
+    private void assertResumesIdentically(String method, Map<String, Object> params) throws IOException {
+        RunDir straight = stage("straight", "id-" + method, params);
         TrainResult expected = TrainJob.run(straight, TrainListener.NONE);
         assertFalse(expected.stopped());
         assertEquals(12, expected.steps());
 
-        RunDir resumed = stage("resumed", "id-" + method, params(method));
+        RunDir resumed = stage("resumed", "id-" + method, params);
         TrainResult first = runStoppingAt(resumed, 0);
         assertEquals(new StopResult(0, "before the start"), StopResult.of(first));
         assertEquals(OptionalLong.of(0), TrainJob.checkpointStep(resumed));
