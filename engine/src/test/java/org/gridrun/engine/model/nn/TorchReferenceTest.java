@@ -1,0 +1,154 @@
+package org.gridrun.engine.model.nn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.compress.TensorLayout;
+import org.gridrun.engine.model.Model;
+import org.gridrun.engine.random.CounterRng;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The models are the networks they claim to be: with gridrun's weights loaded into PyTorch's own layers
+ * ({@code torch_reference.py}, in double precision), PyTorch computes the same loss and the same gradient of every
+ * parameter as gridrun does on the same batch. Runs when {@code python3} can import torch (Debian's
+ * {@code python3-torch}, which {@code .ci/run} installs), and is skipped, saying so, elsewhere.
+ */
+class TorchReferenceTest {
+    /** A Python that imports torch: $GRIDRUN_PYTHON, Debian's, or the first on the PATH; null when none does. */
+    private static String python;
+
+    private final CpuBackend backend = new CpuBackend();
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void probe() throws InterruptedException {
+        List<String> candidates = new ArrayList<>();
+        if (System.getenv("GRIDRUN_PYTHON") != null) {
+            candidates.add(System.getenv("GRIDRUN_PYTHON"));
+        }
+        candidates.addAll(List.of("/usr/bin/python3", "python3"));
+        for (String candidate : candidates) {
+            try {
+                Process p = new ProcessBuilder(candidate, "-c", "import torch").redirectErrorStream(true).start();
+                p.getInputStream().readAllBytes();
+                if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                    python = candidate;
+                    return;
+                }
+            } catch (IOException e) {
+                // not this one
+            }
+        }
+    }
+
+    @AfterEach
+    void close() {
+        backend.close();
+    }
+
+    @Test
+    void lenet5MatchesPyTorch() throws Exception {
+        compare("lenet5", Models.lenet5(backend, new Shape(28, 28, 1), 10, false), new Shape(28, 28, 1), 10);
+    }
+
+    @Test
+    void resnet8MatchesPyTorch() throws Exception {
+        compare("resnet8", Models.resnet(backend, 8, new Shape(12, 12, 3), 5), new Shape(12, 12, 3), 5);
+    }
+
+    private void compare(String name, Model model, Shape input, int classes) throws Exception {
+        assumeTrue(python != null, "python3 cannot import torch (apt-get install python3-torch): no PyTorch reference");
+        int batch = 6;
+        model.initialize(3);
+        CounterRng rng = new CounterRng(5, 0);
+        float[] x = new float[batch * input.size()];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) (2 * rng.nextDouble() - 1);
+        }
+        float[] y = new float[batch];
+        for (int i = 0; i < batch; i++) {
+            y[i] = i % classes;
+        }
+        Tensor xt = backend.allocate(batch, input.size());
+        Tensor yt = backend.allocate(batch, 1);
+        backend.upload(x, 0, xt);
+        backend.upload(y, 0, yt);
+        Tensor gradient = backend.allocate(1, model.parameterCount());
+        Model.Workspace ws = model.newWorkspace(batch);
+        double loss = model.forward(ws, xt, yt);
+        model.backward(ws, gradient);
+        float[] ours = new float[model.parameterCount()];
+        backend.download(gradient, ours, 0);
+        float[] params = new float[model.parameterCount()];
+        backend.download(model.parameters(), params, 0);
+
+        write(tmp.resolve("params.f32"), params);
+        write(tmp.resolve("x.f32"), x);
+        write(tmp.resolve("y.f32"), y);
+        Files.writeString(tmp.resolve("shape.txt"), input.height() + " " + input.width() + " " + input.channels()
+                + " " + classes + " " + batch);
+        Files.write(tmp.resolve("layout.txt"), model.layout().tensors().stream().map(t -> t.name() + " "
+                + IntStream.of(t.shape()).mapToObj(Integer::toString).collect(Collectors.joining("x"))).toList());
+        Path script = tmp.resolve("torch_reference.py");
+        try (InputStream in = getClass().getResourceAsStream("torch_reference.py")) {
+            Files.copy(in, script);
+        }
+        Process p = new ProcessBuilder(python, script.toString(), name, tmp.toString()).redirectErrorStream(true)
+                .start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "PyTorch reference timed out");
+        assertEquals(0, p.exitValue(), output);
+
+        double reference = Double.parseDouble(Files.readString(tmp.resolve("loss.txt")).trim());
+        assertEquals(reference, loss, 1e-5 * Math.abs(reference), "loss");
+        float[] theirs = read(tmp.resolve("grad.f32"), ours.length);
+        List<String> off = new ArrayList<>();
+        for (TensorLayout.Tensor t : model.layout().tensors()) {
+            double diff = 0;
+            double norm = 0;
+            for (int i = t.offset(); i < t.offset() + t.size(); i++) {
+                diff += (ours[i] - theirs[i]) * (double) (ours[i] - theirs[i]);
+                norm += theirs[i] * (double) theirs[i];
+            }
+            if (Math.sqrt(diff) > 1e-4 * Math.sqrt(norm) + 1e-7) {
+                off.add(t.name() + ": relative error " + Math.sqrt(diff / Math.max(norm, 1e-30)));
+            }
+        }
+        assertTrue(off.isEmpty(), "gradients that differ from PyTorch's: " + off);
+        ws.close();
+    }
+
+    private static void write(Path file, float[] values) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(values);
+        Files.write(file, bytes.array());
+    }
+
+    private static float[] read(Path file, int count) throws IOException {
+        float[] values = new float[count];
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(4L * count, bytes.remaining(), "gradient length");
+        bytes.asFloatBuffer().get(values);
+        return values;
+    }
+}

@@ -1,0 +1,128 @@
+"""Reference loss and gradients of gridrun's models, computed by PyTorch from gridrun's own weights.
+
+Usage: python3 torch_reference.py MODEL DIR
+DIR holds layout.txt (one tensor per line: name and gridrun's shape), params.f32 (gridrun's flat parameters),
+x.f32 (the batch, channels-last), y.f32 (class indices) and shape.txt (height width channels classes batch).
+Writes loss.txt and grad.f32 (gradients in gridrun's flat layout).
+"""
+import sys
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class SeedConvnet(nn.Module):
+    """The seed's MNIST cnn, without dropout (masks are not comparable across frameworks)."""
+
+    def __init__(self, channels, classes, flat):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, 64, 5)
+        self.conv2 = nn.Conv2d(64, 128, 5)
+        self.fc1 = nn.Linear(flat, 1000)
+        self.fc2 = nn.Linear(1000, classes)
+
+    def forward(self, x):
+        x = F.relu(F.max_pool2d(self.conv1(x), 2))
+        x = F.relu(F.max_pool2d(self.conv2(x), 2))
+        x = F.relu(self.fc1(x.flatten(1)))
+        return self.fc2(x)
+
+
+class Block(nn.Module):
+    def __init__(self, cin, planes, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, planes, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(planes)
+        self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(planes)
+        self.pad = (planes - cin) // 2 if stride != 1 or cin != planes else None
+        self.stride = stride
+
+    def forward(self, x):
+        out = self.bn2(self.conv2(F.relu(self.bn1(self.conv1(x)))))
+        if self.pad is None:
+            short = x
+        else:
+            short = F.pad(x[:, :, ::self.stride, ::self.stride], (0, 0, 0, 0, self.pad, self.pad))
+        return F.relu(out + short)
+
+
+class CifarResNet(nn.Module):
+    def __init__(self, depth, channels, classes):
+        super().__init__()
+        n = (depth - 2) // 6
+        self.conv1 = nn.Conv2d(channels, 16, 3, 1, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(16)
+        cin = 16
+        for stage, planes in enumerate((16, 32, 64)):
+            blocks = []
+            for i in range(n):
+                blocks.append(Block(cin, planes, 2 if stage > 0 and i == 0 else 1))
+                cin = planes
+            setattr(self, "layer%d" % (stage + 1), nn.Sequential(*blocks))
+        self.linear = nn.Linear(64, classes)
+
+    def forward(self, x):
+        x = F.relu(self.bn1(self.conv1(x)))
+        x = self.layer3(self.layer2(self.layer1(x)))
+        return self.linear(F.adaptive_avg_pool2d(x, 1).flatten(1))
+
+
+def to_torch(name, array, shape, flat_hwc):
+    """gridrun's tensor (channels-last convs, HWC-flattened fc1) as PyTorch's."""
+    t = torch.from_numpy(array.reshape(shape))
+    if len(shape) == 4:
+        return t.permute(0, 3, 1, 2).contiguous()
+    if flat_hwc is not None and name == "fc1.weight":
+        h, w, c = flat_hwc
+        return t.reshape(shape[0], h, w, c).permute(0, 3, 1, 2).reshape(shape[0], -1).contiguous()
+    return t
+
+
+def to_gridrun(name, grad, shape, flat_hwc):
+    if len(shape) == 4:
+        return grad.permute(0, 2, 3, 1).contiguous()
+    if flat_hwc is not None and name == "fc1.weight":
+        h, w, c = flat_hwc
+        return grad.reshape(shape[0], c, h, w).permute(0, 2, 3, 1).reshape(shape[0], -1).contiguous()
+    return grad
+
+
+def main():
+    model_name, folder = sys.argv[1], sys.argv[2]
+    height, width, channels, classes, batch = map(int, open(folder + "/shape.txt").read().split())
+    torch.manual_seed(0)
+    flat_hwc = None
+    if model_name == "lenet5":
+        h, w = ((height - 4) // 2 - 4) // 2, ((width - 4) // 2 - 4) // 2
+        flat_hwc = (h, w, 128)
+        model = SeedConvnet(channels, classes, h * w * 128)
+    else:
+        model = CifarResNet(int(model_name[len("resnet"):]), channels, classes)
+    model = model.double()
+    layout = [line.split() for line in open(folder + "/layout.txt").read().splitlines()]
+    params = np.fromfile(folder + "/params.f32", dtype="<f4").astype(np.float64)
+    named = dict(model.named_parameters())
+    offset = 0
+    shapes = {}
+    for name, dims in layout:
+        shape = tuple(int(d) for d in dims.split("x"))
+        size = int(np.prod(shape))
+        shapes[name] = shape
+        with torch.no_grad():
+            named[name].copy_(to_torch(name, params[offset:offset + size], shape, flat_hwc))
+        offset += size
+    assert offset == len(params) and len(layout) == len(named), "layouts differ"
+    x = np.fromfile(folder + "/x.f32", dtype="<f4").astype(np.float64).reshape(batch, height, width, channels)
+    y = np.fromfile(folder + "/y.f32", dtype="<f4").astype(np.int64)
+    model.train()
+    loss = F.cross_entropy(model(torch.from_numpy(x).permute(0, 3, 1, 2)), torch.from_numpy(y))
+    loss.backward()
+    grads = [to_gridrun(name, named[name].grad, shapes[name], flat_hwc).reshape(-1) for name, _ in layout]
+    torch.cat(grads).numpy().astype("<f4").tofile(folder + "/grad.f32")
+    open(folder + "/loss.txt", "w").write(repr(loss.item()))
+
+
+if __name__ == "__main__":
+    main()
