@@ -102,7 +102,8 @@ public interface Backend extends AutoCloseable {
 
     /**
      * The backward pass of {@link #maxPool}: each output gradient goes to the first input of its window (in kernel
-     * order) equal to the window's maximum {@code y}; {@code dx} is overwritten.
+     * order) holding the window's maximum, found from {@code x}; {@code y} (the forward's output, same shape as
+     * {@code dy}) is not read by every backend; {@code dx} is overwritten.
      */
     void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx);
 

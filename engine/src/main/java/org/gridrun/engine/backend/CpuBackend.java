@@ -233,11 +233,10 @@ public final class CpuBackend implements Backend {
         sameSize(y, dy);
         sameSize(x, dx);
         float[] xd = data(x);
-        float[] yd = data(y);
         float[] gd = data(dy);
         float[] dd = data(dx);
-        CpuParallel.forEach(n, x.size(), (from, to) -> CpuWindowKernels.maxPoolBackward(xd, x.offset(), yd,
-                y.offset(), gd, dy.offset(), g, dd, dx.offset(), from, to));
+        CpuParallel.forEach(n, x.size(), (from, to) -> CpuWindowKernels.maxPoolBackward(xd, x.offset(), gd,
+                dy.offset(), g, dd, dx.offset(), from, to));
     }
 
     @Override

@@ -109,9 +109,10 @@ final class CpuWindowKernels {
 
     /**
      * The max-pooling backward pass of images {@code [from, to)}: each output's gradient goes to the first input of
-     * its window (in kernel order) that equals the window's maximum; every other input gets 0.
+     * its window (in kernel order) holding the window's maximum, found again from {@code x} (so it does not matter
+     * whether the output was changed since, e.g. stored through a codec); every other input gets 0.
      */
-    static void maxPoolBackward(float[] x, int xo, float[] y, int yo, float[] dy, int dyo, ConvGeometry g,
+    static void maxPoolBackward(float[] x, int xo, float[] dy, int dyo, ConvGeometry g,
                                 float[] dx, int dxo, int from, int to) {
         int c = g.channels();
         int w = g.width();
@@ -124,14 +125,14 @@ final class CpuWindowKernels {
                 for (int ox = 0; ox < g.outWidth(); ox++, out += c) {
                     int first = n * image + (oy * g.stride() * w + ox * g.stride()) * c;
                     for (int ch = 0; ch < c; ch++) {
-                        float max = y[yo + out + ch];
-                        int at = -1;
-                        for (int ky = 0; ky < g.kernelHeight() && at < 0; ky++) {
+                        int at = first + ch;
+                        float max = x[xo + at];
+                        for (int ky = 0; ky < g.kernelHeight(); ky++) {
                             for (int kx = 0; kx < g.kernelWidth(); kx++) {
                                 int src = first + (ky * w + kx) * c + ch;
-                                if (x[xo + src] == max) {
+                                if (x[xo + src] > max) {
+                                    max = x[xo + src];
                                     at = src;
-                                    break;
                                 }
                             }
                         }

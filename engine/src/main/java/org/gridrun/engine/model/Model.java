@@ -62,6 +62,17 @@ public interface Model extends AutoCloseable {
     /** The summed loss and the number correct on {@code x}; no gradient is computed. */
     Evaluation evaluate(Workspace ws, Tensor x, Tensor labels);
 
+    /**
+     * Passes every layer's output through {@code activations} after the layer computes it, and every gradient a
+     * layer passes back through {@code gradients}, in training forwards and backwards (null: no codec).
+     *
+     * <p>Models that cannot hook their layers fail with an {@link UnsupportedOperationException}.
+     */
+    default void codecActivations(TensorCodec activations, TensorCodec gradients) {
+        throw new UnsupportedOperationException(describe() + " cannot pass its activations through a codec; "
+                + "the layered models (lenet5, resnet*) can");
+    }
+
     /** Releases the parameter tensor. */
     @Override
     void close();

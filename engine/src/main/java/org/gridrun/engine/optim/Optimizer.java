@@ -28,6 +28,11 @@ public interface Optimizer extends AutoCloseable {
     /** Sets the learning rate for the following steps (a schedule calls this). */
     void setLearningRate(double lr);
 
+    /** The tensors of the optimizer's state (momentum), which SmaQ's memory mode stores through a codec. */
+    default java.util.List<Tensor> stateTensors() {
+        return java.util.List.of();
+    }
+
     /** Forgets the optimizer state. */
     void reset();
 

@@ -80,6 +80,11 @@ public final class Sgd implements Optimizer {
     }
 
     @Override
+    public java.util.List<Tensor> stateTensors() {
+        return velocity == null ? java.util.List.of() : java.util.List.of(velocity);
+    }
+
+    @Override
     public void reset() {
         if (velocity != null) {
             backend.fill(velocity, 0f);

@@ -58,6 +58,9 @@ import org.gridrun.engine.run.MetricSpool;
  * {@link #close()}.
  */
 public final class Trainer implements AutoCloseable {
+    /** The random stream of SmaQ's memory-mode codec, apart from the workers' compressors. */
+    static final long MEMORY_CODEC_STREAM = (2L << 40) - 1;
+
     /** The offset of the compressors' random streams: worker {@code w} uses this plus {@code w}. */
     public static final long COMPRESSOR_STREAM_BASE = 2L << 40;
 
@@ -80,6 +83,8 @@ public final class Trainer implements AutoCloseable {
     private final float[] hostAverage;
     private final Tensor average;
     private final IntervalStats interval = new IntervalStats();
+    /** SmaQ's memory mode, or null when off. */
+    private final MemoryCodec memory;
     private long step;
     private long savedStep = -1;
     private Evaluation lastEvaluation;
@@ -110,9 +115,25 @@ public final class Trainer implements AutoCloseable {
         this.workerGradients = collectives == null ? null : new float[workers.length][n];
         this.collective = new SimulatedCollective(workers.length, n);
         this.evaluator = new Evaluator(backend, model, data.test());
+        this.memory = config.memoryCodec().isEmpty() ? null : memoryCodec(config, backend, model);
         this.hostGradient = new float[n];
         this.hostAverage = new float[n];
         this.average = backend.allocate(1, n);
+    }
+
+    /** The model being trained. */
+    Model model() {
+        return model;
+    }
+
+    /** SmaQ's memory mode of {@code config}, hooked into {@code model}. */
+    private static MemoryCodec memoryCodec(TrainerConfig config, Backend backend, Model model) {
+        Compressor codec = Compressors.create(config.memoryCodec(), config.memoryParams(), config.seed())
+                .copy(MEMORY_CODEC_STREAM);
+        MemoryCodec memory = new MemoryCodec(backend, codec, config.memoryTargets().stream()
+                .map(t -> MemoryCodec.Target.valueOf(t.toUpperCase(Locale.ROOT))).toList());
+        memory.attach(model);
+        return memory;
     }
 
     /** The model's input shape for images of {@code image}. */
@@ -218,6 +239,9 @@ public final class Trainer implements AutoCloseable {
             decode = collective.decodeNanos();
             backend.upload(hostAverage, 0, average);
             optimizer.step(model.parameters(), average);
+            if (memory != null) {
+                memory.afterStep(model.parameters(), optimizer);
+            }
         }
         interval.add(loss, System.nanoTime() - start, encode / workers.length, decode);
         return loss;
@@ -227,6 +251,9 @@ public final class Trainer implements AutoCloseable {
         double bits = collective.meanPayloadBits();
         metrics.write("loss", step, interval.meanLoss());
         metrics.write("bits", step, bits);
+        if (memory != null) {
+            metrics.write("memory_ratio", step, memory.takeRatio());
+        }
         metrics.write("bytes_sent", step, collective.meanPayloadBytes());
         metrics.write("ratio", step, bits == 0 ? Double.NaN : 32.0 * hostGradient.length / bits);
         metrics.write("lr", step, optimizer.learningRate());
@@ -266,6 +293,9 @@ public final class Trainer implements AutoCloseable {
             Checkpoint.writeSection(out, compressors[w]::saveState);
         }
         interval.saveState(out);
+        if (memory != null) {
+            memory.saveState(out);
+        }
         out.writeBoolean(lastEvaluation != null);
         if (lastEvaluation != null) {
             out.writeDouble(lastEvaluation.lossSum());
@@ -292,6 +322,9 @@ public final class Trainer implements AutoCloseable {
             Checkpoint.readSection(in, method + " state of worker " + w, compressors[w]::restoreState);
         }
         interval.restoreState(in);
+        if (memory != null) {
+            memory.restoreState(in);
+        }
         lastEvaluation = in.readBoolean() ? new Evaluation(in.readDouble(), in.readLong(), in.readLong()) : null;
     }
 

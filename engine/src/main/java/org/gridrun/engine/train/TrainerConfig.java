@@ -43,12 +43,16 @@ import org.gridrun.engine.model.nn.Models;
  * @param logInterval      iterations between training-metric records
  * @param chkptIter        iterations between test-set evaluations (and one at the end) and between checkpoints
  * @param backend          the backend name, or {@code auto}
+ * @param memoryCodec      SmaQ's memory mode: the method stored tensors pass through; empty for none
+ * @param memoryTargets    which tensors pass: weights, activations, activation_gradients, optimizer
+ * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
  */
 public record TrainerConfig(String dataset, String dataDir, String model, List<Integer> hidden, boolean dropout,
                             int ngpu,
                             int batchSize, double lr, double momentum, boolean nesterov, double weightDecay,
                             int niters, String method, Map<String, Object> compressorParams, long seed,
-                            int logInterval, int chkptIter, String backend) {
+                            int logInterval, int chkptIter, String backend,
+                            String memoryCodec, List<String> memoryTargets, Map<String, Object> memoryParams) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
@@ -119,6 +123,11 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
             new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations and checkpoints"),
             new ConfigKey("backend", ValueType.STRING, "cpu", "compute backend: cpu, or auto for the best available"),
+            new ConfigKey("memory_codec", ValueType.STRING, "",
+                    "SmaQ's memory mode: store the memory_targets through this method after each use (smaq, fp16, "
+                            + "bf16, fp8, s2fp8, …) and record memory_ratio; empty: off"),
+            new ConfigKey("memory_targets", ValueType.STRING, "weights,activations,activation_gradients,optimizer",
+                    "what memory_codec stores: any of weights, activations, activation_gradients, optimizer"),
             new ConfigKey(ErrorFeedback.PARAMETER, ValueType.BOOL, false,
                     "wrap the method in error feedback: compress the gradient plus the residual of earlier steps")));
 
@@ -158,8 +167,14 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
     private static final Map<String, ConfigKey> KEYS = SCHEMA.stream()
             .collect(java.util.stream.Collectors.toMap(ConfigKey::name, k -> k));
 
+    /** What SmaQ's memory mode may store through its codec. */
+    public static final List<String> MEMORY_TARGETS = List.of("weights", "activations", "activation_gradients",
+            "optimizer");
+
     public TrainerConfig {
         hidden = List.copyOf(hidden);
+        memoryTargets = List.copyOf(memoryTargets);
+        memoryParams = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(memoryParams));
         compressorParams = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(compressorParams));
     }
 
@@ -204,13 +219,22 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         Map<String, Object> compressorParams = compressorParams(method, s.values());
         long seed = s.longValue("seed");
         validateCompressor(method, compressorParams);
+        String memoryCodec = s.string("memory_codec");
+        Map<String, Object> memoryParams = Map.of();
+        if (!memoryCodec.isEmpty()) {
+            memoryCodec = s.oneOf("memory_codec", Compressors.names());
+            memoryParams = compressorParams(memoryCodec, s.values());
+            memoryParams.remove(ErrorFeedback.PARAMETER);
+            validateCompressor(memoryCodec, memoryParams);
+        }
         runnable(s, "optim");
         return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"),
                 runnable(s, "model"), s.positiveIntList("hidden"), s.bool("dropout"),
                 s.positiveInt("ngpu"),
                 s.positiveInt("batch_size"), s.positiveDouble("lr"), momentum, nesterov,
                 s.nonNegativeDouble("weight_decay"), s.positiveInt("niters"), method, compressorParams, seed,
-                s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"));
+                s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
+                memoryCodec, memoryTargets(s, memoryCodec), memoryParams);
     }
 
     /**
@@ -243,6 +267,29 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
      * settings, and building a compressor to check them allocates its buffers. Bounded; cleared when full.
      */
     private static final Map<List<Object>, Boolean> VALID_COMPRESSORS = new ConcurrentHashMap<>();
+
+    /** The memory targets, each one of {@link #MEMORY_TARGETS}, without repeats. */
+    private static List<String> memoryTargets(Settings s, String codec) {
+        List<String> targets = new ArrayList<>();
+        for (String part : s.string("memory_targets").split(",")) {
+            String target = part.trim();
+            if (!MEMORY_TARGETS.contains(target)) {
+                throw new ConfigException("memory_targets must list some of " + MEMORY_TARGETS + ", found '"
+                        + target + "'");
+            }
+            if (!targets.contains(target)) {
+                targets.add(target);
+            }
+        }
+        boolean layered = !List.of("mlp", "logreg").contains(s.string("model"));
+        if (!codec.isEmpty() && !layered && (targets.contains("activations")
+                || targets.contains("activation_gradients"))) {
+            throw new ConfigException("memory_targets activations and activation_gradients need a layered model "
+                    + "(lenet5, resnet*), found model " + s.string("model") + "; give memory_targets: "
+                    + "weights,optimizer");
+        }
+        return targets;
+    }
 
     private static void validateCompressor(String method, Map<String, Object> params) {
         List<Object> key = List.of(method, params);

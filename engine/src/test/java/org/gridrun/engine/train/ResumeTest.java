@@ -121,10 +121,14 @@ class ResumeTest {
      * running statistics and trains on augmented CIFAR batches; all of it must resume exactly.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"lenet5", "resnet8"})
-    void convolutionalModelsResumeExactly(String model) throws IOException {
+    @ValueSource(strings = {"lenet5", "resnet8", "resnet8+smaq"})
+    void convolutionalModelsResumeExactly(String name) throws IOException {
         Map<String, Object> params = params("qsgd");
+        String model = name.replace("+smaq", "");
         params.put("model", model);
+        if (name.endsWith("+smaq")) {
+            params.put("memory_codec", "smaq");
+        }
         params.put("batch_size", 4L);
         params.put("ngpu", 2L);
         if (model.equals("resnet8")) {
@@ -133,7 +137,7 @@ class ResumeTest {
             params.put("dataset", "cifar10");
             params.put("data_dir", cifar.toString());
         }
-        assertResumesIdentically(model, params);
+        assertResumesIdentically(name, params);
     }
 
     private void assertResumesIdentically(String method, Map<String, Object> params) throws IOException {

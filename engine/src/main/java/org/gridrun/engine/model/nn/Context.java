@@ -2,6 +2,7 @@ package org.gridrun.engine.model.nn;
 
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.model.TensorCodec;
 
 /**
  * What one workspace's layers share while they run: the backend, the model's parameters and running statistics,
@@ -21,6 +22,8 @@ final class Context implements AutoCloseable {
     Tensor gradient;
     boolean training;
     long noise;
+    TensorCodec activationCodec;
+    TensorCodec gradientCodec;
 
     Context(Backend backend, Tensor parameters, Tensor statistics, long seed) {
         this.backend = backend;

@@ -10,6 +10,7 @@ import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.TensorLayout;
 import org.gridrun.engine.model.Evaluation;
 import org.gridrun.engine.model.Model;
+import org.gridrun.engine.model.TensorCodec;
 import org.gridrun.engine.random.CounterRng;
 
 /**
@@ -34,6 +35,8 @@ public final class Network implements Model {
     private final Tensor params;
     private final Tensor statistics;
     private long seed;
+    private TensorCodec activationCodec;
+    private TensorCodec gradientCodec;
 
     /**
      * A network {@code name} for inputs of {@code input} and {@code classes} classes, its layers added by
@@ -152,7 +155,11 @@ public final class Network implements Model {
         w.ctx.gradient = gradient;
         Tensor g = w.lossGradient;
         for (int i = w.layers.size() - 1; i >= 0; i--) {
-            g = w.layers.get(i).backward(w.ctx, g, i > 0);
+            Layer layer = w.layers.get(i);
+            g = layer.backward(w.ctx, g, i > 0);
+            if (g != null && gradientCodec != null && !layer.inPlace()) {
+                gradientCodec.roundTrip(g);
+            }
         }
         w.forwarded = false;
     }
@@ -172,6 +179,19 @@ public final class Network implements Model {
             throw new IllegalArgumentException("workspace was not made by this model");
         }
         return w;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here at layer granularity: a residual block's output and input gradient pass through the codecs, the
+     * tensors inside the block do not; an in-place layer (ReLU after a batch norm, dropout) rewrites a tensor that
+     * already passed, so its result is not passed again.
+     */
+    @Override
+    public void codecActivations(TensorCodec activations, TensorCodec gradients) {
+        this.activationCodec = activations;
+        this.gradientCodec = gradients;
     }
 
     @Override
@@ -217,6 +237,9 @@ public final class Network implements Model {
             Tensor h = x;
             for (Layer layer : layers) {
                 h = layer.forward(ctx, h);
+                if (ctx.training && activationCodec != null && !layer.inPlace()) {
+                    activationCodec.roundTrip(h);
+                }
             }
             return h;
         }
