@@ -37,6 +37,31 @@ public final class BitPacker {
     }
 
     /**
+     * Appends the low {@code width} bits of {@code codes[0 … count)}, {@code width} in [1, 32]: what {@code count}
+     * calls of {@link #write} do, with the accumulator held in locals for the whole loop.
+     */
+    public void writeAll(int[] codes, int count, int width) {
+        long mask = (1L << width) - 1;
+        long a = acc;
+        int bits = pending;
+        int p = bytePos;
+        byte[] o = out;
+        for (int i = 0; i < count; i++) {
+            a |= (codes[i] & mask) << bits;
+            bits += width;
+            if (bits >= 32) {
+                LittleEndian.putInt(o, p, (int) a);
+                p += 4;
+                a >>>= 32;
+                bits -= 32;
+            }
+        }
+        acc = a;
+        pending = bits;
+        bytePos = p;
+    }
+
+    /**
      * Stores the low 32 pending bits. Plain byte stores, not a {@code VarHandle}: inside a large caller the JIT may
      * stop inlining the handle's call chain, and an out-of-line handle call costs more than the whole write.
      */

@@ -45,6 +45,21 @@ final class Buckets {
         return starts[b];
     }
 
+    /** The bucket holding value {@code position}, in {@code [0, length)}. */
+    int indexOf(int position) {
+        int lo = 0;
+        int hi = count();
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] <= position) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     private int[] flat(int length) {
         int count = (int) ((length + (long) size - 1) / size);
         int[] s = new int[count + 1];
