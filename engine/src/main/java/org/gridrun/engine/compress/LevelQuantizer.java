@@ -93,11 +93,6 @@ abstract class LevelQuantizer extends BaseCompressor {
         }
     }
 
-    /** Values a thread's share of a large vector is a multiple of: whole bytes of codes at any width. */
-    private static final int ALIGN = 64;
-    /** Values whose level indices are computed before they are packed. */
-    private static final int CHUNK = 2048;
-
     protected final int bits;
     protected final int bucketSize;
     protected final boolean perLayer;
@@ -112,10 +107,8 @@ abstract class LevelQuantizer extends BaseCompressor {
     /** Per bucket of the latest encode: its norm and clip bound. */
     private float[] scales = new float[0];
     private float[] bounds = new float[0];
-    /** Per half ({@link Halves}): a packer, a reader, level indices of one chunk, and a decoding table. */
-    private final BitPacker[] packers = {new BitPacker(), new BitPacker()};
-    private final BitReader[] readers = {new BitReader(), new BitReader()};
-    private final int[][] scratch = new int[2][CHUNK];
+    /** Per half ({@link Halves}): a packer, a reader and level indices of one chunk, and a decoding table. */
+    private final Chunks chunks = new Chunks();
     private final float[][] tables;
 
     LevelQuantizer(int bits, int bucketSize, boolean perLayer, Norm norm, double[] levels, boolean adaptive,
@@ -217,7 +210,7 @@ abstract class LevelQuantizer extends BaseCompressor {
         rng.seek(first + (length + 1L) / 2);
         boolean split = Halves.worthIt(length);
         Halves.split(b.count(), 1, split, (part, from, to) -> measure(gradient, offset, b, from, to, p.bytes()));
-        Halves.split(length, ALIGN, split,
+        Halves.split(length, Chunks.ALIGN, split,
                 (part, from, to) -> quantize(gradient, offset, b, from, to, p.bytes(), part, first));
         return p;
     }
@@ -236,16 +229,16 @@ abstract class LevelQuantizer extends BaseCompressor {
     }
 
     /**
-     * Packs the level indices of values {@code [from, to)}, {@code from} a multiple of {@link #ALIGN} so they start
-     * on a whole byte; value {@code e} takes its uniform from draw {@code first + e/2}, the top 24 bits for even
+     * Packs the level indices of values {@code [from, to)}, {@code from} a multiple of {@link Chunks#ALIGN} so they
+     * start on a whole byte; value {@code e} takes its uniform from draw {@code first + e/2}, the top 24 bits for even
      * {@code e}, the next 24 for odd, whatever thread handles it.
      */
     private void quantize(float[] g, int offset, Buckets b, int from, int to, byte[] bytes, int part, long first) {
-        BitPacker out = packers[part].reset(bytes, 32L * b.count() + (long) bits * from);
-        int[] codes = scratch[part];
+        BitPacker out = chunks.packer(part, bytes, 32L * b.count() + (long) bits * from);
+        int[] codes = chunks.codes(part);
         int k = b.indexOf(from);
         for (int e = from; e < to; ) {
-            int end = Math.min(Math.min(to, b.start(k + 1)), e + CHUNK);
+            int end = Math.min(Math.min(to, b.start(k + 1)), e + Chunks.SIZE);
             float scale = scales[k];
             if (scale == 0f || !Float.isFinite(scale)) {
                 Arrays.fill(codes, 0, end - e, 0);
@@ -337,19 +330,19 @@ abstract class LevelQuantizer extends BaseCompressor {
             throw new IllegalArgumentException("not a " + this + " payload of " + length + " values: " + payload);
         }
         Buckets b = buckets.forLength(length);
-        Halves.split(length, ALIGN, Halves.worthIt(length),
+        Halves.split(length, Chunks.ALIGN, Halves.worthIt(length),
                 (part, from, to) -> decodeRange(payload.bytes(), b, from, to, out, offset, part));
     }
 
-    /** Decodes values {@code [from, to)}, {@code from} a multiple of {@link #ALIGN}, into {@code out[offset + …]}. */
+    /** Decodes values {@code [from, to)}, {@code from} a multiple of {@link Chunks#ALIGN}, into {@code out}. */
     private void decodeRange(byte[] bytes, Buckets b, int from, int to, float[] out, int offset, int part) {
-        BitReader in = readers[part].reset(bytes, 32L * b.count() + (long) bits * from);
-        int[] codes = scratch[part];
+        BitReader in = chunks.reader(part, bytes, 32L * b.count() + (long) bits * from);
+        int[] codes = chunks.codes(part);
         float[] table = tables[part];
         int k = b.indexOf(from);
         fillTable(table, LittleEndian.getFloat(bytes, 4 * k));
         for (int e = from; e < to; ) {
-            int end = Math.min(Math.min(to, b.start(k + 1)), e + CHUNK);
+            int end = Math.min(Math.min(to, b.start(k + 1)), e + Chunks.SIZE);
             int n = end - e;
             in.readAll(codes, n, bits);
             int at = offset + e;
