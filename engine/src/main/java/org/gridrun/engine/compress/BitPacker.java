@@ -41,14 +41,24 @@ public final class BitPacker {
      * calls of {@link #write} do, with the accumulator held in locals for the whole loop.
      */
     public void writeAll(int[] codes, int count, int width) {
-        long mask = (1L << width) - 1;
+        writeAll(codes, null, width, count);
+    }
+
+    /** Appends the low {@code widths[i]} bits of {@code codes[i]} for {@code i} in {@code [0, count)}. */
+    public void writeAll(int[] codes, int[] widths, int count) {
+        writeAll(codes, widths, 0, count);
+    }
+
+    /** The loop of both: {@code widths[i]}, or {@code width} for every code when {@code widths} is null. */
+    private void writeAll(int[] codes, int[] widths, int width, int count) {
         long a = acc;
         int bits = pending;
         int p = bytePos;
         byte[] o = out;
         for (int i = 0; i < count; i++) {
-            a |= (codes[i] & mask) << bits;
-            bits += width;
+            int w = widths == null ? width : widths[i];
+            a |= (codes[i] & ((1L << w) - 1)) << bits;
+            bits += w;
             if (bits >= 32) {
                 LittleEndian.putInt(o, p, (int) a);
                 p += 4;

@@ -78,6 +78,22 @@ public final class BitReader {
         }
     }
 
+    /**
+     * The next {@code width} bits, {@code width} in [1, 32], without consuming them; bits past the end of the array
+     * read as zeros, so a caller may look further ahead than the last code reaches.
+     */
+    public int peek(int width) {
+        if (available < width) {
+            refill();
+        }
+        return (int) (acc & ((1L << width) - 1));
+    }
+
+    /** Consumes {@code width} bits, {@code width} in [1, 32], as {@link #read} would. */
+    public void skip(int width) {
+        read(width);
+    }
+
     /** The next 32 bits as an IEEE 754 float. */
     public float readFloat() {
         return Float.intBitsToFloat(read(32));

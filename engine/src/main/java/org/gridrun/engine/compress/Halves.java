@@ -37,16 +37,34 @@ final class Halves {
         task.join();
     }
 
+    /** The middle of {@code count} items rounded down to a multiple of {@code align}. */
+    static int middle(int count, int align) {
+        return count / 2 / align * align;
+    }
+
     /**
-     * Runs {@code work} on items {@code [0, count)}: in two halves split at a multiple of {@code align} when
-     * {@code split} is true and the halves are both non-empty, else in one piece as part 0.
+     * Runs {@code work} on items {@code [0, count)} in two halves split at {@link #middle}, at once when
+     * {@code parallel} is true; see {@link #run(int, int, boolean, Part)}.
      */
-    static void split(int count, int align, boolean split, Part work) {
-        int mid = count / 2 / align * align;
-        if (!split || mid == 0) {
-            work.run(0, 0, count);
+    static void split(int count, int align, boolean parallel, Part work) {
+        run(middle(count, align), count, parallel, work);
+    }
+
+    /**
+     * Runs {@code work} as part 0 on items {@code [0, mid)} and part 1 on {@code [mid, count)}, skipping an empty
+     * part: at once when {@code parallel} is true, else one after the other. The parts are the same either way, so a
+     * method that splits its work in parts gets the same result with one thread or two.
+     */
+    static void run(int mid, int count, boolean parallel, Part work) {
+        if (parallel && mid > 0 && mid < count) {
+            run(() -> work.run(1, mid, count), () -> work.run(0, 0, mid));
             return;
         }
-        run(() -> work.run(1, mid, count), () -> work.run(0, 0, mid));
+        if (mid > 0) {
+            work.run(0, 0, mid);
+        }
+        if (mid < count) {
+            work.run(1, mid, count);
+        }
     }
 }

@@ -56,28 +56,8 @@ abstract class LevelQuantizer extends BaseCompressor {
             return (float) (this == L2 ? Math.sqrt(acc) : acc);
         }
 
-        /** Four independent double sums, so the additions overlap instead of waiting on each other. */
         private static float l2(float[] g, int start, int end) {
-            double s0 = 0;
-            double s1 = 0;
-            double s2 = 0;
-            double s3 = 0;
-            int i = start;
-            for (; i + 3 < end; i += 4) {
-                double a = g[i];
-                double b = g[i + 1];
-                double c = g[i + 2];
-                double d = g[i + 3];
-                s0 += a * a;
-                s1 += b * b;
-                s2 += c * c;
-                s3 += d * d;
-            }
-            for (; i < end; i++) {
-                double a = g[i];
-                s0 += a * a;
-            }
-            return (float) Math.sqrt(s0 + s1 + s2 + s3);
+            return (float) Math.sqrt(Moments.squares(g, start, end, null, 0));
         }
 
         /**

@@ -55,7 +55,7 @@ class HalvesTest {
     }
 
     @Test
-    void splitsAtAnAlignedMiddleOrNotAtAll() {
+    void splitsAtAnAlignedMiddleAndSkipsAnEmptyPart() {
         List<int[]> parts = new ArrayList<>();
         Halves.split(1000, 64, true, (part, from, to) -> {
             synchronized (parts) {
@@ -67,6 +67,7 @@ class HalvesTest {
         assertArrayEquals(new int[] {1, 448, 1000}, parts.get(1));
         parts.clear();
         Halves.split(100, 64, true, (part, from, to) -> parts.add(new int[] {part, from, to}));
-        assertArrayEquals(new int[] {0, 0, 100}, parts.get(0), "a middle of 0 is no split");
+        assertEquals(1, parts.size(), "an empty part is skipped");
+        assertArrayEquals(new int[] {1, 0, 100}, parts.get(0));
     }
 }
