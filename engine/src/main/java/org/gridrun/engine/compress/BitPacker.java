@@ -37,6 +37,41 @@ public final class BitPacker {
     }
 
     /**
+     * Appends the low {@code width} bits of {@code codes[0 … count)}, {@code width} in [1, 32]: what {@code count}
+     * calls of {@link #write} do, with the accumulator held in locals for the whole loop.
+     */
+    public void writeAll(int[] codes, int count, int width) {
+        writeAll(codes, null, width, count);
+    }
+
+    /** Appends the low {@code widths[i]} bits of {@code codes[i]} for {@code i} in {@code [0, count)}. */
+    public void writeAll(int[] codes, int[] widths, int count) {
+        writeAll(codes, widths, 0, count);
+    }
+
+    /** The loop of both: {@code widths[i]}, or {@code width} for every code when {@code widths} is null. */
+    private void writeAll(int[] codes, int[] widths, int width, int count) {
+        long a = acc;
+        int bits = pending;
+        int p = bytePos;
+        byte[] o = out;
+        for (int i = 0; i < count; i++) {
+            int w = widths == null ? width : widths[i];
+            a |= (codes[i] & ((1L << w) - 1)) << bits;
+            bits += w;
+            if (bits >= 32) {
+                LittleEndian.putInt(o, p, (int) a);
+                p += 4;
+                a >>>= 32;
+                bits -= 32;
+            }
+        }
+        acc = a;
+        pending = bits;
+        bytePos = p;
+    }
+
+    /**
      * Stores the low 32 pending bits. Plain byte stores, not a {@code VarHandle}: inside a large caller the JIT may
      * stop inlining the handle's call chain, and an out-of-line handle call costs more than the whole write.
      */

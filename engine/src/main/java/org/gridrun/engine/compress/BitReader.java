@@ -44,6 +44,56 @@ public final class BitReader {
         return code;
     }
 
+    /**
+     * Reads the next {@code count} codes of {@code width} bits, {@code width} in [1, 32], into {@code codes[0 …
+     * count)}: what {@code count} calls of {@link #read} return, with the accumulator held in locals while four whole
+     * bytes remain to load.
+     */
+    public void readAll(int[] codes, int count, int width) {
+        long mask = (1L << width) - 1;
+        long a = acc;
+        int bits = available;
+        int p = bytePos;
+        byte[] b = in;
+        int last = b.length - 4;
+        int i = 0;
+        for (; i < count; i++) {
+            if (bits < width) {
+                if (p > last) {
+                    break;
+                }
+                a |= (LittleEndian.getInt(b, p) & 0xFFFFFFFFL) << bits;
+                p += 4;
+                bits += 32;
+            }
+            codes[i] = (int) (a & mask);
+            a >>>= width;
+            bits -= width;
+        }
+        acc = a;
+        available = bits;
+        bytePos = p;
+        for (; i < count; i++) {
+            codes[i] = read(width);
+        }
+    }
+
+    /**
+     * The next {@code width} bits, {@code width} in [1, 32], without consuming them; bits past the end of the array
+     * read as zeros, so a caller may look further ahead than the last code reaches.
+     */
+    public int peek(int width) {
+        if (available < width) {
+            refill();
+        }
+        return (int) (acc & ((1L << width) - 1));
+    }
+
+    /** Consumes {@code width} bits, {@code width} in [1, 32], as {@link #read} would. */
+    public void skip(int width) {
+        read(width);
+    }
+
     /** The next 32 bits as an IEEE 754 float. */
     public float readFloat() {
         return Float.intBitsToFloat(read(32));

@@ -19,6 +19,7 @@ final class Buckets {
     private TensorLayout layout;
     private int[] starts = {0};
     private int[] headers = {0};
+    private int[] codesBefore = {0};
     private int quantized;
     private int length;
 
@@ -37,6 +38,7 @@ final class Buckets {
         this.layout = layout;
         this.starts = new int[] {0};
         this.headers = new int[] {0};
+        this.codesBefore = new int[] {0};
         this.quantized = 0;
         this.length = 0;
     }
@@ -47,11 +49,13 @@ final class Buckets {
             starts = perLayer && layout != null && layout.size() == length ? layered(length) : flat(length);
             this.length = length;
             headers = new int[starts.length];
+            codesBefore = new int[starts.length];
             quantized = 0;
             for (int b = 0; b < count(); b++) {
                 int values = start(b + 1) - start(b);
                 headers[b + 1] = headers[b] + (raw(b) ? values : 1);
                 quantized += raw(b) ? 0 : values;
+                codesBefore[b + 1] = quantized;
             }
         }
         return this;
@@ -72,6 +76,15 @@ final class Buckets {
         return quantized;
     }
 
+    /** The number of values sent as level indices before value {@code position} (raw buckets send none). */
+    int codesBefore(int position) {
+        if (position >= length) {
+            return quantized;
+        }
+        int b = indexOf(position);
+        return codesBefore[b] + (raw(b) ? 0 : position - starts[b]);
+    }
+
     /** The number of buckets. */
     int count() {
         return starts.length - 1;
@@ -80,6 +93,21 @@ final class Buckets {
     /** The first index of bucket {@code b}; {@code start(count())} is the length. */
     int start(int b) {
         return starts[b];
+    }
+
+    /** The bucket holding value {@code position}, in {@code [0, length)}. */
+    int indexOf(int position) {
+        int lo = 0;
+        int hi = count();
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] <= position) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     private int[] flat(int length) {

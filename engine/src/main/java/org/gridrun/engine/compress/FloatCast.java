@@ -3,7 +3,6 @@ package org.gridrun.engine.compress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.gridrun.engine.random.CounterRng;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -27,8 +26,7 @@ public final class FloatCast extends RandomizedCompressor {
     private final String name;
     private final FloatFormat format;
     private final boolean stochastic;
-    private final BitPacker packer = new BitPacker();
-    private final BitReader reader = new BitReader();
+    private final Chunks chunks = new Chunks();
 
     FloatCast(String name, FloatFormat format, boolean stochastic, long seed, long stream) {
         super(seed, stream);
@@ -64,14 +62,8 @@ public final class FloatCast extends RandomizedCompressor {
         checkRange(gradient, offset, length);
         Payload p = payload(payloadBits(length), length);
         long counter = rng.counter();
-        int split = splitPoint(length);
-        if (split > 0) {
-            Halves.run(() -> encodeRange(gradient, offset, split, p.bytes(), 0, new BitPacker(), counter),
-                    () -> encodeRange(gradient, offset + split, length - split, p.bytes(), split,
-                            new BitPacker(), counter + split / 2));
-        } else {
-            encodeRange(gradient, offset, length, p.bytes(), 0, packer, counter);
-        }
+        Halves.split(length, Chunks.ALIGN, Halves.worthIt(length),
+                (part, from, to) -> encodeRange(gradient, offset, from, to, p.bytes(), part, counter));
         if (stochastic) {
             rng.seek(counter + (length + 1L) / 2);
         }
@@ -79,36 +71,32 @@ public final class FloatCast extends RandomizedCompressor {
     }
 
     /**
-     * Where a large vector splits in two, 0 for not at all: an even index (values pair up on one draw) whose bit
-     * position is a whole byte, so the halves write disjoint bytes.
+     * Encodes values {@code [from, to)} of {@code g[offset …]}, {@code from} even, with random draw
+     * {@code counter + e/2} for value {@code e} (even: high half, odd: low half).
      */
-    private int splitPoint(int length) {
-        if (!Halves.worthIt(length) || format.width() % 8 != 0) {
-            return 0;
-        }
-        return length / 2 & ~1;
-    }
-
-    /**
-     * Encodes {@code g[offset … offset + count)} as values {@code first …} of the payload, with random draw
-     * {@code counter + j/2} for the {@code j}-th value of the range ({@code j} even: high half, odd: low half).
-     */
-    private void encodeRange(float[] g, int offset, int count, byte[] bytes, int first, BitPacker out,
-                             long counter) {
+    private void encodeRange(float[] g, int offset, int from, int to, byte[] bytes, int part, long counter) {
         int width = format.width();
-        out.reset(bytes, (long) width * first);
-        CounterRng random = new CounterRng(seed, stream, counter);
-        int end = offset + count;
-        int i = offset;
-        if (stochastic) {
-            for (; i + 1 < end; i += 2) {
-                long r = random.nextLong();
-                out.write(format.encode(g[i], r >>> 32), width);
-                out.write(format.encode(g[i + 1], r & 0xFFFFFFFFL), width);
+        BitPacker out = chunks.packer(part, bytes, (long) width * from);
+        int[] codes = chunks.codes(part);
+        for (int e = from; e < to; e += Chunks.SIZE) {
+            int n = Math.min(Chunks.SIZE, to - e);
+            int at = offset + e;
+            if (stochastic) {
+                int j = 0;
+                for (; j + 1 < n; j += 2) {
+                    long r = rng.at(counter + ((e + j) >>> 1));
+                    codes[j] = format.encode(g[at + j], r >>> 32);
+                    codes[j + 1] = format.encode(g[at + j + 1], r & 0xFFFFFFFFL);
+                }
+                if (j < n) {
+                    codes[j] = format.encode(g[at + j], rng.at(counter + ((e + j) >>> 1)) >>> 32);
+                }
+            } else {
+                for (int j = 0; j < n; j++) {
+                    codes[j] = format.encodeNearest(g[at + j]);
+                }
             }
-        }
-        for (; i < end; i++) {
-            out.write(format.encode(g[i], stochastic ? random.nextLong() >>> 32 : -1L), width);
+            out.writeAll(codes, n, width);
         }
         out.flush();
     }
@@ -120,21 +108,22 @@ public final class FloatCast extends RandomizedCompressor {
         if (payload.bits() != payloadBits(length)) {
             throw new IllegalArgumentException("not a " + this + " payload of " + length + " values: " + payload);
         }
-        int split = splitPoint(length);
-        if (split > 0) {
-            Halves.run(() -> decodeRange(payload.bytes(), 0, split, out, offset, new BitReader()),
-                    () -> decodeRange(payload.bytes(), split, length - split, out, offset + split, new BitReader()));
-        } else {
-            decodeRange(payload.bytes(), 0, length, out, offset, reader);
-        }
+        Halves.split(length, Chunks.ALIGN, Halves.worthIt(length),
+                (part, from, to) -> decodeRange(payload.bytes(), from, to, out, offset, part));
     }
 
-    /** Decodes values {@code first … first + count)} of a payload into {@code out[at …]}. */
-    private void decodeRange(byte[] bytes, int first, int count, float[] out, int at, BitReader in) {
+    /** Decodes values {@code [from, to)} of a payload into {@code out[offset + …]}. */
+    private void decodeRange(byte[] bytes, int from, int to, float[] out, int offset, int part) {
         int width = format.width();
-        in.reset(bytes, (long) width * first);
-        for (int i = 0; i < count; i++) {
-            out[at + i] = format.decode(in.read(width));
+        BitReader in = chunks.reader(part, bytes, (long) width * from);
+        int[] codes = chunks.codes(part);
+        for (int e = from; e < to; e += Chunks.SIZE) {
+            int n = Math.min(Chunks.SIZE, to - e);
+            in.readAll(codes, n, width);
+            int at = offset + e;
+            for (int j = 0; j < n; j++) {
+                out[at + j] = format.decode(codes[j]);
+            }
         }
     }
 

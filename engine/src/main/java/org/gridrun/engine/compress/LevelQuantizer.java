@@ -20,7 +20,9 @@ import org.gridrun.engine.random.CounterRng;
  * <p>Wire format: the norms of all buckets first, as little-endian float32, then one {@code bits}-bit level index
  * per value, packed by {@link BitPacker} with no padding between buckets: exactly {@code 32·buckets + bits·n} bits.
  * A bucket whose norm is zero decodes to zeros; one whose norm is not finite to NaN. Each 64-bit random draw decides
- * two values (its top 24 bits the first, the next 24 the second).
+ * two values: value {@code e} of a step takes draw {@code e/2} of the step's stretch of the stream (its top 24 bits
+ * for even {@code e}, the next 24 for odd), so a draw depends only on the value's position and a large vector can be
+ * encoded and decoded in two halves at once ({@link Halves}) with the same payload as one thread's.
  *
  * <p>Buckets run over the whole gradient, or, with per-layer buckets and a bound layout, restart at every tensor.
  * With {@code ignore_small_buckets} (the seed's {@code nuq_ig_sm_bkts}) every bucket shorter than the bucket size is
@@ -38,14 +40,40 @@ abstract class LevelQuantizer extends BaseCompressor {
         /** The largest magnitude: the largest scaled value is ±1. */
         LINF;
 
-        /** The norm of {@code g[start … end)} with every value first clamped to {@code [−bound, bound]}. */
+        /**
+         * The norm of {@code g[start … end)} with every value first clamped to {@code [−bound, bound]}; NaN when a
+         * value is NaN.
+         */
         float of(float[] g, int start, int end, float bound) {
+            if (bound != Float.POSITIVE_INFINITY) {
+                return clamped(g, start, end, bound);
+            }
+            return this == L2 ? l2(g, start, end) : largest(g, start, end);
+        }
+
+        private float clamped(float[] g, int start, int end, float bound) {
             double acc = 0;
             for (int i = start; i < end; i++) {
                 float v = clamp(g[i], bound);
                 acc = this == L2 ? acc + (double) v * v : Math.max(acc, Math.abs(v));
             }
             return (float) (this == L2 ? Math.sqrt(acc) : acc);
+        }
+
+        private static float l2(float[] g, int start, int end) {
+            return (float) Math.sqrt(Moments.squares(g, start, end, null, 0));
+        }
+
+        /**
+         * The largest magnitude as the largest sign-cleared bit pattern, an integer maximum the JIT vectorises; a
+         * NaN's pattern is above infinity's, so a NaN value gives NaN as {@code Math.max} would.
+         */
+        private static float largest(float[] g, int start, int end) {
+            int max = 0;
+            for (int i = start; i < end; i++) {
+                max = Math.max(max, Float.floatToRawIntBits(g[i]) & 0x7FFFFFFF);
+            }
+            return Float.intBitsToFloat(max);
         }
     }
 
@@ -58,15 +86,15 @@ abstract class LevelQuantizer extends BaseCompressor {
     private final double[] initialLevels;
     private double[] levels;
     private boolean uniform;
-    private final float[] table;
+    private LevelSearch search;
     private final CounterRng rng;
     private final Buckets buckets;
-    private final BitPacker packer = new BitPacker();
-    private final BitReader reader = new BitReader();
-    /** Per bucket while encoding: half the top level index, it divided by the norm, and the norm's inverse. */
-    private float half;
-    private float ratio;
-    private double inverse;
+    /** Per bucket of the latest encode: its norm and clip bound. */
+    private float[] scales = new float[0];
+    private float[] bounds = new float[0];
+    /** Per half ({@link Halves}): a packer, a reader and level indices of one chunk, and a decoding table. */
+    private final Chunks chunks = new Chunks();
+    private final float[][] tables;
 
     LevelQuantizer(int bits, int bucketSize, boolean perLayer, Norm norm, double[] levels, boolean adaptive,
                    long seed, long stream) {
@@ -82,7 +110,7 @@ abstract class LevelQuantizer extends BaseCompressor {
         this.ignoreSmallBuckets = ignoreSmallBuckets;
         this.norm = norm;
         this.adaptive = adaptive;
-        this.table = new float[1 << bits];
+        this.tables = new float[2][1 << bits];
         this.rng = new CounterRng(seed, stream);
         this.buckets = new Buckets(bucketSize, perLayer, ignoreSmallBuckets);
         this.initialLevels = levels.clone();
@@ -128,6 +156,7 @@ abstract class LevelQuantizer extends BaseCompressor {
         }
         levels = l.clone();
         uniform = Arrays.equals(levels, uniformLevels(l.length));
+        search = new LevelSearch(levels);
     }
 
     /** The buckets of a gradient of {@code length} values (for a method that fits its levels to them). */
@@ -165,82 +194,134 @@ abstract class LevelQuantizer extends BaseCompressor {
         checkRange(gradient, offset, length);
         Buckets b = buckets.forLength(length);
         Payload p = payload(payloadBits(length), length);
-        byte[] bytes = p.bytes();
-        packer.reset(bytes, 32L * b.header(b.count()));
-        for (int k = 0; k < b.count(); k++) {
+        if (scales.length < b.count()) {
+            scales = new float[b.count()];
+            bounds = new float[b.count()];
+        }
+        long first = rng.counter();
+        rng.seek(first + (length + 1L) / 2);
+        boolean split = Halves.worthIt(length) && b.quantizedValues() == length;
+        Halves.split(b.count(), 1, split, (part, from, to) -> measure(gradient, offset, b, from, to, p.bytes()));
+        Halves.split(length, Chunks.ALIGN, split,
+                (part, from, to) -> quantize(gradient, offset, b, from, to, p.bytes(), part, first));
+        return p;
+    }
+
+    /** Writes the norms of buckets {@code [from, to)} and keeps them and their clip bounds. */
+    private void measure(float[] g, int offset, Buckets b, int from, int to, byte[] bytes) {
+        for (int k = from; k < to; k++) {
             int start = offset + b.start(k);
             int end = offset + b.start(k + 1);
             if (b.raw(k)) {
                 for (int i = start; i < end; i++) {
-                    LittleEndian.putFloat(bytes, 4 * (b.header(k) + i - start), gradient[i]);
+                    LittleEndian.putFloat(bytes, 4 * (b.header(k) + i - start), g[i]);
                 }
                 continue;
             }
-            float bound = clipBound(gradient, start, end);
-            float scale = norm.of(gradient, start, end, bound);
+            float bound = clipBound(g, start, end);
+            float scale = norm.of(g, start, end, bound);
+            bounds[k] = bound;
+            scales[k] = scale;
             LittleEndian.putFloat(bytes, 4 * b.header(k), scale);
-            quantize(gradient, start, end, bound, scale);
         }
-        packer.flush();
-        return p;
-    }
-
-    private void quantize(float[] g, int start, int end, float bound, float scale) {
-        if (scale == 0f || !Float.isFinite(scale)) {
-            for (int i = start; i < end; i++) {
-                packer.write(0, bits);
-            }
-            return;
-        }
-        half = (levels.length - 1) * 0.5f;
-        ratio = half / scale;
-        inverse = 1.0 / scale;
-        int i = start;
-        for (; i + 1 < end; i += 2) {
-            long r = rng.nextLong();
-            int first = index(clamp(g[i], bound), (int) (r >>> 40));
-            int second = index(clamp(g[i + 1], bound), (int) (r >>> 16) & 0xFFFFFF);
-            packer.write(first | second << bits, 2 * bits);
-        }
-        if (i < end) {
-            packer.write(index(clamp(g[i], bound), (int) (rng.nextLong() >>> 40)), bits);
-        }
-    }
-
-    /** The level index of value {@code v} of the current bucket, for a 24-bit uniform {@code u}. */
-    private int index(float v, int u) {
-        return uniform ? uniformIndex(v, u) : searchIndex(v * inverse, u);
     }
 
     /**
-     * For uniform levels, {@code floor(t + u/2^24)} with {@code t} the position in level units above −1, which is
-     * {@code floor(t) + 1} with probability {@code t − floor(t)}; exact in double precision and branch-free.
+     * Packs the level indices of values {@code [from, to)}, {@code from} a multiple of {@link Chunks#ALIGN} so they
+     * start on a whole byte; value {@code e} takes its uniform from draw {@code first + e/2}, the top 24 bits for even
+     * {@code e}, the next 24 for odd, whatever thread handles it.
      */
-    private int uniformIndex(float v, int u) {
-        float t = v * ratio + half;
-        return (int) (Math.min(Math.max(t, 0f), levels.length - 1) + u * 0x1.0p-24);
-    }
-
-    /** For any levels: a binary search for the neighbours, then the same unbiased choice between them. */
-    private int searchIndex(double r, int u) {
-        double[] l = levels;
-        int lo = 0;
-        int hi = l.length - 1;
-        if (!(r > l[lo])) {
-            return lo;
-        }
-        if (r >= l[hi]) {
-            return hi;
-        }
-        while (hi - lo > 1) {
-            int mid = (lo + hi) >>> 1;
-            if (l[mid] <= r) {
-                lo = mid;
+    private void quantize(float[] g, int offset, Buckets b, int from, int to, byte[] bytes, int part, long first) {
+        BitPacker out = chunks.packer(part, bytes, 32L * b.header(b.count()) + (long) bits * b.codesBefore(from));
+        int[] codes = chunks.codes(part);
+        int k = b.indexOf(from);
+        for (int e = from; e < to; ) {
+            if (b.raw(k)) {
+                e = b.start(++k);
+                continue;
+            }
+            int end = Math.min(Math.min(to, b.start(k + 1)), e + Chunks.SIZE);
+            float scale = scales[k];
+            if (scale == 0f || !Float.isFinite(scale)) {
+                Arrays.fill(codes, 0, end - e, 0);
+            } else if (uniform) {
+                uniformCodes(g, offset, e, end, codes, first, bounds[k], (levels.length - 1) * 0.5f / scale);
             } else {
-                hi = mid;
+                searchCodes(g, offset, e, end, codes, first, bounds[k], 1.0 / scale);
+            }
+            out.writeAll(codes, end - e, bits);
+            e = end;
+            if (e == b.start(k + 1)) {
+                k++;
             }
         }
-        return lo + (int) ((r - l[lo]) / (l[hi] - l[lo]) + u * 0x1.0p-24);
+        out.flush();
+    }
+
+    /** The 24-bit uniform of value {@code e}: from draw {@code first + e/2}, its top half for even {@code e}. */
+    private int uniformOf(long first, int e) {
+        long r = rng.at(first + (e >>> 1));
+        return (int) ((e & 1) == 0 ? r >>> 40 : (r >>> 16) & 0xFFFFFF);
+    }
+
+    /**
+     * Uniform levels: index {@code floor(t + u/2^24)} with {@code t = (v/‖b‖ + 1)·top/2}, at most {@code top}, which
+     * is {@code floor(t) + 1} with probability {@code t − floor(t)}; {@code ratio} is {@code top/(2‖b‖)}. Values are
+     * clamped to {@code bound} first; with no bound {@code |v| ≤ ‖b‖}, so only rounding can push {@code t} past
+     * {@code [0, top]}, and truncation towards zero and the final minimum absorb that.
+     */
+    private void uniformCodes(float[] g, int offset, int from, int to, int[] codes, long first, float bound,
+                              float ratio) {
+        int top = levels.length - 1;
+        float half = top * 0.5f;
+        boolean clip = bound != Float.POSITIVE_INFINITY;
+        int j = 0;
+        int e = from;
+        if ((e & 1) != 0) {
+            codes[j++] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, uniformOf(first, e));
+            e++;
+        }
+        if (clip) {
+            for (; e + 1 < to; e += 2, j += 2) {
+                long r = rng.at(first + (e >>> 1));
+                codes[j] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, (int) (r >>> 40));
+                codes[j + 1] = uniformCode(clamp(g[offset + e + 1], bound) * ratio + half, top,
+                        (int) (r >>> 16) & 0xFFFFFF);
+            }
+        } else {
+            for (; e + 1 < to; e += 2, j += 2) {
+                long r = rng.at(first + (e >>> 1));
+                codes[j] = uniformCode(g[offset + e] * ratio + half, top, (int) (r >>> 40));
+                codes[j + 1] = uniformCode(g[offset + e + 1] * ratio + half, top, (int) (r >>> 16) & 0xFFFFFF);
+            }
+        }
+        if (e < to) {
+            codes[j] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, uniformOf(first, e));
+        }
+    }
+
+    private static int uniformCode(float t, int top, int u) {
+        return Math.min((int) (t + u * 0x1.0p-24), top);
+    }
+
+    /** Any levels: {@link LevelSearch} on {@code r = v/‖b‖}, {@code inverse} being {@code 1/‖b‖}. */
+    private void searchCodes(float[] g, int offset, int from, int to, int[] codes, long first, float bound,
+                             double inverse) {
+        LevelSearch s = search;
+        int j = 0;
+        int e = from;
+        if ((e & 1) != 0) {
+            codes[j++] = s.index(clamp(g[offset + e], bound) * inverse, uniformOf(first, e));
+            e++;
+        }
+        for (; e + 1 < to; e += 2, j += 2) {
+            long r = rng.at(first + (e >>> 1));
+            codes[j] = s.index(clamp(g[offset + e], bound) * inverse, (int) (r >>> 40));
+            codes[j + 1] = s.index(clamp(g[offset + e + 1], bound) * inverse, (int) (r >>> 16) & 0xFFFFFF);
+        }
+        if (e < to) {
+            codes[j] = s.index(clamp(g[offset + e], bound) * inverse, uniformOf(first, e));
+        }
     }
 
     @Override
@@ -251,32 +332,45 @@ abstract class LevelQuantizer extends BaseCompressor {
             throw new IllegalArgumentException("not a " + this + " payload of " + length + " values: " + payload);
         }
         Buckets b = buckets.forLength(length);
-        byte[] bytes = payload.bytes();
-        reader.reset(bytes, 32L * b.header(b.count()));
-        int mask = (1 << bits) - 1;
-        for (int k = 0; k < b.count(); k++) {
-            int end = offset + b.start(k + 1);
-            int i = offset + b.start(k);
+        Halves.split(length, Chunks.ALIGN, Halves.worthIt(length) && b.quantizedValues() == length,
+                (part, from, to) -> decodeRange(payload.bytes(), b, from, to, out, offset, part));
+    }
+
+    /** Decodes values {@code [from, to)}, {@code from} a multiple of {@link Chunks#ALIGN}, into {@code out}. */
+    private void decodeRange(byte[] bytes, Buckets b, int from, int to, float[] out, int offset, int part) {
+        BitReader in = chunks.reader(part, bytes, 32L * b.header(b.count()) + (long) bits * b.codesBefore(from));
+        int[] codes = chunks.codes(part);
+        float[] table = tables[part];
+        int k = b.indexOf(from);
+        if (!b.raw(k)) {
+            fillTable(table, LittleEndian.getFloat(bytes, 4 * b.header(k)));
+        }
+        for (int e = from; e < to; ) {
             if (b.raw(k)) {
-                for (int j = 0; i < end; i++, j++) {
-                    out[i] = LittleEndian.getFloat(bytes, 4 * (b.header(k) + j));
+                for (int j = 0; e < b.start(k + 1); e++, j++) {
+                    out[offset + e] = LittleEndian.getFloat(bytes, 4 * (b.header(k) + j));
+                }
+                if (e < to && !b.raw(++k)) {
+                    fillTable(table, LittleEndian.getFloat(bytes, 4 * b.header(k)));
                 }
                 continue;
             }
-            fillTable(LittleEndian.getFloat(bytes, 4 * b.header(k)));
-            for (; i + 1 < end; i += 2) {
-                int pair = reader.read(2 * bits);
-                out[i] = table[pair & mask];
-                out[i + 1] = table[pair >>> bits];
+            int end = Math.min(Math.min(to, b.start(k + 1)), e + Chunks.SIZE);
+            int n = end - e;
+            in.readAll(codes, n, bits);
+            int at = offset + e;
+            for (int j = 0; j < n; j++) {
+                out[at + j] = table[codes[j]];
             }
-            if (i < end) {
-                out[i] = table[reader.read(bits)];
+            e = end;
+            if (e == b.start(k + 1) && e < to && !b.raw(++k)) {
+                fillTable(table, LittleEndian.getFloat(bytes, 4 * b.header(k)));
             }
         }
     }
 
     /** The decoded value of each level index for a bucket of norm {@code scale}: {@code scale·l_j}. */
-    private void fillTable(float scale) {
+    private void fillTable(float[] table, float scale) {
         if (scale == 0f || !Float.isFinite(scale)) {
             Arrays.fill(table, scale == 0f ? 0f : Float.NaN);
             return;
@@ -291,8 +385,7 @@ abstract class LevelQuantizer extends BaseCompressor {
     public void reset() {
         super.reset();
         rng.seek(0);
-        levels = initialLevels.clone();
-        uniform = Arrays.equals(levels, uniformLevels(levels.length));
+        setLevelsUnchecked(initialLevels);
     }
 
     /** The random stream's position (24 bytes), then, for an adaptive method, the level count and the levels. */

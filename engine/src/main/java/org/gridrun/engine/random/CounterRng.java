@@ -83,7 +83,15 @@ public final class CounterRng {
 
     /** The next uniformly distributed 64-bit value. */
     public long nextLong() {
-        return mix(key + GAMMA * counter++);
+        return at(counter++);
+    }
+
+    /**
+     * Draw number {@code position} of this stream, without moving: what {@link #nextLong()} returns when the counter
+     * is {@code position}. Safe to call from several threads, so that each can draw the part of a step it handles.
+     */
+    public long at(long position) {
+        return mix(key + GAMMA * position);
     }
 
     /** The next uniform float in [0, 1), with 24 random bits. */

@@ -46,6 +46,28 @@ class TopKTest {
         assertArrayEquals(expected(g, 10), out);
     }
 
+    /** Magnitudes that share their high 16 bits, and a NaN, which ranks above infinity (the radix selection's cases). */
+    @Test
+    void closeMagnitudesInfinityAndNaNRankAsTheOracleSays() {
+        float[] g = new float[300];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = (i % 3 == 0 ? -1f : 1f) * Float.intBitsToFloat(0x3F800000 + (i * 7919) % 97);
+        }
+        g[17] = Float.NaN;
+        g[200] = Float.NEGATIVE_INFINITY;
+        for (int k : new int[] {1, 2, 3, 50, 299}) {
+            float[] out = SparseTesting.roundTrip(topk(k / 300.0), g);
+            assertTrue(Float.isNaN(out[17]), "NaN kept, k " + k);
+            assertEquals(k >= 2 ? Float.NEGATIVE_INFINITY : 0f, out[200], "k " + k);
+            out[17] = 0f;
+            float[] expected = new float[g.length];
+            IntStream.range(0, g.length).filter(i -> i != 17).boxed()
+                    .sorted(Comparator.<Integer>comparingDouble(i -> -Math.abs(g[i])).thenComparing(i -> i))
+                    .limit(k - 1).forEach(i -> expected[i] = g[i]);
+            assertArrayEquals(expected, out, "k " + k);
+        }
+    }
+
     @Test
     void payloadHoldsExactlyTheReportedBits() {
         for (int n : new int[] {1, 2, 3, 100, 1024, 1025}) {

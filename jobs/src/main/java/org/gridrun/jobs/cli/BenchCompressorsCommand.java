@@ -18,6 +18,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code grid-run bench compressors}: encode + decode throughput of every registered method with its default
  * parameters on one Gaussian vector, next to a plain array copy of the same vector measured in the same run.
+ *
+ * <p>The copy is one {@code System.arraycopy} on one thread: memory-bound, so it tracks what the machine can move
+ * at the moment. Every timing comes after {@value #WARM_UPS} untimed runs (the first mostly runs interpreted and
+ * on-stack-replaced code) and is the best of {@code --repeat}. A method's ratio is to the copies timed between its
+ * own repetitions, so load from other processes that comes and goes during a long run slows both sides of a ratio
+ * alike; the copy row is the copy timed before any method.
  */
 @Command(name = "compressors", mixinStandardHelpOptions = true,
         description = "Encode+decode throughput (GB/s of float32 input) of every compressor, with its default "
@@ -28,7 +34,7 @@ final class BenchCompressorsCommand implements Callable<Integer> {
     int size;
 
     @Option(names = "--repeat", paramLabel = "R", defaultValue = "5",
-            description = "Timed repetitions after one warm-up; the best is reported (default: ${DEFAULT-VALUE}).")
+            description = "Timed repetitions after two warm-ups; the best is reported (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--method", paramLabel = "NAME", description = "Only these methods; repeatable.")
@@ -36,6 +42,9 @@ final class BenchCompressorsCommand implements Callable<Integer> {
 
     @Option(names = "--csv", description = "Print method,gbps,ratio_to_copy rows.")
     boolean csv;
+
+    /** Untimed runs before timing anything. */
+    static final int WARM_UPS = 2;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -49,7 +58,8 @@ final class BenchCompressorsCommand implements Callable<Integer> {
             v[i] = (float) random.nextGaussian();
         }
         float[] target = new float[size];
-        double copy = gbps(best(() -> System.arraycopy(v, 0, target, 0, size)));
+        Runnable copying = () -> System.arraycopy(v, 0, target, 0, size);
+        double copy = gbps(best(copying, null)[0]);
         if (csv) {
             out.println("method,gbps,ratio_to_copy");
             out.printf(Locale.ROOT, "copy,%.4f,1.0000%n", copy);
@@ -64,15 +74,17 @@ final class BenchCompressorsCommand implements Callable<Integer> {
             Compressor c = Compressors.create(provider.name(), Map.of(), 1).copy(0);
             c.bind(TensorLayout.flat(size));
             long[] bits = new long[1];
-            double rate = gbps(best(() -> {
+            long[] nanos = best(() -> {
                 Payload p = c.encode(v, 0, size);
                 bits[0] = p.bits();
                 c.decode(p, target, 0);
-            }));
+            }, copying);
+            double rate = gbps(nanos[0]);
+            double ratio = rate / gbps(nanos[1]);
             if (csv) {
-                out.printf(Locale.ROOT, "%s,%.4f,%.4f%n", provider.name(), rate, rate / copy);
+                out.printf(Locale.ROOT, "%s,%.4f,%.4f%n", provider.name(), rate, ratio);
             } else {
-                out.printf(Locale.ROOT, "%-10s %10.3f %10.3f %12.3f%n", provider.name(), rate, rate / copy,
+                out.printf(Locale.ROOT, "%-10s %10.3f %10.3f %12.3f%n", provider.name(), rate, ratio,
                         (double) bits[0] / size);
             }
             out.flush();
@@ -81,15 +93,28 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         return 0;
     }
 
-    private long best(Runnable work) {
-        work.run();
-        long best = Long.MAX_VALUE;
-        for (int r = 0; r < repeat; r++) {
-            long t = System.nanoTime();
+    /**
+     * The best time of {@code work} over {@code repeat} timed runs after the warm-ups, and, when {@code baseline} is
+     * not null, the best time of {@code baseline} run (also warmed up) just before each of them.
+     */
+    private long[] best(Runnable work, Runnable baseline) {
+        for (int w = 0; w < WARM_UPS; w++) {
             work.run();
-            best = Math.min(best, System.nanoTime() - t);
+        }
+        long[] best = {Long.MAX_VALUE, Long.MAX_VALUE};
+        for (int r = 0; r < repeat; r++) {
+            if (baseline != null) {
+                best[1] = Math.min(best[1], time(baseline));
+            }
+            best[0] = Math.min(best[0], time(work));
         }
         return best;
+    }
+
+    private static long time(Runnable work) {
+        long t = System.nanoTime();
+        work.run();
+        return System.nanoTime() - t;
     }
 
     private double gbps(long nanos) {
