@@ -124,9 +124,9 @@ class TrainerConfigTest {
 
     @Test
     void keysTheTrainerDoesNotImplementYetFailUnlessDefault() {
-        assertEquals("lr_decay_iters is not implemented in this version of gridrun yet; leave it out or give its "
-                + "default ''", error(Map.of("lr_decay_iters", "40000,60000")));
-        TrainerConfig.from(TrainerConfig.resolve(Map.of("lr_decay_iters", "")));
+        assertEquals("gvar_log_iter is not implemented in this version of gridrun yet; leave it out or give its "
+                + "default 0", error(Map.of("gvar_log_iter", 100L)));
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("gvar_log_iter", 0L)));
     }
 
     @Test
