@@ -153,6 +153,17 @@ public interface Backend extends AutoCloseable {
      */
     void dropout(Tensor x, float p, int channels, long seed, long stream, Tensor y);
 
+    /**
+     * One Adam step in place, PyTorch's {@code torch.optim.Adam} for step {@code t} (counted from 1):
+     * {@code d = grad + weightDecay·params; m ← beta1·m + (1 − beta1)·d; v ← beta2·v + (1 − beta2)·d²;
+     * params ← params − lr/(1 − beta1^t) · m / (√v / √(1 − beta2^t) + eps)}.
+     *
+     * <p>All four tensors have the same size; {@code grad} is not modified. The bias corrections are computed in
+     * double precision from {@code t}, the element-wise arithmetic in float32.
+     */
+    void adamUpdate(Tensor params, Tensor grad, Tensor m, Tensor v, float lr, float beta1, float beta2, float eps,
+                    float weightDecay, long t);
+
     /** Releases every buffer this backend allocated. */
     @Override
     void close();

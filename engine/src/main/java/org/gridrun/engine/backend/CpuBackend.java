@@ -406,4 +406,20 @@ public final class CpuBackend implements Backend {
             throw new IllegalArgumentException("expected " + logits.rows() + " labels, found " + labels);
         }
     }
+
+    @Override
+    public void adamUpdate(Tensor params, Tensor grad, Tensor m, Tensor v, float lr, float beta1, float beta2,
+                           float eps, float weightDecay, long t) {
+        sameSize(params, grad);
+        sameSize(params, m);
+        sameSize(params, v);
+        if (t < 1) {
+            throw new IllegalArgumentException("the Adam step count starts at 1, found " + t);
+        }
+        float stepSize = (float) (lr / (1 - Math.pow(beta1, t)));
+        float correction2Sqrt = (float) Math.sqrt(1 - Math.pow(beta2, t));
+        CpuKernels.adam(data(params), params.offset(), data(grad), grad.offset(), data(m), m.offset(), data(v),
+                v.offset(), params.size(), new CpuKernels.AdamStep(stepSize, beta1, beta2, eps, correction2Sqrt,
+                        weightDecay));
+    }
 }

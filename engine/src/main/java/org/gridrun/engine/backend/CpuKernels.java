@@ -1,6 +1,6 @@
 package org.gridrun.engine.backend;
 
-/** The CPU backend's loops that are more than one line: softmax cross-entropy, accuracy and the SGD update. */
+/** The CPU backend's loops that are more than one line: softmax cross-entropy, accuracy, the SGD and Adam steps. */
 final class CpuKernels {
     private CpuKernels() {
     }
@@ -62,6 +62,21 @@ final class CpuKernels {
             float vel = momentum * v[vo + i] + d;
             v[vo + i] = vel;
             p[po + i] -= lr * (nesterov ? d + momentum * vel : vel);
+        }
+    }
+
+    /** The scalars of one Adam step: {@code lr/(1 − β1^t)}, the betas, eps, {@code √(1 − β2^t)}, weight decay. */
+    record AdamStep(float stepSize, float beta1, float beta2, float eps, float correction2Sqrt, float wd) {
+    }
+
+    static void adam(float[] p, int po, float[] g, int go, float[] m, int mo, float[] v, int vo, int n, AdamStep s) {
+        for (int i = 0; i < n; i++) {
+            float d = g[go + i] + s.wd() * p[po + i];
+            float mi = s.beta1() * m[mo + i] + (1 - s.beta1()) * d;
+            float vi = s.beta2() * v[vo + i] + (1 - s.beta2()) * d * d;
+            m[mo + i] = mi;
+            v[vo + i] = vi;
+            p[po + i] -= s.stepSize() * mi / ((float) Math.sqrt(vi) / s.correction2Sqrt() + s.eps());
         }
     }
 

@@ -15,16 +15,13 @@ import org.gridrun.engine.backend.TensorIo;
  * <p>Each step, with gradient {@code g}: {@code d = g + weight_decay·p}; {@code v ← momentum·v + d};
  * {@code p ← p − lr·(nesterov ? d + momentum·v : v)}. This is PyTorch's {@code torch.optim.SGD} with zero dampening
  * (the velocity starts at zero, so the first step uses {@code v = d}). The velocity is one flat tensor on the
- * backend; the update is one backend call. Its saved state is the learning rate and the velocity
- * ({@code 13 + 4·size} bytes with momentum, 9 without).
+ * backend; the update is one backend call per {@link DecaySegments segment}, the parts with and without weight
+ * decay. Its saved state is the learning rate and the velocity ({@code 13 + 4·size} bytes with momentum, 9 without).
  */
-public final class Sgd implements Optimizer {
-    private final Backend backend;
+public final class Sgd extends BaseOptimizer {
     private final Tensor velocity;
-    private double lr;
     private final double momentum;
     private final boolean nesterov;
-    private final double weightDecay;
 
     /**
      * SGD for {@code size} parameters on {@code backend}.
@@ -33,50 +30,40 @@ public final class Sgd implements Optimizer {
      * when {@code nesterov} is set.
      */
     public Sgd(Backend backend, int size, double lr, double momentum, boolean nesterov, double weightDecay) {
+        this(backend, DecaySegments.all(size), lr, momentum, nesterov, weightDecay);
+    }
+
+    /** SGD for the parameters of {@code segments}, with weight decay only on the segments marked decayed. */
+    public Sgd(Backend backend, DecaySegments segments, double lr, double momentum, boolean nesterov,
+               double weightDecay) {
+        super(backend, segments, lr, weightDecay);
         if (!(momentum >= 0 && momentum < 1)) {
             throw new IllegalArgumentException("momentum must be in [0, 1), found " + momentum);
         }
         if (nesterov && momentum == 0) {
             throw new IllegalArgumentException("nesterov needs a positive momentum, found " + momentum);
         }
-        if (!(weightDecay >= 0)) {
-            throw new IllegalArgumentException("weight_decay must not be negative, found " + weightDecay);
-        }
-        setLearningRate(lr);
-        this.backend = backend;
         this.momentum = momentum;
         this.nesterov = nesterov;
-        this.weightDecay = weightDecay;
-        this.velocity = momentum > 0 ? backend.allocate(1, size) : null;
+        this.velocity = momentum > 0 ? backend.allocate(1, segments.size()) : null;
     }
 
     @Override
     public Map<String, Object> config() {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("optimizer", "sgd");
-        config.put("lr", lr);
+        config.put("lr", learningRate());
         config.put("momentum", momentum);
         config.put("nesterov", nesterov);
         config.put("weight_decay", weightDecay);
+        config.put("decay_all", segments.decaysAll());
         return config;
     }
 
     @Override
-    public void step(Tensor params, Tensor gradient) {
-        backend.sgdUpdate(params, gradient, velocity, (float) lr, (float) momentum, nesterov, (float) weightDecay);
-    }
-
-    @Override
-    public double learningRate() {
-        return lr;
-    }
-
-    @Override
-    public void setLearningRate(double lr) {
-        if (!(lr > 0) || Double.isInfinite(lr)) {
-            throw new IllegalArgumentException("lr must be positive, found " + lr);
-        }
-        this.lr = lr;
+    protected void update(Tensor params, Tensor gradient, int offset, int size, float decay) {
+        backend.sgdUpdate(params, gradient, velocity == null ? null : part(velocity, offset, size),
+                (float) learningRate(), (float) momentum, nesterov, decay);
     }
 
     @Override
@@ -93,7 +80,7 @@ public final class Sgd implements Optimizer {
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        out.writeDouble(lr);
+        out.writeDouble(learningRate());
         out.writeBoolean(velocity != null);
         if (velocity != null) {
             TensorIo.write(backend, velocity, out);

@@ -21,7 +21,7 @@ import org.gridrun.engine.model.Model;
 import org.gridrun.engine.model.nn.Models;
 import org.gridrun.engine.model.nn.Shape;
 import org.gridrun.engine.optim.Optimizer;
-import org.gridrun.engine.optim.Sgd;
+import org.gridrun.engine.optim.LearningRateSchedule;
 import org.gridrun.engine.run.MetricSpool;
 
 /**
@@ -48,7 +48,7 @@ import org.gridrun.engine.run.MetricSpool;
  *
  * <p>Checkpoints: given a {@link Checkpoint}, the trainer saves one every {@code chkpt_iter} steps, after that
  * step's evaluation, and when a {@link StopSignal} stops it between two steps. It holds, in this order: the
- * parameters and the optimizer state (learning rate, momentum buffer) as float32 tensors; the worker count, then per
+ * parameters and the optimizer state (learning rate; SGD's momentum buffer, or Adam's step count and moments); the worker count, then per
  * worker its sampler (permutation, position, epoch, random stream) and, as a length-prefixed section after its
  * method's name, its compressor's state (for {@code qsgd} the position of its random stream); the sums of the
  * unfinished training-metric interval; and the last test-set evaluation. {@link #resume} restores all of it, and the
@@ -69,6 +69,9 @@ public final class Trainer implements AutoCloseable {
     private final TrainTestData data;
     private final Model model;
     private final Optimizer optimizer;
+    private final LearningRateSchedule schedule;
+    /** The run's length, {@link TrainerConfig#totalIterations}. */
+    private final long niters;
     private final Worker[] workers;
     private final Compressor[] compressors;
     private final Payload[] payloads;
@@ -98,7 +101,9 @@ public final class Trainer implements AutoCloseable {
                 config.hidden(), config.dropout());
         model.initialize(config.seed());
         int n = model.parameterCount();
-        this.optimizer = new Sgd(backend, n, config.lr(), config.momentum(), config.nesterov(), config.weightDecay());
+        this.optimizer = OptimizerKeys.create(config, backend, model.layout());
+        this.niters = config.totalIterations(data.train().size());
+        this.schedule = config.schedule(data.train().size());
         Compressor prototype = Compressors.create(config.method(), config.compressorParams(), config.seed());
         this.aggregation = prototype.aggregation();
         this.workers = new Worker[config.ngpu()];
@@ -146,7 +151,7 @@ public final class Trainer implements AutoCloseable {
         return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d, %s %s (%s), %d iterations; "
                         + "data: %s; backend: %s (%s)", model.describe(), model.parameterCount(), workers.length,
                 config.batchSize(), config.method(), compressors[0].config(), aggregation.name().toLowerCase(
-                        Locale.ROOT).replace('_', '-'), config.niters(), data.source(), backend.name(),
+                        Locale.ROOT).replace('_', '-'), niters, data.source(), backend.name(),
                 backend.blas());
     }
 
@@ -187,20 +192,20 @@ public final class Trainer implements AutoCloseable {
         listener.onStart(step == 0 ? describe() : describe() + "; resumed from checkpoint at step " + step);
         long start = System.nanoTime();
         boolean diverged = false;
-        while (step < config.niters() && !diverged && !stop.isRequested()) {
+        while (step < niters && !diverged && !stop.isRequested()) {
             step++;
             diverged = !Double.isFinite(advance());
-            if (diverged || step % config.logInterval() == 0 || step == config.niters()) {
+            if (diverged || step % config.logInterval() == 0 || step == niters) {
                 log(metrics, listener);
             }
-            if (!diverged && (step % config.chkptIter() == 0 || step == config.niters())) {
+            if (!diverged && (step % config.chkptIter() == 0 || step == niters)) {
                 lastEvaluation = evaluate(metrics, listener);
             }
             if (!diverged && step % config.chkptIter() == 0) {
                 save(checkpoint);
             }
         }
-        boolean stopped = !diverged && step < config.niters();
+        boolean stopped = !diverged && step < niters;
         if (stopped && savedStep != step) {
             save(checkpoint);
         }
@@ -214,6 +219,7 @@ public final class Trainer implements AutoCloseable {
     /** One training step; returns the mean loss over workers (not finite: the step was not applied). */
     private double advance() {
         long start = System.nanoTime();
+        optimizer.setLearningRate(schedule.at(step));
         double loss = 0;
         long encode = 0;
         int n = hostGradient.length;
@@ -262,7 +268,7 @@ public final class Trainer implements AutoCloseable {
         metrics.write("decode_ms", step, interval.decodeMillis());
         metrics.flush();
         double samples = (double) interval.steps() * workers.length * config.batchSize();
-        listener.onLog(step, config.niters(), interval.meanLoss(), samples / interval.seconds());
+        listener.onLog(step, niters, interval.meanLoss(), samples / interval.seconds());
         interval.clear();
     }
 

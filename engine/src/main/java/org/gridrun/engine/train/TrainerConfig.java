@@ -15,6 +15,7 @@ import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.ErrorFeedback;
 import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.model.nn.Models;
+import org.gridrun.engine.optim.LearningRateSchedule;
 
 /**
  * The trainer's configuration, typed and validated.
@@ -32,11 +33,22 @@ import org.gridrun.engine.model.nn.Models;
  * @param dropout          whether lenet5 uses dropout
  * @param ngpu             the number of simulated data-parallel workers
  * @param batchSize        the minibatch size per worker
+ * @param optim            the optimizer: {@code sgd} or {@code adam}
  * @param lr               the learning rate
  * @param momentum         the SGD momentum
  * @param nesterov         whether momentum is Nesterov's
  * @param weightDecay      the L2 weight decay
- * @param niters           the number of training iterations
+ * @param noDecayBnBias    whether 1-D parameter tensors (biases, batch-norm scales and shifts) are not decayed
+ * @param beta1            Adam's first-moment decay
+ * @param beta2            Adam's second-moment decay
+ * @param eps              Adam's denominator term
+ * @param lrSchedule       the learning-rate shape: {@code multistep} or {@code cosine}
+ * @param lrDecayIters     the multistep milestones in iterations
+ * @param lrDecayEpochs    the multistep milestones in epochs
+ * @param lrDecayRate      the multistep factor
+ * @param warmupIters      the linear warm-up steps
+ * @param niters           the number of training iterations, unless {@code epochs} is positive
+ * @param epochs           the number of training epochs; 0: {@code niters} decides
  * @param method           the compressor's short name
  * @param compressorParams the compressor's parameters, taken from the keys of the same names
  * @param seed             the seed of every random stream of the run
@@ -49,10 +61,13 @@ import org.gridrun.engine.model.nn.Models;
  */
 public record TrainerConfig(String dataset, String dataDir, String model, List<Integer> hidden, boolean dropout,
                             int ngpu,
-                            int batchSize, double lr, double momentum, boolean nesterov, double weightDecay,
-                            int niters, String method, Map<String, Object> compressorParams, long seed,
-                            int logInterval, int chkptIter, String backend,
-                            String memoryCodec, List<String> memoryTargets, Map<String, Object> memoryParams) {
+                            int batchSize, String optim, double lr, double momentum, boolean nesterov,
+                            double weightDecay, boolean noDecayBnBias, double beta1, double beta2, double eps,
+                            String lrSchedule, List<Integer> lrDecayIters, List<Integer> lrDecayEpochs,
+                            double lrDecayRate, int warmupIters, int niters, int epochs, String method,
+                            Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
+                            String backend, String memoryCodec, List<String> memoryTargets,
+                            Map<String, Object> memoryParams) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
@@ -63,20 +78,33 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
                     "dropout in lenet5, as the seed's MNIST cnn (its nodropout flag turns it off)"),
             new ConfigKey("ngpu", ValueType.INT, 4L, "number of simulated data-parallel workers (the seed's nuq_ngpu)"),
             new ConfigKey("batch_size", ValueType.INT, 32L, "minibatch size per worker"),
-            new ConfigKey("optim", ValueType.STRING, "sgd", "optimizer"),
+            new ConfigKey("optim", ValueType.STRING, "sgd",
+                    "optimizer: sgd (momentum, nesterov) or adam (beta1, beta2, eps), both PyTorch's"),
             new ConfigKey("lr", ValueType.DOUBLE, 0.1, "learning rate"),
             new ConfigKey("momentum", ValueType.DOUBLE, 0.9, "SGD momentum, in [0, 1)"),
-            new ConfigKey("nesterov", ValueType.BOOL, false, "Nesterov momentum"),
-            new ConfigKey("weight_decay", ValueType.DOUBLE, 0.0, "L2 weight decay"),
+            new ConfigKey("nesterov", ValueType.BOOL, false, "Nesterov momentum (sgd)"),
+            new ConfigKey("weight_decay", ValueType.DOUBLE, 0.0, "L2 weight decay, added to the gradient"),
+            new ConfigKey("no_decay_bn_bias", ValueType.BOOL, false,
+                    "no weight decay on 1-D parameter tensors: biases and batch-norm scales and shifts"),
+            new ConfigKey("beta1", ValueType.DOUBLE, 0.9, "Adam's first-moment decay, in [0, 1)"),
+            new ConfigKey("beta2", ValueType.DOUBLE, 0.999, "Adam's second-moment decay, in [0, 1)"),
+            new ConfigKey("eps", ValueType.DOUBLE, 1e-8, "Adam's term added to the denominator, positive"),
+            new ConfigKey("lr_schedule", ValueType.STRING, "multistep",
+                    "learning-rate shape: multistep (lr_decay_iters or lr_decay_epochs; none: constant) or cosine "
+                            + "(from lr towards 0 over the run)"),
             new ConfigKey("lr_decay_iters", ValueType.INT_LIST, "",
-                    "iterations at which the learning rate is multiplied by lr_decay_rate, e.g. 40000,60000 "
-                            + "(the seed's lr_decay_epoch with niters)"),
+                    "iterations after which the learning rate is multiplied by lr_decay_rate, e.g. 40000,60000: "
+                            + "step 40001 is the first at 0.1 lr (the seed's lr_decay_epoch with niters)"),
             new ConfigKey("lr_decay_epochs", ValueType.INT_LIST, "",
-                    "epochs at which the learning rate is multiplied by lr_decay_rate (the seed's lr_decay_epoch "
-                            + "with epochs)"),
+                    "epochs after which the learning rate is multiplied by lr_decay_rate, with epochs (the seed's "
+                            + "lr_decay_epoch with epochs)"),
             new ConfigKey("lr_decay_rate", ValueType.DOUBLE, 0.1, "factor of each learning-rate decay"),
-            new ConfigKey("niters", ValueType.INT, 300L, "training iterations"),
-            new ConfigKey("epochs", ValueType.INT, 0L, "training epochs; 0: stop after niters"),
+            new ConfigKey("warmup_iters", ValueType.INT, 0L,
+                    "linear warm-up: step s of the first warmup_iters uses s/warmup_iters of the scheduled rate"),
+            new ConfigKey("niters", ValueType.INT, 300L, "training iterations, unless epochs is set"),
+            new ConfigKey("epochs", ValueType.INT, 0L,
+                    "training epochs of ceil(train size / batch_size) iterations each (the seed's epoch_iters); "
+                            + "0: stop after niters"),
             new ConfigKey("method", ValueType.STRING, "none",
                     "gradient compressor (grid-run list compressors; the seed's nuq_method, its q is qsgd)"),
             new ConfigKey("measure_only", ValueType.BOOL, false,
@@ -149,9 +177,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
      * Keys the grid language accepts (the seed's grids set them) but this trainer does not implement yet; a value
      * other than the default fails in {@link #from}, so nothing is silently ignored.
      */
-    private static final List<String> NOT_YET_IMPLEMENTED = List.of("optim", "lr_decay_iters", "lr_decay_epochs",
-            "lr_decay_rate", "epochs", "measure_only", "compress_start", "bsnap_iter", "gvar_log_iter", "gvar_start",
-            "train_accuracy");
+    private static final List<String> NOT_YET_IMPLEMENTED = List.of("measure_only", "compress_start", "bsnap_iter",
+            "gvar_log_iter", "gvar_start", "train_accuracy");
 
     /**
      * The seed's quantizer keys that only some methods take; a value other than the default fails in {@link #from}
@@ -173,6 +200,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
 
     public TrainerConfig {
         hidden = List.copyOf(hidden);
+        lrDecayIters = List.copyOf(lrDecayIters);
+        lrDecayEpochs = List.copyOf(lrDecayEpochs);
         memoryTargets = List.copyOf(memoryTargets);
         memoryParams = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(memoryParams));
         compressorParams = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(compressorParams));
@@ -227,14 +256,53 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             memoryParams.remove(ErrorFeedback.PARAMETER);
             validateCompressor(memoryCodec, memoryParams);
         }
-        runnable(s, "optim");
+        String optim = runnable(s, "optim");
+        OptimizerKeys.check(s, optim, TrainerConfig::isDefault);
         return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"),
                 runnable(s, "model"), s.positiveIntList("hidden"), s.bool("dropout"),
                 s.positiveInt("ngpu"),
-                s.positiveInt("batch_size"), s.positiveDouble("lr"), momentum, nesterov,
-                s.nonNegativeDouble("weight_decay"), s.positiveInt("niters"), method, compressorParams, seed,
+                s.positiveInt("batch_size"), optim, s.positiveDouble("lr"), momentum, nesterov,
+                s.nonNegativeDouble("weight_decay"), s.bool("no_decay_bn_bias"), s.doubleInHalfOpen("beta1", 0, 1),
+                s.doubleInHalfOpen("beta2", 0, 1), s.positiveDouble("eps"), s.string("lr_schedule"),
+                s.positiveIntList("lr_decay_iters"), s.positiveIntList("lr_decay_epochs"),
+                s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
+                s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
                 memoryCodec, memoryTargets(s, memoryCodec), memoryParams);
+    }
+
+    /**
+     * Iterations in an epoch over {@code trainSize} images: {@code ceil(trainSize / batch_size)}, the seed's
+     * {@code epoch_iters}. Each worker draws its own batches, so in an epoch every worker passes about once over the
+     * training set (its sampler drops the last incomplete batch of each pass, so the passes drift by a few batches).
+     */
+    public int epochIterations(int trainSize) {
+        return (trainSize + batchSize - 1) / batchSize;
+    }
+
+    /**
+     * The run's length in iterations for a training set of {@code trainSize} images: {@code epochs} epochs when
+     * positive, else {@code niters}. Progress and the stop condition use it and nothing else.
+     */
+    public long totalIterations(int trainSize) {
+        return epochs > 0 ? (long) epochs * epochIterations(trainSize) : niters;
+    }
+
+    /**
+     * The learning-rate schedule of a run on {@code trainSize} images: {@code lr_decay_epochs} are converted to
+     * iterations with {@link #epochIterations}. A milestone that is not before the last iteration fails with a
+     * {@link ConfigException} naming its key.
+     */
+    public LearningRateSchedule schedule(int trainSize) {
+        long total = totalIterations(trainSize);
+        if (lrSchedule.equals("cosine")) {
+            return LearningRateSchedule.cosine(lr, total, warmupIters);
+        }
+        boolean inEpochs = !lrDecayEpochs.isEmpty();
+        long unit = inEpochs ? epochIterations(trainSize) : 1;
+        List<Long> milestones = (inEpochs ? lrDecayEpochs : lrDecayIters).stream().map(m -> m * unit).toList();
+        OptimizerKeys.requireBefore(inEpochs ? "lr_decay_epochs" : "lr_decay_iters", milestones, total);
+        return LearningRateSchedule.multistep(lr, milestones, lrDecayRate, warmupIters);
     }
 
     /**
@@ -255,7 +323,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         return switch (key) {
             case "dataset" -> DataSets.names();
             case "model" -> Models.NAMES;
-            case "optim" -> List.of("sgd");
+            case "optim" -> List.of("sgd", "adam");
             case "method" -> Compressors.names();
             case "backend" -> Backends.names();
             default -> List.of();

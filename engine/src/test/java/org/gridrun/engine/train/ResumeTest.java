@@ -59,6 +59,18 @@ class ResumeTest {
         params.put("log_interval", 4L);
         params.put("chkpt_iter", 6L);
         params.put("method", method);
+        if (method.equals("adam")) {
+            // Adam's moments and step count, a decay at 5 and 9 and a warm-up over 3: a stop at 4 or 6 resumes
+            // inside all of them.
+            params.put("method", "none");
+            params.put("optim", "adam");
+            params.put("momentum", 0.9);
+            params.put("lr", 0.01);
+            params.put("lr_decay_iters", "5,9");
+            params.put("warmup_iters", 3L);
+            params.put("weight_decay", 0.01);
+            params.put("no_decay_bn_bias", true);
+        }
         if (method.equals("qsgd")) {
             params.put("bits", 2L);
             params.put("bucket_size", 64L);
@@ -111,7 +123,7 @@ class ResumeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"none", "qsgd", "powersgd", "alq_nb"})
+    @ValueSource(strings = {"none", "qsgd", "powersgd", "alq_nb", "adam"})
     void aStoppedAndResumedRunIsTheRunThatNeverStopped(String method) throws IOException {
         assertResumesIdentically(method, params(method));
     }
@@ -172,6 +184,12 @@ class ResumeTest {
 
         List<String> values = values(resumed);
         assertEquals(values(straight), values);
+        if (method.equals("adam")) {
+            // The rate each logged step used: warm-up over, then 0.01·0.1 after step 5, 0.01·0.01 after step 9.
+            double[] lr = values.stream().filter(v -> v.startsWith("lr,")).mapToDouble(
+                    v -> Double.parseDouble(v.substring(v.lastIndexOf(',') + 1))).toArray();
+            assertArrayEquals(new double[] {0.01, 0.001, 0.0001}, lr, 1e-15);
+        }
         assertEquals(values.size(), new HashSet<>(values).size());
         List<MetricRecord> all = MetricSpool.read(resumed.metricsFile());
         assertEquals(all.size(), all.stream().map(r -> r.name() + "@" + r.step()).distinct().count(),

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.gridrun.engine.optim.LearningRateSchedule;
 import org.junit.jupiter.api.Test;
 
 class TrainerConfigTest {
@@ -109,7 +110,8 @@ class TrainerConfigTest {
         assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, model, hidden, dropout, ngpu, "
                 + "batch_size, "), m);
         // The trainer's own keys, then the parameters compressors declare that it lacks (trn's clip, …).
-        assertTrue(m.contains(", seed, log_interval, chkpt_iter, backend, error_feedback"), m);
+        assertTrue(m.contains(", seed, log_interval, chkpt_iter, backend, memory_codec, memory_targets, error_feedback"),
+                m);
         assertTrue(m.contains(", clip"), m);
     }
 
@@ -124,9 +126,9 @@ class TrainerConfigTest {
 
     @Test
     void keysTheTrainerDoesNotImplementYetFailUnlessDefault() {
-        assertEquals("lr_decay_iters is not implemented in this version of gridrun yet; leave it out or give its "
-                + "default ''", error(Map.of("lr_decay_iters", "40000,60000")));
-        TrainerConfig.from(TrainerConfig.resolve(Map.of("lr_decay_iters", "")));
+        assertEquals("gvar_log_iter is not implemented in this version of gridrun yet; leave it out or give its "
+                + "default 0", error(Map.of("gvar_log_iter", 100L)));
+        TrainerConfig.from(TrainerConfig.resolve(Map.of("gvar_log_iter", 0L)));
     }
 
     @Test
@@ -178,5 +180,61 @@ class TrainerConfigTest {
             assertEquals(Optional.empty(), key.type().problem(key.defaultValue()), key.name());
             assertFalse(key.help().isBlank(), key.name());
         }
+    }
+
+    @Test
+    void optimizerAndScheduleKeysFailNamingTheKey() {
+        assertEquals("warmup_iters must not be negative, found -5", error(Map.of("warmup_iters", -5L)));
+        assertEquals("warmup_iters must not exceed niters 300, found 301", error(Map.of("warmup_iters", 301L)));
+        assertEquals("lr_decay_iters must be strictly increasing, found '60000,40000'",
+                error(Map.of("lr_decay_iters", "60000,40000", "niters", 80000L)));
+        assertEquals("lr_decay_iters must all be below niters 50000 (a later decay never applies), found 60000",
+                error(Map.of("lr_decay_iters", "40000,60000", "niters", 50000L)));
+        assertEquals("lr_decay_epochs must all be below epochs 100 (a later decay never applies), found 100",
+                error(Map.of("lr_decay_epochs", "50,100", "epochs", 100L)));
+        assertEquals("lr_decay_epochs needs epochs > 0; with niters give lr_decay_iters",
+                error(Map.of("lr_decay_epochs", "100,150")));
+        assertEquals("give lr_decay_iters or lr_decay_epochs, not both",
+                error(Map.of("lr_decay_iters", "10", "lr_decay_epochs", "1", "epochs", 3L)));
+        assertEquals("lr_decay_iters applies to lr_schedule multistep only, not cosine; leave it out",
+                error(Map.of("lr_decay_iters", "10", "lr_schedule", "cosine")));
+        assertEquals("lr_schedule must be one of [multistep, cosine], found 'step'",
+                error(Map.of("lr_schedule", "step")));
+        assertEquals("beta1 is not a parameter of optim sgd; leave it out or give its default",
+                error(Map.of("beta1", 0.5)));
+        assertEquals("momentum is not a parameter of optim adam; leave it out or give its default",
+                error(Map.of("optim", "adam", "momentum", 0.5)));
+        assertEquals("beta2 must be in [0, 1), found 1.0", error(Map.of("optim", "adam", "beta2", 1.0)));
+        assertEquals("eps must be positive, found 0.0", error(Map.of("optim", "adam", "eps", 0.0)));
+    }
+
+    @Test
+    void theSeedsMultistepGridIsValid() {
+        TrainerConfig c = TrainerConfig.from(TrainerConfig.resolve(Map.of("lr_decay_iters", "40000,60000",
+                "niters", 80000L, "warmup_iters", 500L, "no_decay_bn_bias", true, "optim", "adam")));
+        assertEquals(List.of(40000, 60000), c.lrDecayIters());
+        assertEquals(80000, c.totalIterations(60000));
+        assertEquals(0.1 * 0.1, c.schedule(60000).at(40001), 1e-15);
+        assertEquals(0.1 / 500, c.schedule(60000).at(1), 1e-15);
+    }
+
+    @Test
+    void epochsAreCeilOfTrainSizeOverBatchSizeIterations() {
+        // 1000 images in batches of 32: 31 full batches and one of 8, so 32 iterations an epoch (the seed's
+        // epoch_iters), whatever the number of workers.
+        TrainerConfig c = TrainerConfig.from(TrainerConfig.resolve(Map.of("epochs", 3L, "batch_size", 32L,
+                "lr_decay_epochs", "1,2", "ngpu", 4L)));
+        assertEquals(32, c.epochIterations(1000));
+        assertEquals(96, c.totalIterations(1000));
+        LearningRateSchedule s = c.schedule(1000);
+        assertEquals(0.1, s.at(32));
+        assertEquals(0.01, s.at(33), 1e-15);
+        assertEquals(0.01, s.at(64), 1e-15);
+        assertEquals(0.001, s.at(65), 1e-15);
+        assertEquals(300, TrainerConfig.from(TrainerConfig.resolve(Map.of())).totalIterations(1000),
+                "epochs 0: niters");
+        TrainerConfig iters = TrainerConfig.from(TrainerConfig.resolve(Map.of("epochs", 1L, "lr_decay_iters", "40")));
+        assertEquals("lr_decay_iters must all be below the run's iterations 32 (a later decay never applies), "
+                + "found 40", assertThrows(ConfigException.class, () -> iters.schedule(1000)).getMessage());
     }
 }
