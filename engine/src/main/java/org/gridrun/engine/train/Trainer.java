@@ -44,7 +44,10 @@ import org.gridrun.engine.run.MetricSpool;
  * workers), {@code ratio} ({@code 32·n / bits}), {@code lr}, {@code step_ms} (wall time of one simulated step),
  * {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
  * payloads, what each receiver does); every {@code chkpt_iter} steps and at the end, {@code Vloss} and
- * {@code Vacc} on the test set. A training loss that is NaN or infinite is recorded and stops the run as diverged.
+ * {@code Vacc} on the test set. {@link StepMetrics} adds the modelled communication, the gradient variance with the
+ * compressor's diagnostics, and the training-set evaluation; {@link MetricsConfig} says which steps train on the
+ * plain full-precision mean instead. A training loss that is NaN or infinite is recorded and stops the run as
+ * diverged.
  *
  * <p>Checkpoints: given a {@link Checkpoint}, the trainer saves one every {@code chkpt_iter} steps, after that
  * step's evaluation, and when a {@link StopSignal} stops it between two steps. It holds, in this order: the
