@@ -75,10 +75,19 @@ enum AdaptiveMethod {
         return normBased;
     }
 
+    /** AMQ's p before its first fit, as in the seed. */
+    static final double STARTING_MULTIPLIER = 0.5;
+
+    /** Whether the levels are AMQ's exponential family {@code ±p^j}. */
+    boolean exponential() {
+        return fit == Fit.EXPONENTIAL;
+    }
+
     /** Uniform levels for ALQ, {@code ±0.5^j} for AMQ: what the seed starts from. */
     double[] initialLevels(int bits) {
         int count = 1 << bits;
-        return fit == Fit.EXPONENTIAL ? StartingLevels.exponential(count, 0.5) : StartingLevels.uniform(count);
+        return exponential() ? StartingLevels.exponential(count, STARTING_MULTIPLIER)
+                : StartingLevels.uniform(count);
     }
 
     LevelFitter fitter(Params p) {

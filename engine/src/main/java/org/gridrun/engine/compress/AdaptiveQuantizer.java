@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.gridrun.engine.compress.levels.Density;
 import org.gridrun.engine.compress.levels.DensityFit;
+import org.gridrun.engine.compress.levels.FittedLevels;
 import org.gridrun.engine.compress.levels.LevelFitter;
 
 /**
@@ -46,6 +47,9 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
     private long step;
     private long refits;
     private Density lastDensity;
+    /** The variance proxy and AMQ's p of the levels in use, NaN before a kept re-fit (p: NaN for ALQ). */
+    private double fittedProxy = Double.NaN;
+    private double fittedMultiplier = Double.NaN;
 
     AdaptiveQuantizer(AdaptiveMethod method, AdaptiveMethod.Params params, long seed, long stream) {
         super(params.bits(), params.bucketSize(), params.perLayer(), params.ignoreSmallBuckets(), Norm.L2,
@@ -91,9 +95,11 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
         }
         Density density = method.normBased() ? stats.normBased(params.distNum(), params.interval())
                 : stats.normLess(params.interval());
-        double[] fitted = fitter.fit(density, 1 << bits).levels();
+        FittedLevels fit = fitter.fit(density, 1 << bits);
         try {
-            setLevels(fitted);
+            setLevels(fit.levels());
+            fittedProxy = fit.proxy();
+            fittedMultiplier = fit.multiplier().orElse(Double.NaN);
         } catch (IllegalArgumentException degenerate) {
             // keep the current levels; see the class comment
         }
@@ -114,6 +120,28 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
     /** The density of the latest re-fit, or null before the first (package-private, for tests). */
     Density lastDensity() {
         return lastDensity;
+    }
+
+    /**
+     * {@code levels/j} for every current level; after a re-fit that was kept, {@code nb_error} (its variance proxy)
+     * and, for AMQ, {@code multiplier} (its p); before, AMQ's starting p of 0.5.
+     */
+    @Override
+    public Map<String, Double> diagnostics() {
+        Map<String, Double> d = new LinkedHashMap<>();
+        double[] current = levels();
+        for (int j = 0; j < current.length; j++) {
+            d.put("levels/" + j, current[j]);
+        }
+        if (!Double.isNaN(fittedProxy)) {
+            d.put("nb_error", fittedProxy);
+        }
+        if (!Double.isNaN(fittedMultiplier)) {
+            d.put("multiplier", fittedMultiplier);
+        } else if (method.exponential()) {
+            d.put("multiplier", AdaptiveMethod.STARTING_MULTIPLIER);
+        }
+        return d;
     }
 
     @Override
@@ -144,13 +172,21 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
         step = 0;
         refits = 0;
         lastDensity = null;
+        fittedProxy = Double.NaN;
+        fittedMultiplier = Double.NaN;
     }
 
-    /** The random stream's position and the levels ({@link LevelQuantizer}), then the step counter (8 bytes). */
+    /**
+     * The random stream's position and the levels ({@link LevelQuantizer}), then the step counter (8 bytes), the
+     * variance proxy and p of the levels (two doubles, NaN when not fitted), so that the resumed run's diagnostics are
+     * the same.
+     */
     @Override
     public void saveState(DataOutput out) throws IOException {
         super.saveState(out);
         out.writeLong(step);
+        out.writeDouble(fittedProxy);
+        out.writeDouble(fittedMultiplier);
     }
 
     @Override
@@ -161,5 +197,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
             throw new IllegalStateException("saved state holds step " + saved + ", not a count of steps");
         }
         step = saved;
+        fittedProxy = in.readDouble();
+        fittedMultiplier = in.readDouble();
     }
 }

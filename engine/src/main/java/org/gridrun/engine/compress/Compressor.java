@@ -71,6 +71,18 @@ public interface Compressor {
     default void bindSampler(GradientSampler sampler) {
     }
 
+    /**
+     * What the instance's current state says about its quantizer, by metric name, for the trainer to record; empty
+     * by default.
+     *
+     * <p>The adaptive quantizers report their levels as {@code levels/0}, {@code levels/1}, … (ascending), after a
+     * re-fit the variance proxy of those levels under the fitted density as {@code nb_error}, and AMQ its ratio p as
+     * {@code multiplier}: the seed's names. Reading it changes nothing.
+     */
+    default Map<String, Double> diagnostics() {
+        return Map.of();
+    }
+
     /** A new instance with the same configuration, fresh state and random stream {@code stream}. */
     Compressor copy(long stream);
 

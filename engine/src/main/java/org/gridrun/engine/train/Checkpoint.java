@@ -44,7 +44,7 @@ import java.util.zip.CheckedOutputStream;
  */
 public final class Checkpoint {
     /** The format version this build writes and reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private static final int MAGIC = 0x4752434B; // "GRCK"
     private static final int CRC_BYTES = 4;

@@ -15,13 +15,15 @@ final class IntervalStats {
     private long stepNanos;
     private long encodeNanos;
     private long decodeNanos;
+    private long computeNanos;
 
-    void add(double meanLoss, long step, long encode, long decode) {
+    void add(double meanLoss, long step, long encode, long decode, long compute) {
         steps++;
         loss += meanLoss;
         stepNanos += step;
         encodeNanos += encode;
         decodeNanos += decode;
+        computeNanos += compute;
     }
 
     boolean isEmpty() {
@@ -48,6 +50,10 @@ final class IntervalStats {
         return decodeNanos / 1e6 / steps;
     }
 
+    double computeMillis() {
+        return computeNanos / 1e6 / steps;
+    }
+
     double seconds() {
         return stepNanos / 1e9;
     }
@@ -58,6 +64,7 @@ final class IntervalStats {
         out.writeLong(stepNanos);
         out.writeLong(encodeNanos);
         out.writeLong(decodeNanos);
+        out.writeLong(computeNanos);
     }
 
     void restoreState(DataInput in) throws IOException {
@@ -66,6 +73,7 @@ final class IntervalStats {
         stepNanos = in.readLong();
         encodeNanos = in.readLong();
         decodeNanos = in.readLong();
+        computeNanos = in.readLong();
     }
 
     void clear() {
@@ -74,5 +82,6 @@ final class IntervalStats {
         stepNanos = 0;
         encodeNanos = 0;
         decodeNanos = 0;
+        computeNanos = 0;
     }
 }

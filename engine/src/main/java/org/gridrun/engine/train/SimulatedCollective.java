@@ -28,6 +28,7 @@ public final class SimulatedCollective {
     private double meanBytes;
     private double ringBytes;
     private long decodeNanos;
+    private Aggregation lastAggregation = Aggregation.ALL_REDUCE;
 
     /** A collective for {@code workers} workers and gradients of {@code length} values. */
     public SimulatedCollective(int workers, int length) {
@@ -48,20 +49,40 @@ public final class SimulatedCollective {
             throw new IllegalArgumentException("expected " + workers + " compressors and payloads");
         }
         long start = System.nanoTime();
-        int n = scratch.length;
-        compressors[0].decode(payloads[0], out, 0);
-        for (int w = 1; w < workers; w++) {
+        for (int w = 0; w < workers; w++) {
             compressors[w].decode(payloads[w], scratch, 0);
-            for (int i = 0; i < n; i++) {
-                out[i] += scratch[i];
-            }
-        }
-        float inverse = 1f / workers;
-        for (int i = 0; i < n; i++) {
-            out[i] *= inverse;
+            addToMean(scratch, w, workers, out);
         }
         decodeNanos = System.nanoTime() - start;
         count(aggregation, payloads);
+    }
+
+    /**
+     * Adds worker {@code w}'s {@code gradient} to the mean of {@code workers} gradients building in {@code mean}:
+     * worker 0 overwrites it, the last scales the sum. Called for every worker in order, it gives the same floats as
+     * {@link #aggregate} does for payloads that decode exactly, so plain SGD here equals the {@code none} method.
+     */
+    public static void addToMean(float[] gradient, int w, int workers, float[] mean) {
+        int n = gradient.length;
+        if (w == 0) {
+            System.arraycopy(gradient, 0, mean, 0, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                mean[i] += gradient[i];
+            }
+        }
+        if (w == workers - 1) {
+            float inverse = 1f / workers;
+            for (int i = 0; i < n; i++) {
+                mean[i] *= inverse;
+            }
+        }
+    }
+
+    /** Counts a step in which every worker sent its {@code length} values as float32, all-reduced; no decoding. */
+    public void sendFullPrecision(int length) {
+        decodeNanos = 0;
+        count(Aggregation.ALL_REDUCE, 32L * length * workers, 4L * length * workers);
     }
 
     /**
@@ -98,6 +119,7 @@ public final class SimulatedCollective {
     }
 
     private void count(Aggregation aggregation, long bits, long bytes) {
+        lastAggregation = aggregation;
         meanBits = (double) bits / workers;
         meanBytes = (double) bytes / workers;
         ringBytes = aggregation == Aggregation.ALL_REDUCE ? meanBytes * 2.0 * (workers - 1) / workers
@@ -112,6 +134,11 @@ public final class SimulatedCollective {
     /** The payload bytes one worker sent in the last step, averaged over workers. */
     public double meanPayloadBytes() {
         return meanBytes;
+    }
+
+    /** How the last step's payloads were combined. */
+    public Aggregation lastAggregation() {
+        return lastAggregation;
     }
 
     /** The bytes one worker would send in the last step's ring collective. */

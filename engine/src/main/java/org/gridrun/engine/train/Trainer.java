@@ -44,7 +44,10 @@ import org.gridrun.engine.run.MetricSpool;
  * workers), {@code ratio} ({@code 32·n / bits}), {@code lr}, {@code step_ms} (wall time of one simulated step),
  * {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
  * payloads, what each receiver does); every {@code chkpt_iter} steps and at the end, {@code Vloss} and
- * {@code Vacc} on the test set. A training loss that is NaN or infinite is recorded and stops the run as diverged.
+ * {@code Vacc} on the test set. {@link StepMetrics} adds the modelled communication, the gradient variance with the
+ * compressor's diagnostics, and the training-set evaluation; {@link MetricsConfig} says which steps train on the
+ * plain full-precision mean instead. A training loss that is NaN or infinite is recorded and stops the run as
+ * diverged.
  *
  * <p>Checkpoints: given a {@link Checkpoint}, the trainer saves one every {@code chkpt_iter} steps, after that
  * step's evaluation, and when a {@link StopSignal} stops it between two steps. It holds, in this order: the
@@ -84,6 +87,10 @@ public final class Trainer implements AutoCloseable {
     private final Evaluator evaluator;
     private final float[] hostGradient;
     private final float[] hostAverage;
+    /** The plain mean of the full-precision gradients, for a step that applies it. */
+    private final float[] hostPlain;
+    private final MetricsConfig modes;
+    private final StepMetrics stepMetrics;
     private final Tensor average;
     private final IntervalStats interval = new IntervalStats();
     /** SmaQ's memory mode, or null when off. */
@@ -123,7 +130,10 @@ public final class Trainer implements AutoCloseable {
         this.memory = config.memoryCodec().isEmpty() ? null : memoryCodec(config, backend, model);
         this.hostGradient = new float[n];
         this.hostAverage = new float[n];
+        this.hostPlain = new float[n];
         this.average = backend.allocate(1, n);
+        this.modes = config.metrics();
+        this.stepMetrics = new StepMetrics(modes, backend, model, data.train(), workers, prototype);
     }
 
     /** The model being trained. */
@@ -198,6 +208,9 @@ public final class Trainer implements AutoCloseable {
             if (diverged || step % config.logInterval() == 0 || step == niters) {
                 log(metrics, listener);
             }
+            if (!diverged) {
+                stepMetrics.measure(metrics, step, compressors);
+            }
             if (!diverged && (step % config.chkptIter() == 0 || step == niters)) {
                 lastEvaluation = evaluate(metrics, listener);
             }
@@ -216,40 +229,53 @@ public final class Trainer implements AutoCloseable {
                 backend.name(), backend.blas(), (System.nanoTime() - start) / 1e9);
     }
 
-    /** One training step; returns the mean loss over workers (not finite: the step was not applied). */
+    /**
+     * One training step; returns the mean loss over workers (not finite: the step was not applied). The step applies
+     * the compressed average, or the plain one where {@link MetricsConfig#plainAt} says so; the compressor encodes
+     * where {@link MetricsConfig#encodesAt} says so, else the step is counted as sent in full precision.
+     */
     private double advance() {
         long start = System.nanoTime();
         optimizer.setLearningRate(schedule.at(step));
+        boolean plain = modes.plainAt(step);
+        boolean encodes = modes.encodesAt(step);
         double loss = 0;
         long encode = 0;
+        long compute = 0;
         int n = hostGradient.length;
         for (int w = 0; w < workers.length; w++) {
+            long c = System.nanoTime();
             loss += workers[w].computeGradient(step);
-            if (collectives != null) {
-                backend.download(workers[w].gradient(), workerGradients[w], 0);
-                continue;
+            compute += System.nanoTime() - c;
+            float[] downloaded = collectives != null ? workerGradients[w] : hostGradient;
+            backend.download(workers[w].gradient(), downloaded, 0);
+            if (plain) {
+                SimulatedCollective.addToMean(downloaded, w, workers.length, hostPlain);
             }
-            backend.download(workers[w].gradient(), hostGradient, 0);
-            long t = System.nanoTime();
-            payloads[w] = compressors[w].encode(hostGradient, 0, n);
-            encode += System.nanoTime() - t;
+            if (collectives == null && encodes) {
+                long t = System.nanoTime();
+                payloads[w] = compressors[w].encode(hostGradient, 0, n);
+                encode += System.nanoTime() - t;
+            }
         }
         loss /= workers.length;
         long decode = 0;
         if (Double.isFinite(loss)) {
-            if (collectives != null) {
+            if (!encodes) {
+                collective.sendFullPrecision(n);
+            } else if (collectives != null) {
                 collective.reduce(collectives, workerGradients, hostAverage);
             } else {
                 collective.aggregate(aggregation, compressors, payloads, hostAverage);
             }
             decode = collective.decodeNanos();
-            backend.upload(hostAverage, 0, average);
+            backend.upload(plain ? hostPlain : hostAverage, 0, average);
             optimizer.step(model.parameters(), average);
             if (memory != null) {
                 memory.afterStep(model.parameters(), optimizer);
             }
         }
-        interval.add(loss, System.nanoTime() - start, encode / workers.length, decode);
+        interval.add(loss, System.nanoTime() - start, encode / workers.length, decode, compute / workers.length);
         return loss;
     }
 
@@ -266,6 +292,7 @@ public final class Trainer implements AutoCloseable {
         metrics.write("step_ms", step, interval.stepMillis());
         metrics.write("encode_ms", step, interval.encodeMillis());
         metrics.write("decode_ms", step, interval.decodeMillis());
+        stepMetrics.logComm(metrics, step, interval, collective);
         metrics.flush();
         double samples = (double) interval.steps() * workers.length * config.batchSize();
         listener.onLog(step, niters, interval.meanLoss(), samples / interval.seconds());
@@ -276,6 +303,7 @@ public final class Trainer implements AutoCloseable {
         Evaluation e = evaluator.evaluate();
         metrics.write("Vloss", step, e.meanLoss());
         metrics.write("Vacc", step, e.accuracy());
+        stepMetrics.evaluateTraining(metrics, step);
         metrics.flush();
         listener.onEval(step, e.meanLoss(), e.accuracy());
         return e;
@@ -340,6 +368,7 @@ public final class Trainer implements AutoCloseable {
             worker.close();
         }
         evaluator.close();
+        stepMetrics.close();
         average.close();
         optimizer.close();
         model.close();

@@ -58,6 +58,7 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param memoryCodec      SmaQ's memory mode: the method stored tensors pass through; empty for none
  * @param memoryTargets    which tensors pass: weights, activations, activation_gradients, optimizer
  * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
+ * @param metrics          the training modes, measurements and modelled network
  */
 public record TrainerConfig(String dataset, String dataDir, String model, List<Integer> hidden, boolean dropout,
                             int ngpu,
@@ -67,7 +68,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
                             double lrDecayRate, int warmupIters, int niters, int epochs, String method,
                             Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
                             String backend, String memoryCodec, List<String> memoryTargets,
-                            Map<String, Object> memoryParams) {
+                            Map<String, Object> memoryParams, MetricsConfig metrics) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
@@ -110,7 +111,8 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("measure_only", ValueType.BOOL, false,
                     "train with plain SGD while measuring the compressor (the seed without g_optim)"),
             new ConfigKey("compress_start", ValueType.INT, 0L,
-                    "iteration from which the compressed gradient drives training (the seed's g_optim_start)"),
+                    "steps trained in full precision before the compressed gradient drives training (the seed's "
+                            + "g_optim_start)"),
             new ConfigKey("bits", ValueType.INT, 4L, "quantization bits per value (the seed's nuq_bits)"),
             new ConfigKey("bucket_size", ValueType.INT, 8192L,
                     "values per quantization bucket (the seed's nuq_bucket_size)"),
@@ -141,12 +143,20 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("osnap_iter", ValueType.INT_LIST, "100,1000,10000",
                     "iterations at which levels are re-fitted, then every last value (the seed's g_osnap_iter)"),
             new ConfigKey("bsnap_iter", ValueType.INT, 0L,
-                    "iterations between snapshots of the full gradient for variance measurement "
-                            + "(the seed's g_bsnap_iter); 0: none"),
+                    "accepted for the seed's grids (its g_bsnap_iter, which no code of the seed reads); no effect"),
             new ConfigKey("gvar_log_iter", ValueType.INT, 0L,
                     "iterations between est_var/sgd_var measurements; 0: none (the seed's gvar_log_iter)"),
-            new ConfigKey("gvar_start", ValueType.INT, 0L, "first iteration of variance measurement"),
-            new ConfigKey("train_accuracy", ValueType.BOOL, false, "also record Tloss and Tacc on the training set"),
+            new ConfigKey("gvar_start", ValueType.INT, 0L,
+                    "first iteration of variance measurement (the seed's gvar_start)"),
+            new ConfigKey("gvar_estim_iter", ValueType.INT, 10L,
+                    "minibatch draws in each of a variance measurement's two passes (the seed's gvar_estim_iter)"),
+            new ConfigKey("train_accuracy", ValueType.BOOL, false,
+                    "also record Tloss and Tacc on the whole training set at each test-set evaluation"),
+            new ConfigKey("net_latency_us", ValueType.DOUBLE, 10.0,
+                    "latency per message of the modelled network in microseconds (comm_ms_model)"),
+            new ConfigKey("net_bandwidth_gbps", ValueType.DOUBLE, 10.0,
+                    "bandwidth per link of the modelled network in Gbit/s (comm_ms_model)"),
+            new ConfigKey("workers_model", ValueType.INT, 0L, "workers W of the modelled network; 0: ngpu"),
             new ConfigKey("seed", ValueType.INT, 1L, "seed of initialisation, sampling and compression"),
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
             new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations and checkpoints"),
@@ -177,8 +187,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
      * Keys the grid language accepts (the seed's grids set them) but this trainer does not implement yet; a value
      * other than the default fails in {@link #from}, so nothing is silently ignored.
      */
-    private static final List<String> NOT_YET_IMPLEMENTED = List.of("measure_only", "compress_start", "bsnap_iter",
-            "gvar_log_iter", "gvar_start", "train_accuracy");
+    private static final List<String> NOT_YET_IMPLEMENTED = List.of();
 
     /**
      * The seed's quantizer keys that only some methods take; a value other than the default fails in {@link #from}
@@ -268,7 +277,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
                 s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
-                memoryCodec, memoryTargets(s, memoryCodec), memoryParams);
+                memoryCodec, memoryTargets(s, memoryCodec), memoryParams, MetricsConfig.from(s));
     }
 
     /**

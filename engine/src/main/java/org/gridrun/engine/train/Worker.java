@@ -20,10 +20,14 @@ import org.gridrun.engine.random.CounterRng;
  * distribution: draw {@code d} is the gradient of {@code batchSize} examples drawn uniformly with replacement from
  * position {@code d·batchSize} of the worker's stream {@link #SAMPLE_STREAM_BASE}{@code + index}, a stream of its
  * own, so the training batches, and every state a checkpoint holds, are the same with or without draws.
+ * {@link #varianceGradient} does the same from the stream {@link #VARIANCE_STREAM_BASE}{@code + index}, for the
+ * gradient-variance measurement, so its draws never coincide with a compressor's.
  */
 final class Worker implements AutoCloseable {
     /** The offset of the streams of sampled gradients' minibatches, apart from the data samplers and compressors. */
     static final long SAMPLE_STREAM_BASE = 4L << 40;
+    /** The offset of the streams of the variance measurement's minibatches. */
+    static final long VARIANCE_STREAM_BASE = 6L << 40;
 
     private final Backend backend;
     private final Model model;
@@ -31,6 +35,7 @@ final class Worker implements AutoCloseable {
     private final Dataset data;
     private final Batches batches;
     private final CounterRng sampleRng;
+    private final CounterRng varianceRng;
     private final int[] sampleBatch;
     private final Model.Workspace workspace;
     private final float[] hostX;
@@ -46,6 +51,7 @@ final class Worker implements AutoCloseable {
         this.data = data;
         this.batches = new Batches(data, batchSize, seed, index);
         this.sampleRng = new CounterRng(seed, SAMPLE_STREAM_BASE + index);
+        this.varianceRng = new CounterRng(seed, VARIANCE_STREAM_BASE + index);
         this.sampleBatch = new int[batchSize];
         this.workspace = model.newWorkspace(batchSize);
         this.hostX = new float[batchSize * data.features()];
@@ -71,12 +77,22 @@ final class Worker implements AutoCloseable {
      * encoding, and compressors draw while encoding). Sampled batches are not augmented.
      */
     void sampleGradient(long draw, float[] out) {
-        sampleRng.seek(draw * sampleBatch.length);
+        drawGradient(sampleRng, 0, draw, out);
+    }
+
+    /** As {@link #sampleGradient}, from the variance measurement's stream. */
+    void varianceGradient(long draw, float[] out) {
+        drawGradient(varianceRng, VARIANCE_STREAM_BASE, draw, out);
+    }
+
+    /** Draw {@code draw} of {@code rng}'s minibatches; {@code salt} tells the random masks of the streams apart. */
+    private void drawGradient(CounterRng rng, long salt, long draw, float[] out) {
+        rng.seek(draw * sampleBatch.length);
         for (int j = 0; j < sampleBatch.length; j++) {
-            sampleBatch[j] = sampleRng.nextInt(data.size());
+            sampleBatch[j] = rng.nextInt(data.size());
         }
         data.gather(sampleBatch, 0, sampleBatch.length, hostX, hostY);
-        gradientOfHostBatch(CounterRng.mix(~draw ^ ((long) index << 40)));
+        gradientOfHostBatch(CounterRng.mix(~draw ^ ((long) index << 40) ^ salt));
         backend.download(gradient, out, 0);
     }
 

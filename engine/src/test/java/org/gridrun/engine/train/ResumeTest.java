@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ResumeTest {
     /** Metrics that measure time, which no two runs share. */
-    private static final Set<String> TIMINGS = Set.of("step_ms", "encode_ms", "decode_ms");
+    private static final Set<String> TIMINGS = Set.of("step_ms", "encode_ms", "decode_ms", "compute_ms",
+            "speedup_model");
 
     @TempDir
     Path tmp;
@@ -81,6 +82,10 @@ class ResumeTest {
             params.put("bucket_size", 64L);
             params.put("osnap_iter", "2,5");
             params.put("number_of_samples", 2L);
+            // The measurements too must come back the same: variance and diagnostics at steps 3, 6, 9 and 12.
+            params.put("gvar_log_iter", 3L);
+            params.put("gvar_estim_iter", 2L);
+            params.put("train_accuracy", true);
         }
         return params;
     }

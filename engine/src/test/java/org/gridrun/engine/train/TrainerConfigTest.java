@@ -125,10 +125,10 @@ class TrainerConfigTest {
     }
 
     @Test
-    void keysTheTrainerDoesNotImplementYetFailUnlessDefault() {
-        assertEquals("gvar_log_iter is not implemented in this version of gridrun yet; leave it out or give its "
-                + "default 0", error(Map.of("gvar_log_iter", 100L)));
-        TrainerConfig.from(TrainerConfig.resolve(Map.of("gvar_log_iter", 0L)));
+    void theSeedsTrainerKeysAreAllImplemented() {
+        TrainerConfig c = TrainerConfig.from(TrainerConfig.resolve(Map.of("gvar_log_iter", 100L, "measure_only",
+                true, "lr_decay_iters", "200", "train_accuracy", true, "compress_start", 5L)));
+        assertEquals(List.of(200), c.lrDecayIters());
     }
 
     @Test

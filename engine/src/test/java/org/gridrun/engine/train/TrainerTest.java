@@ -76,7 +76,7 @@ class TrainerTest {
 
         Set<String> names = records.stream().map(MetricRecord::name).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(List.of("loss", "Vloss", "Vacc", "bits", "bytes_sent", "ratio", "lr", "step_ms",
-                "encode_ms", "decode_ms")), names);
+                "encode_ms", "decode_ms", "compute_ms", "comm_ms_model", "speedup_model")), names);
         assertEquals(List.of(10L, 20L, 30L, 40L, 50L, 60L, 70L, 80L), steps(records, "loss"));
         assertEquals(List.of(40L, 80L), steps(records, "Vacc"));
 

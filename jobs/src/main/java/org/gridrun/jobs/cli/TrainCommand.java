@@ -89,7 +89,7 @@ final class TrainCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         Runnable restoreUsr1 = UnixSignal.handle("USR1", () -> stopper.request(Interruption.SIGUSR1));
         try {
-            return train(dir, stopper, new LogListener(System.out));
+            return train(dir, stopper, ProgressBarListener.forOutput(System.out, System.console() != null));
         } finally {
             restoreUsr1.run();
             try {
