@@ -150,12 +150,17 @@ enum AdaptiveMethod {
         if (!(interval > 0 && interval <= 1)) {
             throw new ConfigException("truncated_interval must be in (0, 1], found " + ValueType.show(interval));
         }
-        List<Integer> osnap = s.positiveIntList("osnap_iter");
+        // The seed's lists may start at 0 (a fit at the first step) and repeat their period: '0,80000,80000'.
+        List<Integer> osnap = s.nonNegativeIntList("osnap_iter");
         for (int i = 1; i < osnap.size(); i++) {
-            if (osnap.get(i) <= osnap.get(i - 1)) {
-                throw new ConfigException("osnap_iter must be strictly increasing, found "
+            if (osnap.get(i) < osnap.get(i - 1)) {
+                throw new ConfigException("osnap_iter must not decrease, found "
                         + ValueType.show(s.values().get("osnap_iter")));
             }
+        }
+        if (osnap.get(osnap.size() - 1) < 1) {
+            throw new ConfigException("osnap_iter must end in a positive period, found "
+                    + ValueType.show(s.values().get("osnap_iter")));
         }
         return new Params(bits, bucketSize, s.bool("per_layer"), s.bool("ignore_small_buckets"), cdEpochs, inv,
                 symmetric, alqgLr, amqLr, amqEpochs, distNum, interval, s.positiveInt("number_of_samples"), osnap);

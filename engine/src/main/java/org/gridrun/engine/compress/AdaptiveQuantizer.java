@@ -59,9 +59,15 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
         this.fitter = method.fitter(params);
     }
 
-    /** Whether step {@code t} (from 1) re-fits under the schedule {@code osnap}, a strictly increasing list. */
+    /**
+     * Whether step {@code t} (from 1) re-fits under the schedule {@code osnap}, a non-decreasing list ending in a
+     * positive period: at each listed step (0 meaning the first), then every last value.
+     */
     static boolean refitsAt(long t, List<Integer> osnap) {
         long last = osnap.get(osnap.size() - 1);
+        if (t == 1 && osnap.get(0) == 0) {
+            return true;
+        }
         return t <= last ? osnap.contains((int) t) : (t - last) % last == 0;
     }
 

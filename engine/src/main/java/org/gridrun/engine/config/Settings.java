@@ -127,11 +127,20 @@ public final class Settings {
 
     /** The value of an {@code INT_LIST} key whose every element must be positive. */
     public List<Integer> positiveIntList(String name) {
+        return intList(name, 1, "positive");
+    }
+
+    /** The value of an {@code INT_LIST} key whose every element must be 0 or more. */
+    public List<Integer> nonNegativeIntList(String name) {
+        return intList(name, 0, "non-negative");
+    }
+
+    private List<Integer> intList(String name, long min, String what) {
         Object value = get(name);
         List<Long> list = value instanceof String s ? ValueType.parseList(s) : List.of((Long) value);
         for (long v : list) {
-            if (v < 1 || v > Integer.MAX_VALUE) {
-                throw new ConfigException(name + " must hold positive integers, found " + ValueType.show(value));
+            if (v < min || v > Integer.MAX_VALUE) {
+                throw new ConfigException(name + " must hold " + what + " integers, found " + ValueType.show(value));
             }
         }
         return list.stream().map(Long::intValue).toList();

@@ -76,15 +76,18 @@ final class OptimizerKeys {
                 : new Sgd(backend, segments, config.lr(), config.momentum(), config.nesterov(), config.weightDecay());
     }
 
-    /** Fails unless every milestone of {@code key} is below the run's {@code total} iterations. */
+    /**
+     * Fails when a milestone of {@code key} lies beyond the run's {@code total} iterations; one at the very end
+     * (the seed's mnist grid decays at epoch 30 of 30) is allowed and changes nothing.
+     */
     static void requireBefore(String key, List<Long> milestones, long total) {
         requireBefore(key, milestones, "the run's iterations", total);
     }
 
     private static void requireBefore(String key, List<Long> milestones, String limitName, long limit) {
         for (long m : milestones) {
-            if (m >= limit) {
-                throw new ConfigException(key + " must all be below " + limitName + " " + limit
+            if (m > limit) {
+                throw new ConfigException(key + " must not exceed " + limitName + " " + limit
                         + " (a later decay never applies), found " + m);
             }
         }
