@@ -97,6 +97,10 @@ class AdaptiveQuantizerTest {
         assertTrue(AdaptiveQuantizer.refitsAt(100, List.of(100, 1000, 10000)));
         assertFalse(AdaptiveQuantizer.refitsAt(5000, List.of(100, 1000, 10000)));
         assertTrue(AdaptiveQuantizer.refitsAt(20000, List.of(100, 1000, 10000)));
+        // The seed's '0,80000,80000': a fit at the first step, then every 80000.
+        assertTrue(AdaptiveQuantizer.refitsAt(1, List.of(0, 80000, 80000)));
+        assertFalse(AdaptiveQuantizer.refitsAt(2, List.of(0, 80000, 80000)));
+        assertTrue(AdaptiveQuantizer.refitsAt(160000, List.of(0, 80000, 80000)));
         assertFalse(AdaptiveQuantizer.refitsAt(15000, List.of(100, 1000, 10000)));
     }
 
@@ -130,9 +134,11 @@ class AdaptiveQuantizerTest {
     void badParametersFailNamingTheRule(String method) {
         assertEquals("bits must be in [1, 8], found 9", message(method, Map.of("bits", 9L)));
         assertEquals("bits must be in [1, 8], found 0", message(method, Map.of("bits", 0L)));
-        assertEquals("osnap_iter must be strictly increasing, found '4,2'", message(method,
-                Map.of("osnap_iter", "4,2")));
-        assertTrue(message(method, Map.of("osnap_iter", "0")).startsWith("osnap_iter must hold positive integers"));
+        assertEquals("osnap_iter must not decrease, found '4,2'", message(method, Map.of("osnap_iter", "4,2")));
+        assertEquals("osnap_iter must end in a positive period, found '0'", message(method,
+                Map.of("osnap_iter", "0")));
+        assertTrue(message(method, Map.of("osnap_iter", "-1,5")).startsWith("osnap_iter must hold non-negative "
+                + "integers"));
         if (method.startsWith("amq")) {
             assertEquals("amq_lr must be positive, found 0.0", message(method, Map.of("amq_lr", 0.0)));
             assertEquals("amq_epochs must be in [0, 2147483647], found -1",
