@@ -53,11 +53,7 @@ public final class ResultsStore implements AutoCloseable {
      * ends in {@code .mv.db} means the same file). Parent directories are created.
      */
     public static ResultsStore open(Path databaseFile) {
-        Path base = databaseFile.toAbsolutePath().normalize();
-        String name = base.getFileName().toString();
-        if (name.endsWith(H2_SUFFIX)) {
-            base = base.resolveSibling(name.substring(0, name.length() - H2_SUFFIX.length()));
-        }
+        Path base = basePath(databaseFile);
         try {
             Files.createDirectories(base.getParent());
         } catch (IOException e) {
@@ -65,6 +61,14 @@ public final class ResultsStore implements AutoCloseable {
                     + e.getMessage(), e);
         }
         return openUrl("jdbc:h2:file:" + base + ";AUTO_SERVER=TRUE");
+    }
+
+    /** The absolute file name H2 is given for {@code databaseFile}: without {@code .mv.db}. */
+    static Path basePath(Path databaseFile) {
+        Path base = databaseFile.toAbsolutePath().normalize();
+        String name = base.getFileName().toString();
+        return name.endsWith(H2_SUFFIX) ? base.resolveSibling(name.substring(0, name.length() - H2_SUFFIX.length()))
+                : base;
     }
 
     /** Opens the store at an H2 JDBC URL (user {@code sa}, empty password), e.g. {@code jdbc:h2:mem:test}. */
