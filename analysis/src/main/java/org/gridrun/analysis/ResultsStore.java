@@ -10,9 +10,9 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
-import org.gridrun.engine.run.MetricSpool;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
@@ -29,6 +29,9 @@ import org.gridrun.engine.run.StatusEntry;
  * naming the store.
  */
 public final class ResultsStore implements AutoCloseable {
+    /** The metric records ingested per transaction. */
+    static final int BATCH_ROWS = 100_000;
+    private static final int INGEST_TRIES = 3;
     private static final String H2_SUFFIX = ".mv.db";
 
     private final Connection connection;
@@ -50,11 +53,7 @@ public final class ResultsStore implements AutoCloseable {
      * ends in {@code .mv.db} means the same file). Parent directories are created.
      */
     public static ResultsStore open(Path databaseFile) {
-        Path base = databaseFile.toAbsolutePath().normalize();
-        String name = base.getFileName().toString();
-        if (name.endsWith(H2_SUFFIX)) {
-            base = base.resolveSibling(name.substring(0, name.length() - H2_SUFFIX.length()));
-        }
+        Path base = basePath(databaseFile);
         try {
             Files.createDirectories(base.getParent());
         } catch (IOException e) {
@@ -62,6 +61,14 @@ public final class ResultsStore implements AutoCloseable {
                     + e.getMessage(), e);
         }
         return openUrl("jdbc:h2:file:" + base + ";AUTO_SERVER=TRUE");
+    }
+
+    /** The absolute file name H2 is given for {@code databaseFile}: without {@code .mv.db}. */
+    static Path basePath(Path databaseFile) {
+        Path base = databaseFile.toAbsolutePath().normalize();
+        String name = base.getFileName().toString();
+        return name.endsWith(H2_SUFFIX) ? base.resolveSibling(name.substring(0, name.length() - H2_SUFFIX.length()))
+                : base;
     }
 
     /** Opens the store at an H2 JDBC URL (user {@code sa}, empty password), e.g. {@code jdbc:h2:mem:test}. */
@@ -93,29 +100,74 @@ public final class ResultsStore implements AutoCloseable {
     }
 
     /**
-     * Reads a run directory's {@code experiment.yaml}, status history and metric spool and upserts them in one
-     * transaction.
+     * Reads a run directory's {@code experiment.yaml}, status history and metric spool and upserts them.
      *
-     * <p>Idempotent: ingesting again, or after more records were appended, leaves each row once (a metric step
-     * logged twice keeps its latest value; a torn last spool line is skipped). A status history older than the
-     * state already stored (one {@link #recordState} wrote) does not replace it.
+     * <p>The experiment, its current run and every attempt go in one transaction; then the spool's records, from
+     * where the last ingest stopped, in transactions of {@value #BATCH_ROWS} records, each with the spool mark it
+     * reaches. Exactly once: ingesting again, after more records were appended, or after an ingest that stopped
+     * between transactions, leaves each (metric, step) once (a step logged twice keeps its latest value; a torn last
+     * spool line waits for the next ingest). A spool that no longer begins as the stored mark says (a resumed job
+     * truncated it, an earlier attempt's was archived) is compared with the stored rows whole. Two processes
+     * ingesting one spool at once may collide; the loser tries again from the mark the winner left. A status
+     * history older than the state already stored (one {@link #recordState} wrote) does not replace it.
      *
-     * @return the number of metric records read from the spool
+     * @return the number of metric records read from the spool: those after the stored mark
      */
     public synchronized int ingest(RunDir dir) {
+        return ingest(dir, BATCH_ROWS, batch -> { });
+    }
+
+    /** {@link #ingest(RunDir)} in batches of {@code batchRows}, calling {@code afterBatch} after each commit. */
+    synchronized int ingest(RunDir dir, int batchRows, Consumer<SpoolTail.Batch> afterBatch) {
         ExperimentRecord experiment = dir.readExperiment();
         List<StatusEntry> history = dir.status().history();
-        List<MetricRecord> records = MetricSpool.read(dir.metricsFile());
+        List<Attempt> attempts = Attempt.fold(history);
         inTransaction("ingest " + dir, () -> {
             writer.experiment(experiment, dir.path());
             RunRow row = RunRow.fold(history);
             if (row != null) {
                 writer.run(experiment.id(), row);
             }
-            writer.metrics(experiment.id(), records);
+            writer.attempts(experiment.id(), attempts);
             return null;
         });
-        return records.size();
+        int attempt = Math.max(1, attempts.size());
+        for (int tries = 1; ; tries++) {
+            try {
+                return query("ingest the metric spool of " + dir,
+                        () -> ingestSpool(dir, experiment.id(), attempt, batchRows, afterBatch));
+            } catch (StoreException e) {
+                if (tries == INGEST_TRIES || !Contention.isTransient(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private int ingestSpool(RunDir dir, String experimentId, int attempt, int batchRows,
+                            Consumer<SpoolTail.Batch> afterBatch) throws SQLException {
+        SpoolTail tail = SpoolTail.read(dir.metricsFile(), StoreReader.mark(connection, experimentId));
+        int[] read = {0};
+        tail.forEachBatch(batchRows, batch -> {
+            transaction(() -> {
+                writer.metrics(experimentId, attempt, batch.records());
+                writer.mark(experimentId, dir.metricsFile(), batch.end());
+                return null;
+            });
+            read[0] += batch.records().size();
+            afterBatch.accept(batch);
+        });
+        return read[0];
+    }
+
+    /** Every attempt of an experiment, oldest first; empty when the store has none. */
+    public synchronized List<Attempt> attempts(String experimentId) {
+        return query("list the attempts of " + experimentId, () -> StoreReader.attempts(connection, experimentId));
+    }
+
+    /** Each metric's record at its highest step, by metric name; empty when the experiment has none. */
+    public synchronized Map<String, MetricRecord> latest(String experimentId) {
+        return query("read the latest metrics of " + experimentId, () -> reader.latest(experimentId));
     }
 
     /**
@@ -126,8 +178,7 @@ public final class ResultsStore implements AutoCloseable {
      */
     public synchronized void recordState(ExperimentRecord experiment, Path runDir, StatusEntry entry) {
         inTransaction("record " + entry.state() + " of " + experiment.name(), () -> {
-            writer.experiment(experiment, runDir);
-            writer.run(experiment.id(), RunRow.next(writer.storedRun(experiment.id()), entry));
+            record(experiment, runDir, entry);
             return null;
         });
     }
@@ -140,8 +191,7 @@ public final class ResultsStore implements AutoCloseable {
     public synchronized void recordStates(List<StateChange> changes) {
         inTransaction("record " + changes.size() + " states", () -> {
             for (StateChange c : changes) {
-                writer.experiment(c.experiment(), c.runDir());
-                writer.run(c.experiment().id(), RunRow.next(writer.storedRun(c.experiment().id()), c.entry()));
+                record(c.experiment(), c.runDir(), c.entry());
             }
             return null;
         });
@@ -208,6 +258,18 @@ public final class ResultsStore implements AutoCloseable {
         return "ResultsStore[" + url + "]";
     }
 
+    private void record(ExperimentRecord experiment, Path runDir, StatusEntry entry) throws SQLException {
+        writer.experiment(experiment, runDir);
+        RunRow stored = writer.storedRun(experiment.id());
+        RunRow row = RunRow.next(stored, entry);
+        writer.run(experiment.id(), row);
+        List<Attempt> attempts = StoreReader.attempts(connection, experiment.id());
+        Attempt current = attempts.isEmpty() || RunRow.startsAttempt(stored, entry) ? null
+                : attempts.get(attempts.size() - 1);
+        int number = current == null ? attempts.size() + 1 : current.number();
+        writer.attempts(experiment.id(), List.of(Attempt.next(current, number, row, entry)));
+    }
+
     private <T> T query(String what, SqlWork<T> work) {
         try {
             return work.run();
@@ -217,19 +279,21 @@ public final class ResultsStore implements AutoCloseable {
     }
 
     private <T> T inTransaction(String what, SqlWork<T> work) {
-        return query(what, () -> {
-            connection.setAutoCommit(false);
-            try {
-                T result = work.run();
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-            }
-        });
+        return query(what, () -> transaction(work));
+    }
+
+    private <T> T transaction(SqlWork<T> work) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            T result = work.run();
+            connection.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
+        }
     }
 
     private static void closeQuietly(Connection connection, Exception failure) {

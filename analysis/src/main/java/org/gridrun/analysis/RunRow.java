@@ -29,7 +29,7 @@ record RunRow(RunState state, String host, Instant started, Instant ended, Strin
     /** The row after {@code entry}, given the row before it (null when there was none). */
     static RunRow next(RunRow previous, StatusEntry entry) {
         RunState state = entry.state();
-        boolean sameAttempt = previous != null && !previous.state().isTerminal() && state != RunState.STAGED;
+        boolean sameAttempt = !startsAttempt(previous, entry);
         Instant started = sameAttempt ? previous.started() : null;
         String host = entry.host();
         if (state == RunState.RUNNING && started == null) {
@@ -41,5 +41,10 @@ record RunRow(RunState state, String host, Instant started, Instant ended, Strin
         String job = !entry.job().isEmpty() ? entry.job() : sameAttempt || state.isTerminal() && previous != null
                 ? previous.job() : null;
         return new RunRow(state, host, started, ended, entry.detail(), job, entry.time());
+    }
+
+    /** Whether {@code entry} begins a new attempt after the row {@code previous} (null when there was none). */
+    static boolean startsAttempt(RunRow previous, StatusEntry entry) {
+        return previous == null || previous.state().isTerminal() || entry.state() == RunState.STAGED;
     }
 }

@@ -9,9 +9,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.RunState;
 
@@ -87,8 +89,68 @@ final class StoreReader {
     }
 
     Optional<Double> last(String experimentId, String metric) throws SQLException {
-        return single("SELECT \"VALUE\" FROM metrics WHERE experiment_id = ? AND name = ? "
-                + "ORDER BY step DESC LIMIT 1", experimentId, metric);
+        return single("SELECT \"VALUE\" FROM latest WHERE experiment_id = ? AND name = ?", experimentId, metric);
+    }
+
+    /** Each metric's record at its highest step, by metric name. */
+    Map<String, MetricRecord> latest(String experimentId) throws SQLException {
+        Map<String, MetricRecord> latest = new TreeMap<>();
+        try (PreparedStatement query = connection.prepareStatement("SELECT name, step, \"VALUE\", wall_ms "
+                + "FROM latest WHERE experiment_id = ?")) {
+            query.setString(1, experimentId);
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    latest.put(rs.getString(1), new MetricRecord(rs.getString(1), rs.getLong(2), rs.getDouble(3),
+                            rs.getLong(4)));
+                }
+            }
+        }
+        return latest;
+    }
+
+    /** The attempts of an experiment, oldest first. */
+    static List<Attempt> attempts(Connection connection, String experimentId) throws SQLException {
+        List<Attempt> attempts = new ArrayList<>();
+        try (PreparedStatement query = connection.prepareStatement("SELECT attempt, state, host, job, started, "
+                + "ended, exit_code, fail_trace, git_commit, git_dirty, backend, updated FROM attempts "
+                + "WHERE experiment_id = ? ORDER BY attempt")) {
+            query.setString(1, experimentId);
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    attempts.add(new Attempt(rs.getInt(1), RunState.valueOf(rs.getString(2)), rs.getString(3),
+                            rs.getString(4), instant(rs, 5), instant(rs, 6), rs.getObject(7, Integer.class),
+                            rs.getString(8), rs.getString(9), rs.getObject(10, Boolean.class), rs.getString(11),
+                            instant(rs, 12)));
+                }
+            }
+        }
+        return attempts;
+    }
+
+    /** The time of each stored attempt's latest state, by attempt number. */
+    static Map<Integer, Instant> attemptTimes(Connection connection, String experimentId) throws SQLException {
+        Map<Integer, Instant> times = new HashMap<>();
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT attempt, updated FROM attempts WHERE experiment_id = ?")) {
+            query.setString(1, experimentId);
+            try (ResultSet rs = query.executeQuery()) {
+                while (rs.next()) {
+                    times.put(rs.getInt(1), instant(rs, 2));
+                }
+            }
+        }
+        return times;
+    }
+
+    /** How much of the experiment's spool is stored; {@link SpoolTail.Mark#START} when nothing is. */
+    static SpoolTail.Mark mark(Connection connection, String experimentId) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT bytes, crc FROM spool_marks WHERE experiment_id = ?")) {
+            query.setString(1, experimentId);
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() ? new SpoolTail.Mark(rs.getLong(1), rs.getLong(2)) : SpoolTail.Mark.START;
+            }
+        }
     }
 
     Optional<Double> mean(String experimentId, String metric) throws SQLException {

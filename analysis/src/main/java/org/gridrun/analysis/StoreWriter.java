@@ -21,11 +21,16 @@ import org.gridrun.engine.run.MetricRecord;
  */
 final class StoreWriter {
     private static final String MERGE_EXPERIMENT = "MERGE INTO experiments (id, grid, run, name, run_dir, params, "
-            + "config) KEY (id) VALUES (?, ?, ?, ?, ?, ?, ?)";
+            + "config, canonical, hash) KEY (id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String MERGE_PARAM = "MERGE INTO params (experiment_id, \"KEY\", \"VALUE\") "
             + "KEY (experiment_id, \"KEY\") VALUES (?, ?, ?)";
     private static final String MERGE_RUN = "MERGE INTO runs (experiment_id, state, host, started, ended, detail, "
             + "job, updated) KEY (experiment_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String MERGE_ATTEMPT = "MERGE INTO attempts (experiment_id, attempt, state, host, job, "
+            + "started, ended, exit_code, fail_trace, git_commit, git_dirty, backend, updated) "
+            + "KEY (experiment_id, attempt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String MERGE_MARK = "MERGE INTO spool_marks (experiment_id, spool, bytes, crc) "
+            + "KEY (experiment_id) VALUES (?, ?, ?, ?)";
 
     private final Connection connection;
     private final MetricWriter metrics;
@@ -45,6 +50,9 @@ final class StoreWriter {
             merge.setString(5, runDir == null ? null : runDir.toAbsolutePath().normalize().toString());
             merge.setString(6, FlatJson.write(e.params()));
             merge.setString(7, FlatJson.write(e.config()));
+            String canonical = Canonical.json(e.config());
+            merge.setString(8, canonical);
+            merge.setString(9, Canonical.sha256(canonical));
             merge.executeUpdate();
         }
         try (PreparedStatement merge = connection.prepareStatement(MERGE_PARAM)) {
@@ -77,6 +85,45 @@ final class StoreWriter {
         }
     }
 
+    /** Upserts attempt rows, except those the store holds a later state of. */
+    void attempts(String experimentId, List<Attempt> attempts) throws SQLException {
+        Map<Integer, Instant> stored = StoreReader.attemptTimes(connection, experimentId);
+        try (PreparedStatement merge = connection.prepareStatement(MERGE_ATTEMPT)) {
+            for (Attempt a : attempts) {
+                Instant before = stored.get(a.number());
+                if (before != null && before.isAfter(a.updated())) {
+                    continue;
+                }
+                merge.setString(1, experimentId);
+                merge.setInt(2, a.number());
+                merge.setString(3, a.state().name());
+                merge.setString(4, a.host());
+                merge.setString(5, a.job());
+                setTime(merge, 6, a.started());
+                setTime(merge, 7, a.ended());
+                merge.setObject(8, a.exitCode(), Types.INTEGER);
+                merge.setString(9, a.failTrace());
+                merge.setString(10, a.gitCommit());
+                merge.setObject(11, a.gitDirty(), Types.BOOLEAN);
+                merge.setString(12, a.backend());
+                setTime(merge, 13, a.updated());
+                merge.addBatch();
+            }
+            merge.executeBatch();
+        }
+    }
+
+    /** Records how much of an experiment's spool the rows written in this transaction cover. */
+    void mark(String experimentId, Path spool, SpoolTail.Mark mark) throws SQLException {
+        try (PreparedStatement merge = connection.prepareStatement(MERGE_MARK)) {
+            merge.setString(1, experimentId);
+            merge.setString(2, spool.toAbsolutePath().normalize().toString());
+            merge.setLong(3, mark.bytes());
+            merge.setLong(4, mark.crc());
+            merge.executeUpdate();
+        }
+    }
+
     /** Upserts a submission row. */
     void submission(Submission s) throws SQLException {
         try (PreparedStatement merge = connection.prepareStatement("MERGE INTO submissions (job_id, grid, run, "
@@ -97,8 +144,8 @@ final class StoreWriter {
     }
 
     /** Stores metric records once per (name, step); a step logged again keeps its later record. */
-    void metrics(String experimentId, List<MetricRecord> records) throws SQLException {
-        metrics.write(experimentId, records);
+    void metrics(String experimentId, int attempt, List<MetricRecord> records) throws SQLException {
+        metrics.write(experimentId, attempt, records);
     }
 
     /** The stored run row, or null when there is none. */

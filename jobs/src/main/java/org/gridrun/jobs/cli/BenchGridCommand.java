@@ -109,7 +109,8 @@ final class BenchGridCommand implements Callable<Integer> {
         return file;
     }
 
-    private static void delete(Path dir) {
+    /** Deletes {@code dir} and everything in it. */
+    static void delete(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

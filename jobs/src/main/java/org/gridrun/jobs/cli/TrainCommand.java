@@ -58,6 +58,8 @@ final class TrainCommand implements Callable<Integer> {
     static final int TERMINATED_EXIT = 143;
     /** How long a signal waits for the checkpoint. */
     static final Duration STOP_WAIT = Duration.ofSeconds(25);
+    /** How often a job given a store's URL writes to it. */
+    static final Duration LIVE_PERIOD = Duration.ofSeconds(10);
 
     @Parameters(paramLabel = "RUN_DIR", description = "The experiment's run directory (holds experiment.yaml).")
     Path runDir;
@@ -67,11 +69,17 @@ final class TrainCommand implements Callable<Integer> {
                     + "grid-run --cluster slurm do).")
     String experiment;
 
+    @Option(names = "--db-url", paramLabel = "JDBC_URL",
+            description = "Also write state and metrics live to this results store (what grid-run db serve "
+                    + "prints), every 10 s and at the end; default $" + LiveIngest.URL_ENV
+                    + ". The metric spool is written either way.")
+    String dbUrl;
+
     @Mixin
     CommonOptions common;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         RunDir dir = RunDir.at(runDir);
         if (experiment != null) {
             stage(dir, ExperimentJson.decode(experiment));
@@ -88,7 +96,8 @@ final class TrainCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> stopper.stopForShutdown(STOP_WAIT), "grid-run train shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         Runnable restoreUsr1 = UnixSignal.handle("USR1", () -> stopper.request(Interruption.SIGUSR1));
-        try {
+        String url = dbUrl != null ? dbUrl : System.getenv(LiveIngest.URL_ENV);
+        try (AutoCloseable live = LiveIngest.start(url, dir, System.err, LIVE_PERIOD)) {
             return train(dir, stopper, ProgressBarListener.forOutput(System.out, System.console() != null));
         } finally {
             restoreUsr1.run();
