@@ -22,6 +22,11 @@ public final class CpuBackend implements Backend {
         return NetlibBlas.describe();
     }
 
+    /** How many threads the CPU backend's loops use: one or two, as the machine has cores. */
+    public static int threads() {
+        return CpuParallel.threads();
+    }
+
     @Override
     public String name() {
         return "cpu";
