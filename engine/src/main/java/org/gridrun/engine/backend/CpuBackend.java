@@ -238,6 +238,15 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void flipKernels(Tensor w, ConvGeometry g, Tensor out) {
+        int kernel = g.kernelHeight() * g.kernelWidth();
+        int filters = w.rows();
+        requireShape(w, filters, g.patchSize());
+        requireShape(out, g.channels(), kernel * filters);
+        CpuWindowKernels.flipKernels(data(w), w.offset(), g, filters, data(out), out.offset());
+    }
+
+    @Override
     public void maxPool(Tensor x, ConvGeometry g, Tensor y) {
         requirePadless(g);
         int n = images(x, g.inputSize());

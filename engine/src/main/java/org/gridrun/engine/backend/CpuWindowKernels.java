@@ -100,6 +100,27 @@ final class CpuWindowKernels {
         }
     }
 
+    /**
+     * Writes {@code filters} kernels of {@code w}, each kernel row by kernel column with the channels together, as
+     * {@code out[c][(kH−1−ky, kW−1−kx)][f]}: turned by 180° and with input and output channels swapped.
+     */
+    static void flipKernels(float[] w, int wo, ConvGeometry g, int filters, float[] out, int oo) {
+        int c = g.channels();
+        int kh = g.kernelHeight();
+        int kw = g.kernelWidth();
+        int row = kh * kw * filters;
+        for (int f = 0, src = wo; f < filters; f++) {
+            for (int ky = 0; ky < kh; ky++) {
+                for (int kx = 0; kx < kw; kx++) {
+                    int dst = oo + ((kh - 1 - ky) * kw + (kw - 1 - kx)) * filters + f;
+                    for (int ch = 0; ch < c; ch++, src++) {
+                        out[dst + ch * row] = w[src];
+                    }
+                }
+            }
+        }
+    }
+
     /** Max pooling of images {@code [from, to)} (no padding). */
     static void maxPool(float[] x, int xo, ConvGeometry g, float[] y, int yo, int from, int to) {
         int c = g.channels();
