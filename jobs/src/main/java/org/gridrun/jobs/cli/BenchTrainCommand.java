@@ -75,8 +75,10 @@ final class BenchTrainCommand implements Callable<Integer> {
         if (csv) {
             out.println("model,ms_per_step,torch_ms_per_step,ratio");
         } else {
-            out.printf(Locale.ROOT, "batch %d, %d threads, median of %d steps after %d warm-up; %s; torch: %s%n",
-                    batch, threads, steps, warmup, CpuBackend.blasName(),
+            String blasThreads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset");
+            out.printf(Locale.ROOT, "batch %d, %d threads, median of %d steps after %d warm-up; %s, "
+                            + "OPENBLAS_NUM_THREADS %s; torch: %s%n", batch, threads, steps, warmup,
+                    CpuBackend.blasName(), blasThreads,
                     torch == null ? (noTorch ? "skipped" : "missing (python3 cannot import torch)")
                             : torch.version());
             out.printf(Locale.ROOT, "%-10s %10s %14s %8s%n", "model", "ms/step", "torch ms/step", "ratio");
