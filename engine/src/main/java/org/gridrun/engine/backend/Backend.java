@@ -97,6 +97,15 @@ public interface Backend extends AutoCloseable {
     /** The adjoint of {@link #im2col}: sets {@code dx} to the sum, per input position, of the patches holding it. */
     void col2im(Tensor cols, ConvGeometry g, Tensor dx);
 
+    /**
+     * The weights of the transposed convolution: {@code w} holds {@code filters} rows of {@code g.patchSize()}
+     * (kernel row, kernel column, channels together, as {@link #im2col} orders a patch); {@code out}, {@code
+     * g.channels()} × kernelHeight·kernelWidth·filters, gets each input channel's kernels turned by 180° with the
+     * filters together. A stride-1 convolution's input gradient is then the convolution of the output gradient with
+     * {@code out}: one {@link #im2col} and one {@link #gemm}, no {@link #col2im}.
+     */
+    void flipKernels(Tensor w, ConvGeometry g, Tensor out);
+
     /** Max pooling (no padding) of channels-last images: {@code y} is n × outPositions·channels. */
     void maxPool(Tensor x, ConvGeometry g, Tensor y);
 

@@ -22,6 +22,11 @@ public final class CpuBackend implements Backend {
         return NetlibBlas.describe();
     }
 
+    /** How many threads the CPU backend's loops use: one or two, as the machine has cores. */
+    public static int threads() {
+        return CpuParallel.threads();
+    }
+
     @Override
     public String name() {
         return "cpu";
@@ -76,9 +81,12 @@ public final class CpuBackend implements Backend {
     @Override
     public void scale(float alpha, Tensor x) {
         float[] d = data(x);
-        for (int i = x.offset(), end = i + x.size(); i < end; i++) {
-            d[i] *= alpha;
-        }
+        int o = x.offset();
+        CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
+            for (int i = o + from, end = o + to; i < end; i++) {
+                d[i] *= alpha;
+            }
+        });
     }
 
     @Override
@@ -88,9 +96,11 @@ public final class CpuBackend implements Backend {
         float[] yd = data(y);
         int xo = x.offset();
         int yo = y.offset();
-        for (int i = 0, n = x.size(); i < n; i++) {
-            yd[yo + i] += alpha * xd[xo + i];
-        }
+        CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
+            for (int i = from; i < to; i++) {
+                yd[yo + i] += alpha * xd[xo + i];
+            }
+        });
     }
 
     @Override
@@ -116,11 +126,15 @@ public final class CpuBackend implements Backend {
         float[] r = data(row);
         float[] d = data(x);
         int n = x.cols();
-        for (int i = 0, base = x.offset(); i < x.rows(); i++, base += n) {
-            for (int j = 0; j < n; j++) {
-                d[base + j] += r[row.offset() + j];
+        int ro = row.offset();
+        int xo = x.offset();
+        CpuParallel.forEach(x.rows(), x.size(), (from, to) -> {
+            for (int i = from, base = xo + from * n; i < to; i++, base += n) {
+                for (int j = 0; j < n; j++) {
+                    d[base + j] += r[ro + j];
+                }
             }
-        }
+        });
     }
 
     @Override
@@ -147,9 +161,11 @@ public final class CpuBackend implements Backend {
         float[] yd = data(y);
         int xo = x.offset();
         int yo = y.offset();
-        for (int i = 0, n = x.size(); i < n; i++) {
-            yd[yo + i] = Math.max(xd[xo + i], 0f);
-        }
+        CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
+            for (int i = from; i < to; i++) {
+                yd[yo + i] = Math.max(xd[xo + i], 0f);
+            }
+        });
     }
 
     @Override
@@ -159,9 +175,11 @@ public final class CpuBackend implements Backend {
         float[] gd = data(grad);
         int yo = y.offset();
         int go = grad.offset();
-        for (int i = 0, n = y.size(); i < n; i++) {
-            gd[go + i] = yd[yo + i] > 0f ? gd[go + i] : 0f;
-        }
+        CpuParallel.forEach(y.size(), y.size(), (from, to) -> {
+            for (int i = from; i < to; i++) {
+                gd[go + i] = yd[yo + i] > 0f ? gd[go + i] : 0f;
+            }
+        });
     }
 
     @Override
@@ -189,9 +207,14 @@ public final class CpuBackend implements Backend {
         if (momentum != 0f) {
             sameSize(params, velocity);
         }
-        CpuKernels.sgd(data(params), params.offset(), data(grad), grad.offset(),
-                momentum == 0f ? null : data(velocity), momentum == 0f ? 0 : velocity.offset(), params.size(),
-                lr, momentum, nesterov, weightDecay);
+        float[] p = data(params);
+        float[] g = data(grad);
+        float[] v = momentum == 0f ? null : data(velocity);
+        int po = params.offset();
+        int go = grad.offset();
+        int vo = momentum == 0f ? 0 : velocity.offset();
+        CpuParallel.forEach(params.size(), params.size(), (from, to) -> CpuKernels.sgd(p, po + from, g, go + from, v,
+                vo + from, to - from, lr, momentum, nesterov, weightDecay));
     }
 
     @Override
@@ -212,6 +235,15 @@ public final class CpuBackend implements Backend {
         float[] dd = data(dx);
         CpuParallel.forEach(n, cols.size(), (from, to) -> CpuWindowKernels.col2im(cd, cols.offset(), g, dd,
                 dx.offset(), from, to));
+    }
+
+    @Override
+    public void flipKernels(Tensor w, ConvGeometry g, Tensor out) {
+        int kernel = g.kernelHeight() * g.kernelWidth();
+        int filters = w.rows();
+        requireShape(w, filters, g.patchSize());
+        requireShape(out, g.channels(), kernel * filters);
+        CpuWindowKernels.flipKernels(data(w), w.offset(), g, filters, data(out), out.offset());
     }
 
     @Override
@@ -329,7 +361,10 @@ public final class CpuBackend implements Backend {
         if (channels < 0 || channels > 0 && x.cols() % channels != 0) {
             throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
         }
-        CpuKernels.dropout(data(x), x.offset(), x.rows(), x.cols(), p, channels, seed, stream, data(y), y.offset());
+        float[] xd = data(x);
+        float[] yd = data(y);
+        CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuKernels.dropout(xd, x.offset(), from, to, x.cols(),
+                p, channels, seed, stream, yd, y.offset()));
     }
 
     @Override

@@ -89,18 +89,25 @@ final class CpuKernels {
         return label;
     }
 
-    /** Inverted dropout with a mask hashed from (seed, stream, row, column or channel); see Backend#dropout. */
-    static void dropout(float[] x, int xo, int rows, int cols, float p, int channels, long seed, long stream,
-                        float[] y, int yo) {
+    /**
+     * Inverted dropout of rows {@code [fromRow, toRow)} with a mask hashed from (seed, stream, row, column or
+     * channel); see Backend#dropout.
+     */
+    static void dropout(float[] x, int xo, int fromRow, int toRow, int cols, float p, int channels, long seed,
+                        long stream, float[] y, int yo) {
         float scale = 1f / (1f - p);
         long key = org.gridrun.engine.random.CounterRng.mix(seed ^ org.gridrun.engine.random.CounterRng.mix(stream));
         int groups = channels > 0 ? channels : cols;
-        for (int r = 0; r < rows; r++) {
-            for (int j = 0; j < cols; j++) {
-                long index = (long) r * groups + (channels > 0 ? j % channels : j);
+        for (int r = fromRow; r < toRow; r++) {
+            // One draw per group (a channel, or a single value), applied to every column of the group.
+            for (int group = 0; group < groups; group++) {
+                long index = (long) r * groups + group;
                 double u = (org.gridrun.engine.random.CounterRng.mix(key + index * 0x9E3779B97F4A7C15L) >>> 11)
                         * 0x1.0p-53;
-                y[yo + r * cols + j] = u < p ? 0f : x[xo + r * cols + j] * scale;
+                boolean drop = u < p;
+                for (int j = group; j < cols; j += groups) {
+                    y[yo + r * cols + j] = drop ? 0f : x[xo + r * cols + j] * scale;
+                }
             }
         }
     }

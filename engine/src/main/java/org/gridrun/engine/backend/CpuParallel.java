@@ -31,6 +31,11 @@ final class CpuParallel {
     private CpuParallel() {
     }
 
+    /** How many threads {@link #forEach} uses. */
+    static int threads() {
+        return THREADS;
+    }
+
     /** Runs {@code body} over {@code [0, items)}, in two halves on two threads when {@code work} is large. */
     static void forEach(int items, long work, Range body) {
         if (HELPER == null || items < 2 || work < MIN_WORK) {

@@ -24,17 +24,25 @@ final class CpuWindowKernels {
         int outW = g.outWidth();
         int patch = g.patchSize();
         int image = g.inputSize();
+        int run = g.kernelWidth() * c;
         for (int n = from; n < to; n++) {
             int xBase = xo + n * image;
             int row = co + n * g.outPositions() * patch;
             for (int oy = 0; oy < outH; oy++) {
                 for (int ox = 0; ox < outW; ox++, row += patch) {
                     int dst = row;
+                    int ix0 = ox * g.stride() - g.padding();
+                    boolean colsInside = ix0 >= 0 && ix0 + g.kernelWidth() <= w;
                     for (int ky = 0; ky < g.kernelHeight(); ky++) {
                         int iy = oy * g.stride() - g.padding() + ky;
                         boolean rowInside = iy >= 0 && iy < h;
+                        if (rowInside && colsInside) {
+                            System.arraycopy(x, xBase + (iy * w + ix0) * c, cols, dst, run);
+                            dst += run;
+                            continue;
+                        }
                         for (int kx = 0; kx < g.kernelWidth(); kx++, dst += c) {
-                            int ix = ox * g.stride() - g.padding() + kx;
+                            int ix = ix0 + kx;
                             if (rowInside && ix >= 0 && ix < w) {
                                 System.arraycopy(x, xBase + (iy * w + ix) * c, cols, dst, c);
                             } else {
@@ -56,6 +64,7 @@ final class CpuWindowKernels {
         int outW = g.outWidth();
         int patch = g.patchSize();
         int image = g.inputSize();
+        int run = g.kernelWidth() * c;
         Arrays.fill(dx, dxo + from * image, dxo + to * image, 0f);
         for (int n = from; n < to; n++) {
             int xBase = dxo + n * image;
@@ -63,11 +72,21 @@ final class CpuWindowKernels {
             for (int oy = 0; oy < outH; oy++) {
                 for (int ox = 0; ox < outW; ox++, row += patch) {
                     int src = row;
+                    int ix0 = ox * g.stride() - g.padding();
+                    boolean colsInside = ix0 >= 0 && ix0 + g.kernelWidth() <= w;
                     for (int ky = 0; ky < g.kernelHeight(); ky++) {
                         int iy = oy * g.stride() - g.padding() + ky;
                         boolean rowInside = iy >= 0 && iy < h;
+                        if (rowInside && colsInside) {
+                            int dst = xBase + (iy * w + ix0) * c;
+                            for (int i = 0; i < run; i++) {
+                                dx[dst + i] += cols[src + i];
+                            }
+                            src += run;
+                            continue;
+                        }
                         for (int kx = 0; kx < g.kernelWidth(); kx++, src += c) {
-                            int ix = ox * g.stride() - g.padding() + kx;
+                            int ix = ix0 + kx;
                             if (rowInside && ix >= 0 && ix < w) {
                                 int dst = xBase + (iy * w + ix) * c;
                                 for (int ch = 0; ch < c; ch++) {
@@ -75,6 +94,27 @@ final class CpuWindowKernels {
                                 }
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes {@code filters} kernels of {@code w}, each kernel row by kernel column with the channels together, as
+     * {@code out[c][(kH−1−ky, kW−1−kx)][f]}: turned by 180° and with input and output channels swapped.
+     */
+    static void flipKernels(float[] w, int wo, ConvGeometry g, int filters, float[] out, int oo) {
+        int c = g.channels();
+        int kh = g.kernelHeight();
+        int kw = g.kernelWidth();
+        int row = kh * kw * filters;
+        for (int f = 0, src = wo; f < filters; f++) {
+            for (int ky = 0; ky < kh; ky++) {
+                for (int kx = 0; kx < kw; kx++) {
+                    int dst = oo + ((kh - 1 - ky) * kw + (kw - 1 - kx)) * filters + f;
+                    for (int ch = 0; ch < c; ch++, src++) {
+                        out[dst + ch * row] = w[src];
                     }
                 }
             }

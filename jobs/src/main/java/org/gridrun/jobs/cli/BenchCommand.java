@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 /** {@code grid-run bench …}: benchmarks that print figures measured in one run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print figures and ratios measured in the same run.",
-        subcommands = {BenchGridCommand.class, BenchCompressorsCommand.class, BenchIngestCommand.class})
+        subcommands = {BenchGridCommand.class, BenchCompressorsCommand.class, BenchTrainCommand.class,
+                BenchIngestCommand.class})
 final class BenchCommand {
 }

@@ -51,6 +51,14 @@ class GradientCheckTest {
     }
 
     @Test
+    void sameConvolutionsTakeTheFlippedKernelPathWithUnequalChannels() {
+        // c2 (3x3, 3 -> 5 channels) and c3 (5x5 padding 2, 5 -> 2) back-propagate through flipped kernels.
+        check(new Shape(6, 5, 2), 3, b -> b.conv("c1", 3, 3, 1, 1, true, Init.FAN_IN_UNIFORM).relu()
+                .conv("c2", 5, 3, 1, 1, true, Init.FAN_IN_UNIFORM).relu()
+                .conv("c3", 2, 5, 1, 2, false, Init.FAN_IN_UNIFORM).relu().linear("fc", 3, Init.FAN_IN_UNIFORM));
+    }
+
+    @Test
     void residualBlocksWithIdentityAndOptionAShortcuts() {
         check(new Shape(6, 6, 4), 3, b -> b.conv("c1", 4, 3, 1, 1, false, Init.KAIMING_NORMAL).batchNorm("bn1")
                 .relu().basicBlock("b1", 4, 1, Init.KAIMING_NORMAL).basicBlock("b2", 8, 2, Init.KAIMING_NORMAL)

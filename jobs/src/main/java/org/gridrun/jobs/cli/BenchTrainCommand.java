@@ -1,0 +1,159 @@
+package org.gridrun.jobs.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.Backends;
+import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.model.Model;
+import org.gridrun.engine.model.nn.Models;
+import org.gridrun.engine.model.nn.Shape;
+import org.gridrun.engine.optim.Sgd;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code grid-run bench train}: milliseconds per training step (forward, backward, SGD update) of each model on the
+ * CPU backend, one worker and no compression, next to PyTorch's time for the identical model measured in the same
+ * run when PyTorch is installed.
+ */
+@Command(name = "train", mixinStandardHelpOptions = true,
+        description = "Milliseconds per training step (forward + backward + SGD momentum update, one worker, no "
+                + "compression) of each model on the CPU backend, next to PyTorch's time for the identical model, "
+                + "batch and thread count, measured in the same run when python3 can import torch.")
+final class BenchTrainCommand implements Callable<Integer> {
+    /** The models benchmarked when none is named. */
+    static final List<String> MODELS = List.of("mlp", "lenet5", "resnet20");
+
+    @Option(names = "--model", paramLabel = "M", description = "Only these models (mlp, lenet5, resnet20); "
+            + "repeatable.")
+    List<String> models;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "128",
+            description = "Examples per step (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "3",
+            description = "Untimed steps first (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--steps", paramLabel = "S", defaultValue = "10",
+            description = "Timed steps; the median is reported (default: ${DEFAULT-VALUE}).")
+    int steps;
+
+    @Option(names = "--no-torch", description = "Skip the PyTorch measurement.")
+    boolean noTorch;
+
+    @Option(names = "--csv", description = "Print model,ms_per_step,torch_ms_per_step,ratio rows.")
+    boolean csv;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        List<String> chosen = models == null ? MODELS : models;
+        for (String m : chosen) {
+            if (!MODELS.contains(m)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--model must be one of "
+                        + MODELS + ", found '" + m + "'");
+            }
+        }
+        if (batch < 1 || steps < 1 || warmup < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--batch and --steps must be "
+                    + "positive and --warmup not negative, found " + batch + ", " + steps + ", " + warmup);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        int threads = CpuBackend.threads();
+        TorchBench torch = noTorch ? null : TorchBench.find();
+        if (csv) {
+            out.println("model,ms_per_step,torch_ms_per_step,ratio");
+        } else {
+            String blasThreads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset");
+            out.printf(Locale.ROOT, "batch %d, %d threads, median of %d steps after %d warm-up; %s, "
+                            + "OPENBLAS_NUM_THREADS %s; torch: %s%n", batch, threads, steps, warmup,
+                    CpuBackend.blasName(), blasThreads,
+                    torch == null ? (noTorch ? "skipped" : "missing (python3 cannot import torch)")
+                            : torch.version());
+            out.printf(Locale.ROOT, "%-10s %10s %14s %8s%n", "model", "ms/step", "torch ms/step", "ratio");
+        }
+        for (String m : chosen) {
+            double ms = javaMillis(m);
+            double torchMs = torch == null ? Double.NaN : torch.millis(m, batch, threads, warmup, steps);
+            double ratio = ms / torchMs;
+            if (csv) {
+                out.printf(Locale.ROOT, "%s,%.3f,%s,%s%n", m, ms, number(torchMs, "%.3f"), number(ratio, "%.3f"));
+            } else {
+                out.printf(Locale.ROOT, "%-10s %10.2f %14s %8s%n", m, ms, number(torchMs, "%.2f"),
+                        number(ratio, "%.2f"));
+            }
+            out.flush();
+        }
+        return 0;
+    }
+
+    private static String number(double value, String format) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, format, value);
+    }
+
+    /** The median milliseconds of one forward + backward + SGD step of {@code name} on the CPU backend. */
+    private double javaMillis(String name) {
+        try (Backend backend = Backends.open("cpu");
+             Model model = create(name, backend);
+             Model.Workspace ws = model.newWorkspace(batch);
+             Sgd sgd = new Sgd(backend, model.parameterCount(), 0.01, 0.9, false, 0)) {
+            model.initialize(1);
+            Tensor x = backend.allocate(batch, model.inputSize());
+            Tensor labels = backend.allocate(batch, 1);
+            Tensor gradient = backend.allocate(1, model.parameterCount());
+            SplittableRandom random = new SplittableRandom(7);
+            float[] host = new float[x.size()];
+            for (int i = 0; i < host.length; i++) {
+                host[i] = (float) random.nextGaussian();
+            }
+            backend.upload(host, 0, x);
+            float[] classes = new float[batch];
+            for (int i = 0; i < batch; i++) {
+                classes[i] = random.nextInt(model.classCount());
+            }
+            backend.upload(classes, 0, labels);
+            Runnable step = () -> {
+                model.forward(ws, x, labels);
+                model.backward(ws, gradient);
+                sgd.step(model.parameters(), gradient);
+            };
+            return median(step, warmup, steps);
+        }
+    }
+
+    /** Runs {@code step} {@code warmup} times untimed, then returns the median milliseconds of {@code steps} runs. */
+    static double median(Runnable step, int warmup, int steps) {
+        for (int i = 0; i < warmup; i++) {
+            step.run();
+        }
+        List<Double> times = new ArrayList<>();
+        for (int i = 0; i < steps; i++) {
+            long t = System.nanoTime();
+            step.run();
+            times.add((System.nanoTime() - t) / 1e6);
+        }
+        times.sort(null);
+        int mid = steps / 2;
+        return steps % 2 == 1 ? times.get(mid) : (times.get(mid - 1) + times.get(mid)) / 2;
+    }
+
+    private static Model create(String name, Backend backend) {
+        Shape input = switch (name) {
+            case "mlp" -> Shape.flat(784);
+            case "lenet5" -> new Shape(28, 28, 1);
+            default -> new Shape(32, 32, 3);
+        };
+        return Models.create(name, backend, input, 10, List.of(512, 512), true);
+    }
+}

@@ -1,0 +1,92 @@
+"""PyTorch's side of `grid-run bench train`: the median milliseconds of one SGD training step.
+
+Usage: python3 bench_train.py MODEL BATCH THREADS WARMUP STEPS
+Builds the same network as gridrun's model of that name (mlp 784-512-512-10, the seed's MNIST lenet5 with dropout
+in train mode, the CIFAR resnet20 with option-A shortcuts), times forward + cross-entropy + backward + SGD momentum
+step on random data, and prints one line: `ms_per_step <value>`.
+"""
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Shortcut(nn.Module):
+    """Option A: every second pixel, channels zero-padded equally on both sides."""
+
+    def __init__(self, pad):
+        super().__init__()
+        self.pad = pad
+
+    def forward(self, x):
+        return F.pad(x[:, :, ::2, ::2], (0, 0, 0, 0, self.pad, self.pad))
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.shortcut = Shortcut((cout - cin) // 2) if stride != 1 or cin != cout else nn.Identity()
+
+    def forward(self, x):
+        h = F.relu(self.bn1(self.conv1(x)))
+        return F.relu(self.bn2(self.conv2(h)) + self.shortcut(x))
+
+
+def resnet(depth, classes=10):
+    blocks = (depth - 2) // 6
+    layers = [nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU()]
+    cin = 16
+    for stage, planes in enumerate((16, 32, 64)):
+        for i in range(blocks):
+            layers.append(BasicBlock(cin, planes, 2 if stage > 0 and i == 0 else 1))
+            cin = planes
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, classes)]
+    return nn.Sequential(*layers), (3, 32, 32)
+
+
+def lenet5(classes=10):
+    return nn.Sequential(
+        nn.Conv2d(1, 64, 5), nn.MaxPool2d(2), nn.ReLU(),
+        nn.Conv2d(64, 128, 5), nn.Dropout2d(0.5), nn.MaxPool2d(2), nn.ReLU(),
+        nn.Flatten(), nn.Linear(2048, 1000), nn.ReLU(), nn.Dropout(0.5), nn.Linear(1000, classes)), (1, 28, 28)
+
+
+def mlp(classes=10):
+    return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
+                         nn.Linear(512, classes)), (784,)
+
+
+def main():
+    name, batch, threads, warmup, steps = sys.argv[1], *map(int, sys.argv[2:6])
+    torch.set_num_threads(threads)
+    torch.manual_seed(1)
+    model, shape = {"mlp": mlp, "lenet5": lenet5, "resnet20": lambda: resnet(20)}[name]()
+    model.train()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x = torch.randn(batch, *shape)
+    y = torch.randint(0, 10, (batch,))
+
+    def step():
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - start) * 1e3)
+    print("ms_per_step %.6f" % statistics.median(times))
+
+
+if __name__ == "__main__":
+    main()

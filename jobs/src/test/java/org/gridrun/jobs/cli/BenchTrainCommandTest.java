@@ -1,0 +1,53 @@
+package org.gridrun.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+import org.junit.jupiter.api.Test;
+
+/** {@code grid-run bench train} prints well-formed rows; no assertion depends on how fast anything ran. */
+class BenchTrainCommandTest {
+    private static String[] run(int expectedExit, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = GridRun.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(expectedExit, cli.execute(args), err.toString());
+        return out.toString().split("\n");
+    }
+
+    @Test
+    void csvWithoutTorchHasAnEmptyTorchColumn() {
+        String[] lines = run(0, "bench", "train", "--model", "mlp", "--warmup", "0", "--steps", "2", "--csv",
+                "--no-torch");
+        assertEquals("model,ms_per_step,torch_ms_per_step,ratio", lines[0]);
+        assertEquals(2, lines.length);
+        assertTrue(lines[1].matches("mlp,\\d+\\.\\d{3},,"), lines[1]);
+    }
+
+    @Test
+    void csvWithTorchHasARatio() {
+        assumeTrue(TorchBench.find() != null, "python3 cannot import torch");
+        String[] lines = run(0, "bench", "train", "--model", "mlp", "--warmup", "0", "--steps", "1", "--csv");
+        assertTrue(lines[1].matches("mlp,\\d+\\.\\d{3},\\d+\\.\\d{3},\\d+\\.\\d{3}"), lines[1]);
+    }
+
+    @Test
+    void tableNamesEveryModelAsked() {
+        String[] lines = run(0, "bench", "train", "--model", "mlp", "--model", "lenet5", "--batch", "4",
+                "--warmup", "0", "--steps", "1", "--no-torch");
+        assertTrue(lines[0].contains("torch: skipped"), lines[0]);
+        assertTrue(lines[2].startsWith("mlp "), lines[2]);
+        assertTrue(lines[3].startsWith("lenet5 "), lines[3]);
+    }
+
+    @Test
+    void unknownModelIsBadInput() {
+        run(2, "bench", "train", "--model", "vgg", "--no-torch");
+    }
+}
