@@ -17,36 +17,49 @@ final class CpuWindowKernels {
      * at (oy, ox), kernel row by kernel column, each position's channels together; positions in the padding are 0.
      */
     static void im2col(float[] x, int xo, ConvGeometry g, float[] cols, int co, int from, int to) {
+        windows(x, xo, g, cols, co, from, to, false);
+    }
+
+    /** The adjoint of {@link #im2col}: sets images {@code [from, to)} of {@code dx} to the sums of their patches. */
+    static void col2im(float[] cols, int co, ConvGeometry g, float[] dx, int dxo, int from, int to) {
+        Arrays.fill(dx, dxo + from * g.inputSize(), dxo + to * g.inputSize(), 0f);
+        windows(dx, dxo, g, cols, co, from, to, true);
+    }
+
+    /**
+     * Walks the windows of images {@code [from, to)} in patch-row order, pairing each run of image values with its
+     * place in the patch matrix: copies the image into the patches ({@code adjoint} false, padding written as 0) or
+     * adds the patches into the image ({@code adjoint} true, padding skipped).
+     */
+    private static void windows(float[] image, int io, ConvGeometry g, float[] cols, int co, int from, int to,
+                                boolean adjoint) {
         int c = g.channels();
         int h = g.height();
         int w = g.width();
-        int outH = g.outHeight();
-        int outW = g.outWidth();
         int patch = g.patchSize();
-        int image = g.inputSize();
         int run = g.kernelWidth() * c;
         for (int n = from; n < to; n++) {
-            int xBase = xo + n * image;
+            int base = io + n * g.inputSize();
             int row = co + n * g.outPositions() * patch;
-            for (int oy = 0; oy < outH; oy++) {
-                for (int ox = 0; ox < outW; ox++, row += patch) {
-                    int dst = row;
+            for (int oy = 0; oy < g.outHeight(); oy++) {
+                for (int ox = 0; ox < g.outWidth(); ox++, row += patch) {
+                    int at = row;
                     int ix0 = ox * g.stride() - g.padding();
                     boolean colsInside = ix0 >= 0 && ix0 + g.kernelWidth() <= w;
                     for (int ky = 0; ky < g.kernelHeight(); ky++) {
                         int iy = oy * g.stride() - g.padding() + ky;
                         boolean rowInside = iy >= 0 && iy < h;
                         if (rowInside && colsInside) {
-                            System.arraycopy(x, xBase + (iy * w + ix0) * c, cols, dst, run);
-                            dst += run;
+                            pair(image, base + (iy * w + ix0) * c, cols, at, run, adjoint);
+                            at += run;
                             continue;
                         }
-                        for (int kx = 0; kx < g.kernelWidth(); kx++, dst += c) {
+                        for (int kx = 0; kx < g.kernelWidth(); kx++, at += c) {
                             int ix = ix0 + kx;
                             if (rowInside && ix >= 0 && ix < w) {
-                                System.arraycopy(x, xBase + (iy * w + ix) * c, cols, dst, c);
-                            } else {
-                                Arrays.fill(cols, dst, dst + c, 0f);
+                                pair(image, base + (iy * w + ix) * c, cols, at, c, adjoint);
+                            } else if (!adjoint) {
+                                Arrays.fill(cols, at, at + c, 0f);
                             }
                         }
                     }
@@ -55,48 +68,14 @@ final class CpuWindowKernels {
         }
     }
 
-    /** The adjoint of {@link #im2col}: sets images {@code [from, to)} of {@code dx} to the sums of their patches. */
-    static void col2im(float[] cols, int co, ConvGeometry g, float[] dx, int dxo, int from, int to) {
-        int c = g.channels();
-        int h = g.height();
-        int w = g.width();
-        int outH = g.outHeight();
-        int outW = g.outWidth();
-        int patch = g.patchSize();
-        int image = g.inputSize();
-        int run = g.kernelWidth() * c;
-        Arrays.fill(dx, dxo + from * image, dxo + to * image, 0f);
-        for (int n = from; n < to; n++) {
-            int xBase = dxo + n * image;
-            int row = co + n * g.outPositions() * patch;
-            for (int oy = 0; oy < outH; oy++) {
-                for (int ox = 0; ox < outW; ox++, row += patch) {
-                    int src = row;
-                    int ix0 = ox * g.stride() - g.padding();
-                    boolean colsInside = ix0 >= 0 && ix0 + g.kernelWidth() <= w;
-                    for (int ky = 0; ky < g.kernelHeight(); ky++) {
-                        int iy = oy * g.stride() - g.padding() + ky;
-                        boolean rowInside = iy >= 0 && iy < h;
-                        if (rowInside && colsInside) {
-                            int dst = xBase + (iy * w + ix0) * c;
-                            for (int i = 0; i < run; i++) {
-                                dx[dst + i] += cols[src + i];
-                            }
-                            src += run;
-                            continue;
-                        }
-                        for (int kx = 0; kx < g.kernelWidth(); kx++, src += c) {
-                            int ix = ix0 + kx;
-                            if (rowInside && ix >= 0 && ix < w) {
-                                int dst = xBase + (iy * w + ix) * c;
-                                for (int ch = 0; ch < c; ch++) {
-                                    dx[dst + ch] += cols[src + ch];
-                                }
-                            }
-                        }
-                    }
-                }
+    /** Copies {@code image[i … i + n)} to {@code cols[p …]}, or with {@code adjoint} adds it back. */
+    private static void pair(float[] image, int i, float[] cols, int p, int n, boolean adjoint) {
+        if (adjoint) {
+            for (int k = 0; k < n; k++) {
+                image[i + k] += cols[p + k];
             }
+        } else {
+            System.arraycopy(image, i, cols, p, n);
         }
     }
 
