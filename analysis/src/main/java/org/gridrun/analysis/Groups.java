@@ -1,12 +1,14 @@
 package org.gridrun.analysis;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Groups experiments that repeat one configuration over seeds.
@@ -26,9 +28,36 @@ public final class Groups {
 
     /** The seed groups of {@code experiments}, in the order each group is first seen. */
     public static List<SeedGroup> bySeed(List<StoredExperiment> experiments) {
+        return group(experiments, Groups::withoutSeed);
+    }
+
+    /**
+     * Groups {@code experiments} by the values of the params {@code keys} alone (for example {@code method} and
+     * {@code bits}, pooling every bucket size and seed), in the order each group is first seen. A key an experiment
+     * lacks is left out of its group's params, so experiments without it group together. Unknown keys are an error
+     * naming the params that exist, since a misspelt key would silently put everything into one group.
+     */
+    public static List<SeedGroup> by(List<StoredExperiment> experiments, Collection<String> keys) {
+        Set<String> known = new LinkedHashSet<>();
+        experiments.forEach(e -> known.addAll(e.params().keySet()));
+        for (String key : keys) {
+            if (!experiments.isEmpty() && !known.contains(key)) {
+                throw new IllegalArgumentException("no experiment has the param '" + key + "'; params: "
+                        + String.join(", ", known));
+            }
+        }
+        return group(experiments, params -> {
+            Map<String, Object> chosen = new LinkedHashMap<>();
+            keys.stream().filter(params::containsKey).forEach(k -> chosen.put(k, params.get(k)));
+            return chosen;
+        });
+    }
+
+    private static List<SeedGroup> group(List<StoredExperiment> experiments,
+            Function<Map<String, Object>, Map<String, Object>> groupKey) {
         Map<Map<String, Object>, List<StoredExperiment>> groups = new LinkedHashMap<>();
         for (StoredExperiment experiment : experiments) {
-            groups.computeIfAbsent(withoutSeed(experiment.params()), k -> new ArrayList<>()).add(experiment);
+            groups.computeIfAbsent(groupKey.apply(experiment.params()), k -> new ArrayList<>()).add(experiment);
         }
         Set<String> varying = varyingKeys(groups.keySet());
         List<SeedGroup> result = new ArrayList<>();

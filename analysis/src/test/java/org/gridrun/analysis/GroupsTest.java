@@ -66,4 +66,25 @@ class GroupsTest {
         assertEquals(1, groups.size());
         assertEquals(Groups.NO_PARAMS, groups.get(0).label());
     }
+
+    @Test
+    void groupingByChosenKeysPoolsEverythingElse() {
+        List<SeedGroup> groups = Groups.by(List.of(
+                experiment("a", "method", "qsgd", "bits", 4L, "bucket_size", 64L, "seed", 1L),
+                experiment("b", "method", "qsgd", "bits", 4L, "bucket_size", 8192L, "seed", 1L),
+                experiment("c", "method", "qsgd", "bits", 2L, "bucket_size", 64L, "seed", 1L),
+                experiment("d", "method", "alq", "bits", 4L, "bucket_size", 64L, "seed", 2L)),
+                List.of("bits", "method"));
+        assertEquals(3, groups.size());
+        assertEquals(List.of("a", "b"), groups.get(0).experiments().stream().map(StoredExperiment::name).toList());
+        assertEquals(Map.of("bits", 4L, "method", "qsgd"), groups.get(0).params());
+        assertEquals("bits=2, method=qsgd", groups.get(1).label());
+    }
+
+    @Test
+    void aMisspeltGroupingKeyIsAnErrorNamingTheParams() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Groups.by(List.of(experiment("a", "method", "qsgd", "seed", 1L)), List.of("metod")));
+        assertEquals("no experiment has the param 'metod'; params: method, seed", e.getMessage());
+    }
 }
