@@ -1,10 +1,6 @@
 package org.gridrun.reports;
 
 import java.awt.Color;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,8 +11,6 @@ import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.SeedGroup;
 import org.gridrun.analysis.StoredExperiment;
 import org.gridrun.engine.run.MetricRecord;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -31,12 +25,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 final class Figures {
     static final int WIDTH = 800;
     static final int HEIGHT = 500;
-
-    static {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-    }
 
     /**
      * A figure to draw: the metric (also the file base name), the y-axis title, and whether the y axis is
@@ -65,12 +53,7 @@ final class Figures {
         if (names.isEmpty()) {
             return List.of();
         }
-        Path png = dir.resolve(spec.metric() + ".png");
-        Path svg = dir.resolve(spec.metric() + ".svg");
-        save(png, out -> BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG));
-        save(svg, out -> VectorGraphicsEncoder.saveVectorGraphic(chart, out,
-                VectorGraphicsEncoder.VectorGraphicsFormat.SVG));
-        return List.of(png, svg);
+        return ChartFiles.writePngAndSvg(chart, dir, spec.metric());
     }
 
     private static List<MetricRecord> meanCurve(ResultsStore store, SeedGroup group, String metric) {
@@ -102,19 +85,5 @@ final class Figures {
 
     private static double[] values(List<MetricRecord> curve) {
         return curve.stream().mapToDouble(MetricRecord::value).toArray();
-    }
-
-    private static void save(Path file, Encoder encoder) {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            encoder.encode(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write figure " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Writes a chart to a stream. */
-    @FunctionalInterface
-    private interface Encoder {
-        void encode(OutputStream out) throws IOException;
     }
 }

@@ -54,7 +54,7 @@ public final class GridReport {
         for (Figures.Spec spec : FIGURES) {
             List<Path> written = Figures.write(store, groups, spec, grid + " — " + spec.yAxis(), figuresDir);
             if (written.isEmpty()) {
-                removeStale(figuresDir, spec);
+                ChartFiles.remove(figuresDir, spec.metric());
             } else {
                 files.addAll(written);
                 drawn.add(spec);
@@ -73,16 +73,6 @@ public final class GridReport {
             return Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create report directory " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void removeStale(Path figuresDir, Figures.Spec spec) {
-        try {
-            Files.deleteIfExists(figuresDir.resolve(spec.metric() + ".png"));
-            Files.deleteIfExists(figuresDir.resolve(spec.metric() + ".svg"));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot remove stale figure of " + spec.metric() + " in " + figuresDir
-                    + ": " + e.getMessage(), e);
         }
     }
 
