@@ -30,6 +30,8 @@ public final class DataSets {
             "download the four files from the MNIST database page (http://yann.lecun.com/exdb/mnist/) or a mirror "
                     + "of it into a directory and set data_dir or " + DataLocation.ENV + " to it", null, null);
 
+    private static final int MNIST_TRAIN_SIZE = 60_000;
+    private static final int CIFAR_TRAIN_SIZE = 50_000;
     private static final Map<String, ImageSet> SETS = new LinkedHashMap<>();
 
     static {
@@ -61,6 +63,15 @@ public final class DataSets {
     /** The one-line source description {@link #load} would give, reading only the files' headers or sizes. */
     public static String describeSource(String dataset, String dataDir) {
         return set(dataset).describeSource(dataDir, System.getenv(DataLocation.ENV));
+    }
+
+    /**
+     * The size of {@code dataset}'s full training set as published (60,000 for MNIST and Fashion-MNIST, 50,000 for
+     * CIFAR), without reading any file: a planner's estimate of an epoch's length. The set a run actually loads can be
+     * smaller (gridrun's shipped Fashion-MNIST subset); the trainer counts from what it loaded.
+     */
+    public static int nominalTrainSize(String dataset) {
+        return dataset.startsWith("cifar") ? CIFAR_TRAIN_SIZE : MNIST_TRAIN_SIZE;
     }
 
     static ImageSet set(String dataset) {

@@ -1,5 +1,6 @@
 package org.gridrun.jobs.plan;
 
+import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
@@ -21,9 +22,24 @@ public record PlannedExperiment(ExperimentRecord record, RunDir dir, RunState kn
         return known == null || known != RunState.COMPLETED && known != RunState.DIVERGED && !known.isInFlight();
     }
 
-    /** The configured number of training iterations, for progress. */
+    /**
+     * The configured number of training iterations, for progress: {@code niters}, or {@code epochs} epochs of the
+     * data set's published training size in batches of {@code batch_size} (the trainer's own count, estimated
+     * without reading the data).
+     */
     public long iterations() {
-        Object niters = record.config().get("niters");
-        return niters instanceof Number n ? n.longValue() : 0L;
+        long epochs = number("epochs");
+        if (epochs > 0) {
+            Object dataset = record.config().get("dataset");
+            long batch = Math.max(1, number("batch_size"));
+            long trainSize = DataSets.nominalTrainSize(String.valueOf(dataset));
+            return epochs * ((trainSize + batch - 1) / batch);
+        }
+        return number("niters");
+    }
+
+    private long number(String key) {
+        Object value = record.config().get(key);
+        return value instanceof Number n ? n.longValue() : 0L;
     }
 }
