@@ -28,10 +28,7 @@ record Cell(String text, String href, Double number) {
         return present ? number(value) : new Cell(Formats.MISSING, null, Double.NaN);
     }
 
-    /**
-     * The cell as it goes into a CSV file: the text when it says the number exactly (or there is none), else the
-     * number at full precision; empty for a missing value.
-     */
+    /** The cell as it goes into a CSV file: a number at full precision, empty when missing; else the text. */
     String csv() {
         if (number == null) {
             return text;
@@ -39,14 +36,7 @@ record Cell(String text, String href, Double number) {
         if (Formats.MISSING.equals(text)) {
             return "";
         }
-        return exact() ? text : Double.toString(number);
-    }
-
-    private boolean exact() {
-        try {
-            return Double.compare(Double.parseDouble(text), number) == 0;
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return number == Math.rint(number) && Math.abs(number) < 1e15 ? Long.toString(number.longValue())
+                : Double.toString(number);
     }
 }

@@ -10,7 +10,9 @@ import org.gridrun.analysis.SeedSummary;
  */
 final class ComparePage {
     static final String NO_FIGURE = "no finite values to draw";
-    private static final List<String> HEADER = List.of("group", "seeds", "non-finite", "mean", "std",
+    /** What the {@code best} column says for the best group. */
+    static final String BEST = "best";
+    private static final List<String> HEADER = List.of("group", "best", "seeds", "non-finite", "mean", "std",
             "95% CI ±", "Welch t vs best", "Welch df", "p vs best");
 
     private ComparePage() {
@@ -47,8 +49,8 @@ final class ComparePage {
             rows.add(List.of(row.group().label(), String.valueOf(row.values().length), meanStd(row)));
         }
         return "% " + Latex.escape(comparison.metric()) + ": mean ± std over seeds of each run's mean of its last "
-                + ExperimentSummary.LAST_K + " values\n"
-                + Latex.table(List.of("group", "seeds", Latex.escape(comparison.metric())), 1, rows);
+                + ExperimentSummary.LAST_K + " values; seeds counts finite runs only; best in bold\n"
+                + Latex.table(List.of("group", "best", "seeds", Latex.escape(comparison.metric())), 1, rows);
     }
 
     private static String meanStd(GroupComparison.Row row) {
@@ -66,7 +68,7 @@ final class ComparePage {
         for (GroupComparison.Row row : comparison.rows()) {
             SeedSummary s = row.summary();
             boolean tested = row.vsBest() != null;
-            rows.add(List.of(Cell.text(row.best() ? row.group().label() + " (best)" : row.group().label()),
+            rows.add(List.of(Cell.text(row.group().label()), Cell.text(row.best() ? BEST : ""),
                     Cell.number(row.values().length + row.nonFinite()), Cell.number(row.nonFinite()),
                     Cell.measured(s.mean(), s.n() > 0), Cell.measured(s.std(), s.n() > 1),
                     Cell.measured(s.halfWidth95(), s.n() > 1), Cell.measured(tested ? row.vsBest().t() : 0, tested),

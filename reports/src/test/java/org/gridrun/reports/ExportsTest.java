@@ -21,7 +21,8 @@ class ExportsTest {
 
     @Test
     void csvCellsKeepExactTextAndFullPrecisionNumbers() {
-        assertEquals("4", new Cell("4", null, 4.0).csv());
+        assertEquals("4", new Cell("4.0", null, 4.0).csv());
+        assertEquals("x", Cell.text("x").csv());
         assertEquals("0.123456789", Cell.number(0.123456789).csv());
         assertEquals("0.1235", Cell.number(0.123456789).text());
         assertEquals("NaN", Cell.number(Double.NaN).csv());

@@ -88,7 +88,7 @@ class GridReportTest {
             SiteFixture.ingest(store, tmp.resolve("runs"), 0, 1, 2);
             GridReport.write(store, SiteFixture.GRID, null, tmp.resolve("report"));
             List<String> csv = Files.readAllLines(tmp.resolve("report/compare/Vacc.csv"));
-            assertEquals("group,seeds,non-finite,mean,std,95% CI ±,Welch t vs best,Welch df,p vs best", csv.get(0));
+            assertEquals("group,best,seeds,non-finite,mean,std,95% CI ±,Welch t vs best,Welch df,p vs best", csv.get(0));
             assertEquals(4, csv.size(), String.join("\n", csv));
             String tex = Files.readString(tmp.resolve("report/compare/Vacc.tex"));
             int[] nameOrder = {1, 0, 2};
@@ -99,8 +99,8 @@ class GridReportTest {
                 SeedSummary expected = SeedSummary.of(new double[] {lastFiveVacc(g, 0), lastFiveVacc(g, 1)});
                 String[] cells = csv.get(row + 1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
                 assertTrue(cells[0].contains("method=" + SiteFixture.METHODS[g]), csv.get(row + 1));
-                assertEquals(expected.mean(), Double.parseDouble(cells[3]), 1e-12, csv.get(row + 1));
-                assertEquals(expected.std(), Double.parseDouble(cells[4]), 1e-12, csv.get(row + 1));
+                assertEquals(expected.mean(), Double.parseDouble(cells[4]), 1e-12, csv.get(row + 1));
+                assertEquals(expected.std(), Double.parseDouble(cells[5]), 1e-12, csv.get(row + 1));
                 assertTrue(tex.contains(Formats.number(expected.mean()) + " \\pm " + Formats.number(expected.std())),
                         tex);
                 if (expected.mean() > bestMean) {
@@ -108,7 +108,8 @@ class GridReportTest {
                     best = row;
                 }
             }
-            assertTrue(csv.get(best + 1).contains("(best)"), "the highest accuracy is the best: " + csv);
+            assertEquals(ComparePage.BEST, csv.get(best + 1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)")[1],
+                    "the highest accuracy is the best: " + csv);
             assertTrue(tex.contains("\\toprule") && tex.contains("method=qsgd, bits=4") && tex.contains("\\mathbf"), tex);
             List<String> loss = Files.readAllLines(tmp.resolve("report/compare/loss.csv"));
             assertTrue(loss.get(3).contains(",2,1,"), "topk's diverged seed is counted as non-finite: " + loss);
