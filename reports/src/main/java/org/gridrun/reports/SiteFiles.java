@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +19,8 @@ import org.knowm.xchart.internal.chartpart.Chart;
  *
  * <p>The report keeps the list of files it wrote in {@value #MANIFEST}; {@link #finish()} deletes the files of the
  * previous list that this report did not write again, and nothing else, so files a user put beside the report
- * survive every re-run. Paths are relative to the report directory and use {@code /}.
+ * survive every re-run; a manifest line that points outside the directory is ignored. Paths are relative to the
+ * report directory and use {@code /}.
  */
 final class SiteFiles {
     /** The list of owned files, one relative path a line. */
@@ -111,13 +113,14 @@ final class SiteFiles {
     List<String> finish() {
         List<String> stale = new ArrayList<>();
         for (String relative : previous) {
-            if (!written.contains(relative) && !relative.contains("..")) {
+            Path file = root.resolve(relative).normalize();
+            if (!written.contains(relative) && file.startsWith(root.normalize()) && !file.equals(root.normalize())) {
                 try {
-                    if (Files.deleteIfExists(root.resolve(relative))) {
+                    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(file)) {
                         stale.add(relative);
                     }
                 } catch (IOException e) {
-                    throw new UncheckedIOException("cannot remove stale report file " + root.resolve(relative)
+                    throw new UncheckedIOException("cannot remove stale report file " + file
                             + ": " + e.getMessage(), e);
                 }
             }

@@ -88,7 +88,8 @@ class GridReportTest {
             SiteFixture.ingest(store, tmp.resolve("runs"), 0, 1, 2);
             GridReport.write(store, SiteFixture.GRID, null, tmp.resolve("report"));
             List<String> csv = Files.readAllLines(tmp.resolve("report/compare/Vacc.csv"));
-            assertEquals("group,best,seeds,non-finite,mean,std,95% CI ±,Welch t vs best,Welch df,p vs best", csv.get(0));
+            assertEquals("group,best,seeds,non-finite,mean,std,95% CI ±,Welch t vs best,Welch df,p vs best",
+                    csv.get(0));
             assertEquals(4, csv.size(), String.join("\n", csv));
             String tex = Files.readString(tmp.resolve("report/compare/Vacc.tex"));
             int[] nameOrder = {1, 0, 2};
@@ -110,7 +111,8 @@ class GridReportTest {
             }
             assertEquals(ComparePage.BEST, csv.get(best + 1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)")[1],
                     "the highest accuracy is the best: " + csv);
-            assertTrue(tex.contains("\\toprule") && tex.contains("method=qsgd, bits=4") && tex.contains("\\mathbf"), tex);
+            assertTrue(tex.contains("\\toprule") && tex.contains("method=qsgd, bits=4"), tex);
+            assertTrue(tex.contains("\\mathbf"), "the best group is bold: " + tex);
             List<String> loss = Files.readAllLines(tmp.resolve("report/compare/loss.csv"));
             assertTrue(loss.get(3).contains(",2,1,"), "topk's diverged seed is counted as non-finite: " + loss);
         }
@@ -123,6 +125,10 @@ class GridReportTest {
             SiteFixture.ingest(store, tmp.resolve("runs"), 0, 2);
             GridReport.write(store, SiteFixture.GRID, null, site);
             Files.writeString(site.resolve("notes.txt"), "mine");
+            Path absolute = Files.writeString(tmp.resolve("absolute.txt"), "mine").toAbsolutePath();
+            Files.writeString(tmp.resolve("outside.txt"), "mine");
+            Files.writeString(site.resolve(SiteFiles.MANIFEST), "../outside.txt\n" + absolute + "\n",
+                    java.nio.file.StandardOpenOption.APPEND);
             Files.writeString(site.resolve("compare/mine.tex"), "mine");
             Path figure = site.resolve("experiments/qsgd_seed0/loss.png");
             Files.setLastModifiedTime(figure, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
@@ -138,6 +144,8 @@ class GridReportTest {
             assertFalse(Files.exists(site.resolve("experiments/topk_seed1")), "its figure folder goes too");
             assertTrue(Files.isRegularFile(site.resolve("experiments/qsgd_seed1.html")));
             assertEquals("mine", Files.readString(site.resolve("notes.txt")));
+            assertEquals("mine", Files.readString(tmp.resolve("outside.txt")), "a manifest cannot reach outside");
+            assertEquals("mine", Files.readString(tmp.resolve("absolute.txt")), "nor name an absolute path");
             assertEquals("mine", Files.readString(site.resolve("compare/mine.tex")));
         }
     }
