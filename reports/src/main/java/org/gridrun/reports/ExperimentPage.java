@@ -21,6 +21,7 @@ import org.gridrun.engine.run.StatusEntry;
  */
 final class ExperimentPage {
     static final String NO_LOG = "no log";
+    static final String NO_FIGURES = "no figures of this experiment were drawn; see the comparison pages";
     private static final List<String> METRIC_HEADER = List.of("metric", "records", "last step", "last", "min", "max",
             "mean of last " + ExperimentSummary.LAST_K);
 
@@ -42,6 +43,9 @@ final class ExperimentPage {
         body.append(Html.element("h2", "Metrics")).append('\n').append(Html.table("metrics", METRIC_HEADER,
                 metricRows(summary.metrics())));
         figures.forEach((metric, base) -> body.append(SitePage.figure(base, metric)));
+        if (figures.isEmpty() && !summary.metrics().isEmpty()) {
+            body.append("<p class=\"empty\">").append(NO_FIGURES).append("</p>\n");
+        }
         body.append(Html.element("h2", "State history")).append('\n').append(history(e.runDir()));
         body.append(Html.element("h2", "Attempts")).append('\n').append(attempts(attempts));
         body.append(Html.element("h2", "Log (last " + LogTail.LINES + " lines)")).append('\n').append(log(e.runDir()));

@@ -17,7 +17,8 @@ import org.knowm.xchart.XYChart;
  *
  * <p>When the page comes out exactly as the previous report wrote it (same states, same metric summaries) and its
  * figures are there, the figures are kept rather than drawn again, so re-running the report over a large grid redraws
- * only the experiments that moved.
+ * only the experiments that moved. Drawing can be switched off for grids so large that a figure per metric per
+ * experiment costs too much; the pages then keep their metric tables and the comparisons keep their figures.
  */
 final class ExperimentWriter {
     static final String DIR = "experiments";
@@ -25,11 +26,14 @@ final class ExperimentWriter {
     private final ResultsStore store;
     private final SiteFiles files;
     private final Slugs metricSlugs;
+    private final boolean draw;
 
-    ExperimentWriter(ResultsStore store, SiteFiles files, Slugs metricSlugs) {
+    /** A writer into {@code files}; {@code draw} false leaves out the figures. */
+    ExperimentWriter(ResultsStore store, SiteFiles files, Slugs metricSlugs, boolean draw) {
         this.store = store;
         this.files = files;
         this.metricSlugs = metricSlugs;
+        this.draw = draw;
     }
 
     /** Writes the page of {@code experiment} as {@code slug}.html; returns its summary. */
@@ -40,7 +44,7 @@ final class ExperimentWriter {
         for (String metric : new TreeSet<>(store.latest(experiment.id()).keySet())) {
             List<MetricRecord> series = store.series(experiment.id(), metric);
             summaries.put(metric, RunSummary.of(series, ExperimentSummary.LAST_K));
-            XYChart chart = CurveFigure.of(metric, series);
+            XYChart chart = draw ? CurveFigure.of(metric, series) : null;
             if (chart != null) {
                 charts.put(metric, chart);
                 figures.put(metric, slug + "/" + metricSlugs.of(metric));

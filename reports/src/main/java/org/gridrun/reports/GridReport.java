@@ -1,8 +1,8 @@
 package org.gridrun.reports;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -36,11 +36,21 @@ public final class GridReport {
 
     /** Writes the report of {@code grid} ({@code run} null: of every run) into {@code outDir}, creating it. */
     public static ReportResult write(ResultsStore store, String grid, String run, Path outDir) {
+        return write(store, grid, run, outDir, true);
+    }
+
+    /**
+     * Writes the report as {@link #write(ResultsStore, String, String, Path)} does; {@code experimentFigures} false
+     * draws no figure per experiment (their pages keep the metric tables), for grids of thousands of experiments,
+     * where those figures would take most of the time. Comparison figures are always drawn.
+     */
+    public static ReportResult write(ResultsStore store, String grid, String run, Path outDir,
+            boolean experimentFigures) {
         SiteFiles files = SiteFiles.open(outDir);
         Slugs metricSlugs = new Slugs();
         List<StoredExperiment> experiments = store.experiments(grid, run);
         Slugs pages = new Slugs();
-        ExperimentWriter experimentWriter = new ExperimentWriter(store, files, metricSlugs);
+        ExperimentWriter experimentWriter = new ExperimentWriter(store, files, metricSlugs, experimentFigures);
         Map<String, ExperimentSummary> byId = new LinkedHashMap<>();
         Map<String, ExperimentFacts> facts = new LinkedHashMap<>();
         for (StoredExperiment e : experiments) {

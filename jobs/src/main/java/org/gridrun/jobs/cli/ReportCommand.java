@@ -25,6 +25,10 @@ final class ReportCommand implements Callable<Integer> {
             description = "Report only this run of the grid (default: every run).")
     String run;
 
+    @Option(names = "--no-experiment-figures", description = "Draw no figure per experiment (their pages keep the "
+            + "metric tables; comparison figures are still drawn): for grids of thousands of experiments.")
+    boolean noExperimentFigures;
+
     @Mixin
     CommonOptions common;
 
@@ -45,7 +49,7 @@ final class ReportCommand implements Callable<Integer> {
                 throw new UserInputException("--run: grid '" + grid + "' has no run '" + run + "' in the store "
                         + workspace.database() + "; see grid-run status --grid " + grid);
             }
-            new ReportWriter(workspace, store).write(grid, run, spec.commandLine().getOut());
+            new ReportWriter(workspace, store).write(grid, run, !noExperimentFigures, spec.commandLine().getOut());
         }
         return 0;
     }

@@ -18,17 +18,17 @@ final class ReportWriter {
         this.store = store;
     }
 
-    /** Writes the report of every run of {@code grid}, as {@link #write(String, String, PrintWriter)} does. */
+    /** Writes the report of every run of {@code grid} with every figure, as the other {@code write} does. */
     void write(String grid, PrintWriter out) {
-        write(grid, null, out);
+        write(grid, null, true, out);
     }
 
     /**
-     * Writes the report of {@code grid} ({@code run} null: every run) and prints its group table, what it wrote and
-     * the path of its index page to {@code out}.
+     * Writes the report of {@code grid} ({@code run} null: every run; {@code experimentFigures} false: no figure per
+     * experiment) and prints its group table, what it wrote and the path of its index page to {@code out}.
      */
-    void write(String grid, String run, PrintWriter out) {
-        ReportResult result = GridReport.write(store, grid, run, workspace.reportDir(grid));
+    void write(String grid, String run, boolean experimentFigures, PrintWriter out) {
+        ReportResult result = GridReport.write(store, grid, run, workspace.reportDir(grid), experimentFigures);
         out.print(result.table());
         out.println("report: " + result.experiments() + " experiment pages, " + result.comparisons()
                 + " comparison pages; " + result.changed() + " files written, " + result.removed().size()

@@ -16,7 +16,10 @@ import org.gridrun.engine.run.RunState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code grid-run report}: the site of one run or of all, from run directories alone; an unknown run is bad input. */
+/**
+ * {@code grid-run report}: the site of one run or of all, from run directories alone, with or without a figure per
+ * experiment; an unknown run is bad input.
+ */
 class ReportCommandTest {
     @TempDir
     Path tmp;
@@ -52,6 +55,13 @@ class ReportCommandTest {
         Cli.Result all = Cli.run(tmp, "report", "--grid", "g");
         assertEquals(0, all.exit(), all.err());
         assertTrue(Files.isRegularFile(site.resolve("experiments/other.html")), all.out());
+        assertTrue(Files.isRegularFile(site.resolve("experiments/s0/loss.png")), all.out());
+
+        Cli.Result lean = Cli.run(tmp, "report", "--grid", "g", "--no-experiment-figures");
+        assertEquals(0, lean.exit(), lean.err());
+        assertFalse(Files.exists(site.resolve("experiments/s0/loss.png")), "now stale, so removed: " + lean.out());
+        assertTrue(Files.isRegularFile(site.resolve("compare/loss.png")), lean.out());
+        assertTrue(lean.out().contains("6 stale files removed"), "3 experiments' PNG and SVG: " + lean.out());
 
         Cli.Result unknown = Cli.run(tmp, "report", "--grid", "g", "--run", "nope");
         assertEquals(2, unknown.exit(), unknown.out());
