@@ -54,7 +54,7 @@ public final class GridReport {
         Map<String, ExperimentSummary> byId = new LinkedHashMap<>();
         Map<String, ExperimentFacts> facts = new LinkedHashMap<>();
         for (StoredExperiment e : experiments) {
-            byId.put(e.id(), experimentWriter.write(e, pages.of(e.name())));
+            byId.put(e.id(), experimentWriter.write(e, pages.of(e.id(), e.name())));
             facts.put(e.id(), ExperimentFacts.read(store, e));
         }
         List<SeedGroup> groups = Groups.bySeed(experiments);

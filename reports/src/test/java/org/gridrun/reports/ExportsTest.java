@@ -58,5 +58,8 @@ class ExportsTest {
         assertEquals("levels_3", slugs.of("levels/3"));
         assertEquals("_.hidden", slugs.of(".hidden"));
         assertTrue(slugs.of("a b<c>").matches("[A-Za-z0-9._-]+"));
+        assertEquals("s0", slugs.of("id-1", "s0"));
+        assertEquals("s0-2", slugs.of("id-2", "s0"), "same name in another run");
+        assertEquals("s0", slugs.of("id-1", "s0"));
     }
 }
