@@ -9,6 +9,8 @@ import org.gridrun.analysis.SeedSummary;
 final class Formats {
     /** What a cell shows when there is no value. */
     static final String MISSING = "—";
+    /** Accuracies ({@code Vacc}) are recorded as fractions in [0, 1] and shown in percent. */
+    static final double PERCENT = 100.0;
     private static final String[] BIT_UNITS = {"bit", "kbit", "Mbit", "Gbit", "Tbit"};
 
     private Formats() {
@@ -35,6 +37,20 @@ final class Formats {
             unit++;
         }
         return fixed(value, unit == 0 ? 0 : 1) + " " + BIT_UNITS[unit];
+    }
+
+    /**
+     * A measured value for tables: an integer as it is, otherwise four significant digits; {@code NaN} (a diverged
+     * run) and infinities as Java writes them.
+     */
+    static String number(double value) {
+        if (!Double.isFinite(value)) {
+            return Double.toString(value);
+        }
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return String.format(Locale.ROOT, "%.4g", value);
     }
 
     /** A number with {@code decimals} decimals, or {@link #MISSING} for NaN. */

@@ -1,86 +1,81 @@
 package org.gridrun.reports;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.gridrun.analysis.Groups;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.SeedGroup;
 import org.gridrun.analysis.StoredExperiment;
 
 /**
- * Writes the report of one grid: a static HTML page and the figures of its mean curves over seeds.
+ * Writes the report site of one grid: static pages that work offline from the file system.
  *
- * <p>{@code outDir/index.html} holds the counts per state, a table of seed groups (final test accuracy as
- * mean ± std over seeds, bits sent per step, compression ratio), a table of every experiment, and the figures
- * {@code outDir/figures/loss.{png,svg}} (training loss) and {@code outDir/figures/Vacc.{png,svg}} (test accuracy).
- * Accuracies, recorded as fractions, are shown in percent.
+ * <ul>
+ *   <li>{@code index.html} (+ {@code index.csv}): counts per state, the seed groups, and every experiment with every
+ *       param and each metric's last value and mean of its last five, sortable and filterable in the page;</li>
+ *   <li>{@code experiments/<name>.html}: config, state history, attempts, log tail, a figure per metric;</li>
+ *   <li>{@code compare/<metric>.html} (+ {@code .csv}, {@code .tex}, {@code .png}, {@code .svg}): one line per seed
+ *       group with its 95% band over seeds, and mean ± std per group with Welch's test against the best.</li>
+ * </ul>
  *
- * <p>Experiments without metrics still appear with their state; a figure skips groups with no data, and is not
- * written when no group has any; a grid without experiments gets a page saying there are no results yet. Figures
- * are drawn in a headless JVM ({@code java.awt.headless} is set to {@code true} unless already set).
+ * <p>Re-running rewrites only files whose content changed and removes files an earlier report wrote that no page
+ * needs now ({@link SiteFiles}); other files in the directory are never touched. Figures are drawn in a headless JVM.
  */
 public final class GridReport {
-    /** The folder of the figures, relative to the output directory. */
-    public static final String FIGURES_DIR = "figures";
     /** The page written into the output directory. */
     public static final String INDEX = "index.html";
-    private static final List<Figures.Spec> FIGURES = List.of(new Figures.Spec("loss", "training loss", true),
-            new Figures.Spec("Vacc", "test accuracy", false));
+    /** The index's table as CSV. */
+    public static final String INDEX_CSV = "index.csv";
 
     private GridReport() {
     }
 
-    /**
-     * Writes the report of {@code grid} ({@code run} null: of every run) into {@code outDir}, creating it.
-     *
-     * <p>Figure files of an earlier report that have no data now are removed, so the directory matches the page.
-     */
+    /** Writes the report of {@code grid} ({@code run} null: of every run) into {@code outDir}, creating it. */
     public static ReportResult write(ResultsStore store, String grid, String run, Path outDir) {
+        return write(store, grid, run, outDir, true);
+    }
+
+    /**
+     * Writes the report as {@link #write(ResultsStore, String, String, Path)} does; {@code experimentFigures} false
+     * draws no figure per experiment (their pages keep the metric tables), for grids of thousands of experiments,
+     * where those figures would take most of the time. Comparison figures are always drawn.
+     */
+    public static ReportResult write(ResultsStore store, String grid, String run, Path outDir,
+            boolean experimentFigures) {
+        SiteFiles files = SiteFiles.open(outDir);
+        Slugs metricSlugs = new Slugs();
         List<StoredExperiment> experiments = store.experiments(grid, run);
+        Slugs pages = new Slugs();
+        ExperimentWriter experimentWriter = new ExperimentWriter(store, files, metricSlugs, experimentFigures);
+        Map<String, ExperimentSummary> byId = new LinkedHashMap<>();
         Map<String, ExperimentFacts> facts = new LinkedHashMap<>();
-        experiments.forEach(e -> facts.put(e.id(), ExperimentFacts.read(store, e)));
+        for (StoredExperiment e : experiments) {
+            byId.put(e.id(), experimentWriter.write(e, pages.of(e.id(), e.name())));
+            facts.put(e.id(), ExperimentFacts.read(store, e));
+        }
         List<SeedGroup> groups = Groups.bySeed(experiments);
-        List<GroupRow> rows = groups.stream().map(g -> GroupRow.of(g, facts)).toList();
-        Path figuresDir = createDirectories(outDir.resolve(FIGURES_DIR));
-        List<Path> files = new ArrayList<>();
-        List<Figures.Spec> drawn = new ArrayList<>();
-        for (Figures.Spec spec : FIGURES) {
-            List<Path> written = Figures.write(store, groups, spec, grid + " — " + spec.yAxis(), figuresDir);
-            if (written.isEmpty()) {
-                ChartFiles.remove(figuresDir, spec.metric());
-            } else {
-                files.addAll(written);
-                drawn.add(spec);
+        CompareWriter compareWriter = new CompareWriter(store, files, grid);
+        Map<String, String> comparisons = new LinkedHashMap<>();
+        List<String> drawn = new ArrayList<>();
+        TreeSet<String> metrics = new TreeSet<>();
+        byId.values().forEach(s -> metrics.addAll(s.metrics().keySet()));
+        for (String metric : metrics) {
+            comparisons.put(metric, metricSlugs.of(metric));
+            if (compareWriter.write(metric, metricSlugs.of(metric), groups, byId)) {
+                drawn.add(metric);
             }
         }
-        List<ExperimentFacts> all = List.copyOf(facts.values());
-        ReportModel model = new ReportModel(grid, run, store.stateCounts(grid, run), all, rows,
-                drawn);
-        Path index = outDir.resolve(INDEX);
-        writeText(index, HtmlPage.render(model));
-        return new ReportResult(index, files, experiments.size(), groups.size(), TextTable.render(rows));
-    }
-
-    private static Path createDirectories(Path dir) {
-        try {
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create report directory " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void writeText(Path file, String text) {
-        try {
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        List<GroupRow> rows = groups.stream().map(g -> GroupRow.of(g, facts)).toList();
+        IndexTable table = IndexTable.of(List.copyOf(byId.values()));
+        Path index = files.text(INDEX, IndexPage.render(new IndexPage.Model(grid, run, store.stateCounts(grid, run),
+                rows, table, comparisons, drawn)));
+        files.text(INDEX_CSV, table.csv());
+        List<String> removed = files.finish();
+        return new ReportResult(index, experiments.size(), groups.size(), comparisons.size(), files.changed(),
+                removed, TextTable.render(rows));
     }
 }

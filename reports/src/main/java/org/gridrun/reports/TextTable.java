@@ -20,7 +20,7 @@ final class TextTable {
         StringBuilder text = new StringBuilder(String.format(Locale.ROOT, format, "experiment", "seeds",
                 "test accuracy", "bits/step (one worker)"));
         for (GroupRow row : rows) {
-            String accuracy = Formats.meanStd(row.accuracy(), ReportModel.PERCENT);
+            String accuracy = Formats.meanStd(row.accuracy(), Formats.PERCENT);
             text.append(String.format(Locale.ROOT, format, row.group().label(), row.group().seeds(),
                     Formats.MISSING.equals(accuracy) ? accuracy : accuracy + " %",
                     Formats.bits(row.bitsSent().mean())));

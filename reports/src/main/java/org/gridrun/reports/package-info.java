@@ -1,8 +1,9 @@
 /**
- * Reports over the results store: figures of mean curves over seeds (XChart, PNG and SVG) and a static HTML page
- * per grid.
+ * Reports over the results store: a static HTML site per grid with XChart figures (PNG and SVG), CSV exports of its
+ * tables and LaTeX tables of its comparisons.
  *
- * <p>{@link org.gridrun.reports.GridReport} is the entry point; everything it writes is offline (no network, no
- * JavaScript) so a report directory can be copied anywhere and opened from disk.
+ * <p>{@link org.gridrun.reports.GridReport} is the entry point; everything it writes works offline (inline styles
+ * and script, no network, no CDN) so a report directory can be copied anywhere and opened from disk.
+ * {@link org.gridrun.reports.ChartFiles} writes any chart as PNG and SVG, for the site and the papers' figures alike.
  */
 package org.gridrun.reports;

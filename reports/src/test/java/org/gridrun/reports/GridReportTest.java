@@ -10,20 +10,17 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.gridrun.analysis.ResultsStore;
+import org.gridrun.analysis.SeedSummary;
 import org.gridrun.engine.run.ExperimentRecord;
-import org.gridrun.engine.run.MetricRecord;
-import org.gridrun.engine.run.MetricSpool;
-import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
 import org.junit.jupiter.api.Test;
@@ -32,46 +29,124 @@ import org.w3c.dom.Document;
 
 class GridReportTest {
     private static final byte[] PNG_MAGIC = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    private static final double[][] FINAL_VACC = {{0.91, 0.93}, {0.955, 0.962}};
+    private static final List<String> METRICS = List.of("Vacc", "Vloss", "bits", "loss", "ratio");
 
     @TempDir
     Path tmp;
 
     @Test
-    void writesPageAndFiguresForTwoGroupsOfTwoSeeds() throws Exception {
+    void writesIndexExperimentPagesAndComparisons() throws Exception {
         try (ResultsStore store = ResultsStore.open(tmp.resolve("db/gridrun"))) {
-            ingestTwoGroups(store, "nuq");
-            ReportResult result = GridReport.write(store, "nuq", "r1", tmp.resolve("report"));
-            assertEquals(4, result.experiments());
-            assertEquals(2, result.groups());
-            assertEquals(4, result.figures().size());
-            for (Path figure : result.figures()) {
-                assertTrue(Files.size(figure) > 0, figure + " is empty");
+            SiteFixture.ingest(store, tmp.resolve("runs"), 0, 1, 2);
+            Path site = tmp.resolve("report");
+            ReportResult result = GridReport.write(store, SiteFixture.GRID, null, site);
+            assertEquals(6, result.experiments());
+            assertEquals(3, result.groups());
+            assertEquals(METRICS.size(), result.comparisons());
+            for (String metric : METRICS) {
+                for (String ext : List.of("html", "csv", "tex")) {
+                    assertTrue(Files.isRegularFile(site.resolve("compare/" + metric + "." + ext)), metric + ext);
+                }
+                assertPng(site.resolve("compare/" + metric + ".png"));
+                assertSvg(site.resolve("compare/" + metric + ".svg"));
             }
-            Path figures = tmp.resolve("report/figures");
-            for (String metric : List.of("loss", "Vacc")) {
-                assertPng(figures.resolve(metric + ".png"));
-                assertSvg(figures.resolve(metric + ".svg"));
+            String index = Files.readString(result.index(), StandardCharsets.UTF_8);
+            assertTrue(index.contains("<li>COMPLETED: 5</li>") && index.contains("<li>DIVERGED: 1</li>"), index);
+            assertTrue(index.contains("<th title=\"sort\">loss mean5</th>"), index);
+            assertTrue(index.contains("<a href=\"experiments/topk_seed1.html\">topk_seed1</a>"), index);
+            assertTrue(index.contains("<a href=\"compare/Vacc.html\">Vacc</a>"), index);
+            assertTrue(index.contains("<script>") && !index.contains("<script src"), "the script is inline");
+            assertFalse(index.contains("http://") || index.contains("https://"), "nothing is fetched from the web");
+            try (Stream<Path> files = Files.walk(site)) {
+                for (Path page : files.filter(p -> p.toString().endsWith(".html")).toList()) {
+                    assertLinksResolve(page);
+                }
             }
-            String html = Files.readString(result.index(), StandardCharsets.UTF_8);
-            assertTrue(html.contains("<title>gridrun — nuq</title>"), html);
-            assertTrue(html.contains("<td>method=qsgd, bits=4</td>"), html);
-            assertTrue(html.contains("<td>method=none</td>"), html);
-            assertTrue(html.contains("<td>" + meanStdPercent(FINAL_VACC[0]) + "</td>"), html);
-            assertTrue(html.contains("<td>" + meanStdPercent(FINAL_VACC[1]) + "</td>"), html);
-            assertTrue(html.contains("<td>203.5 kbit</td>"), html);
-            assertTrue(html.contains("<td>3.2 Mbit</td>"), html);
-            assertTrue(html.contains("<td>32 (float)</td>"), html);
-            assertTrue(html.contains("<td>8.00</td>"), html);
-            assertTrue(html.contains("<li>COMPLETED: 4</li>"), html);
-            assertFalse(html.contains("<script"), html);
-            assertImagesExist(html, tmp.resolve("report"));
-            String[] table = result.table().split("\n");
-            assertEquals(3, table.length, result.table());
-            assertTrue(table[0].startsWith("experiment"), result.table());
-            assertTrue(result.table().contains(meanStdPercent(FINAL_VACC[0]) + " %"), result.table());
-            assertTrue(result.table().contains(meanStdPercent(FINAL_VACC[1]) + " %"), result.table());
-            assertTrue(result.table().contains("203.5 kbit") && result.table().contains("3.2 Mbit"), result.table());
+        }
+    }
+
+    @Test
+    void theDivergedExperimentsPageShowsItsStateNanAndEscapedLogTail() throws IOException {
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/gridrun"))) {
+            SiteFixture.ingest(store, tmp.resolve("runs"), 2);
+            GridReport.write(store, SiteFixture.GRID, "r1", tmp.resolve("report"));
+            String page = Files.readString(tmp.resolve("report/experiments/topk_seed1.html"));
+            assertTrue(page.contains("<td>DIVERGED</td>"), page);
+            assertTrue(page.contains("loss is NaN at step " + SiteFixture.DIVERGES_AT), page);
+            assertTrue(page.contains("<td>loss</td><td>13</td><td>12</td><td>NaN</td>"), page);
+            assertTrue(page.contains(Html.escape(SiteFixture.LOG_LINE)) && !page.contains(SiteFixture.LOG_LINE), page);
+            assertTrue(page.contains("line 80") || page.contains(Html.escape(SiteFixture.LOG_LINE)), page);
+            assertTrue(page.contains("line 31\n") && !page.contains("line 30\n"), "the last 50 lines of the log");
+            assertTrue(page.contains("<td>local:7</td>"), page);
+            assertTrue(page.contains("<img src=\"topk_seed1/loss.png\""), page);
+        }
+    }
+
+    @Test
+    void comparisonTablesHoldMeanAndStdOverSeedsOfTheLastFiveMean() throws IOException {
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/gridrun"))) {
+            SiteFixture.ingest(store, tmp.resolve("runs"), 0, 1, 2);
+            GridReport.write(store, SiteFixture.GRID, null, tmp.resolve("report"));
+            List<String> csv = Files.readAllLines(tmp.resolve("report/compare/Vacc.csv"));
+            assertEquals("group,best,seeds,non-finite,mean,std,95% CI ±,Welch t vs best,Welch df,p vs best",
+                    csv.get(0));
+            assertEquals(4, csv.size(), String.join("\n", csv));
+            String tex = Files.readString(tmp.resolve("report/compare/Vacc.tex"));
+            int[] nameOrder = {1, 0, 2};
+            double bestMean = Double.NEGATIVE_INFINITY;
+            int best = -1;
+            for (int row = 0; row < 3; row++) {
+                int g = nameOrder[row];
+                SeedSummary expected = SeedSummary.of(new double[] {lastFiveVacc(g, 0), lastFiveVacc(g, 1)});
+                String[] cells = csv.get(row + 1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+                assertTrue(cells[0].contains("method=" + SiteFixture.METHODS[g]), csv.get(row + 1));
+                assertEquals(expected.mean(), Double.parseDouble(cells[4]), 1e-12, csv.get(row + 1));
+                assertEquals(expected.std(), Double.parseDouble(cells[5]), 1e-12, csv.get(row + 1));
+                assertTrue(tex.contains(Formats.number(expected.mean()) + " \\pm " + Formats.number(expected.std())),
+                        tex);
+                if (expected.mean() > bestMean) {
+                    bestMean = expected.mean();
+                    best = row;
+                }
+            }
+            assertEquals(ComparePage.BEST, csv.get(best + 1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)")[1],
+                    "the highest accuracy is the best: " + csv);
+            assertTrue(tex.contains("\\toprule") && tex.contains("method=qsgd, bits=4"), tex);
+            assertTrue(tex.contains("\\mathbf"), "the best group is bold: " + tex);
+            List<String> loss = Files.readAllLines(tmp.resolve("report/compare/loss.csv"));
+            assertTrue(loss.get(3).contains(",2,1,"), "topk's diverged seed is counted as non-finite: " + loss);
+        }
+    }
+
+    @Test
+    void aSecondReportKeepsUnchangedFiguresRemovesStalePagesAndNothingElse() throws IOException {
+        Path site = tmp.resolve("report");
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/a"))) {
+            SiteFixture.ingest(store, tmp.resolve("runs"), 0, 2);
+            GridReport.write(store, SiteFixture.GRID, null, site);
+            Files.writeString(site.resolve("notes.txt"), "mine");
+            Path absolute = Files.writeString(tmp.resolve("absolute.txt"), "mine").toAbsolutePath();
+            Files.writeString(tmp.resolve("outside.txt"), "mine");
+            Files.writeString(site.resolve(SiteFiles.MANIFEST), "../outside.txt\n" + absolute + "\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(site.resolve("compare/mine.tex"), "mine");
+            Path figure = site.resolve("experiments/qsgd_seed0/loss.png");
+            Files.setLastModifiedTime(figure, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+            ReportResult again = GridReport.write(store, SiteFixture.GRID, null, site);
+            assertEquals(FileTime.from(Instant.parse("2020-01-01T00:00:00Z")), Files.getLastModifiedTime(figure),
+                    "an unchanged experiment's figure is not drawn again");
+            assertEquals(List.of(), again.removed());
+        }
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/b"))) {
+            SiteFixture.ingest(store, tmp.resolve("runs2"), 0);
+            ReportResult result = GridReport.write(store, SiteFixture.GRID, null, site);
+            assertTrue(result.removed().contains("experiments/topk_seed1.html"), result.removed().toString());
+            assertFalse(Files.exists(site.resolve("experiments/topk_seed1")), "its figure folder goes too");
+            assertTrue(Files.isRegularFile(site.resolve("experiments/qsgd_seed1.html")));
+            assertEquals("mine", Files.readString(site.resolve("notes.txt")));
+            assertEquals("mine", Files.readString(tmp.resolve("outside.txt")), "a manifest cannot reach outside");
+            assertEquals("mine", Files.readString(tmp.resolve("absolute.txt")), "nor name an absolute path");
+            assertEquals("mine", Files.readString(site.resolve("compare/mine.tex")));
         }
     }
 
@@ -80,10 +155,9 @@ class GridReportTest {
         try (ResultsStore store = ResultsStore.open(tmp.resolve("db"))) {
             ReportResult result = GridReport.write(store, "nothing", null, tmp.resolve("report"));
             assertEquals(0, result.experiments());
-            assertEquals(List.of(), result.figures());
             assertEquals("", result.table());
             String html = Files.readString(result.index());
-            assertTrue(html.contains(HtmlPage.NO_RESULTS), html);
+            assertTrue(html.contains(IndexPage.NO_RESULTS), html);
             assertFalse(html.contains("<img"), html);
         }
     }
@@ -91,65 +165,42 @@ class GridReportTest {
     @Test
     void experimentsWithoutMetricsAppearWithTheirStateAndNoFigure() throws IOException {
         try (ResultsStore store = ResultsStore.open(tmp.resolve("db"))) {
-            ExperimentRecord e = experiment("g<&>", "queued_one", "qsgd", 4, 1);
+            ExperimentRecord e = new ExperimentRecord("g<&>", "r1", "queued_one", "id-q",
+                    java.util.Map.of("method", "qsgd"), java.util.Map.of("method", "qsgd"));
             store.recordState(e, null, new StatusEntry(RunState.QUEUED, Instant.now(), "login", "job 3"));
             ReportResult result = GridReport.write(store, "g<&>", null, tmp.resolve("report"));
             String html = Files.readString(result.index());
-            assertTrue(html.contains("<td>queued_one</td><td>QUEUED</td>"), html);
-            assertTrue(html.contains(HtmlPage.NO_METRICS), html);
+            assertTrue(html.contains("queued_one</a></td><td>QUEUED</td>"), html);
+            assertTrue(html.contains(IndexPage.NO_METRICS), html);
             assertTrue(html.contains("<h1>gridrun — g&lt;&amp;&gt;</h1>"), html);
-            assertFalse(Files.exists(tmp.resolve("report/figures/loss.png")));
+            String page = Files.readString(tmp.resolve("report/experiments/queued_one.html"));
+            assertTrue(page.contains(ExperimentPage.NO_LOG), page);
         }
     }
 
-    /** Two groups (qsgd 4 bits, none) of two seeds each, completed, with loss, Vacc, bits and ratio. */
-    private void ingestTwoGroups(ResultsStore store, String grid) {
-        String[] methods = {"qsgd", "none"};
-        for (int g = 0; g < 2; g++) {
-            for (int seed = 0; seed < 2; seed++) {
-                ExperimentRecord e = experiment(grid, methods[g] + "_seed" + seed, methods[g], 4, seed);
-                RunDir dir = RunDir.at(tmp.resolve("runs").resolve(e.name()));
-                dir.writeExperiment(e);
-                dir.status().append(RunState.RUNNING, "");
-                writeSpool(dir, g, seed);
-                dir.status().append(RunState.COMPLETED, "");
-                store.ingest(dir);
-            }
+    /** The oracle: the mean of the last five Vacc values (every fifth step, at most four, fewer if diverged). */
+    private static double lastFiveVacc(int method, int seed) {
+        double sum = 0;
+        int n = 0;
+        int end = SiteFixture.diverges(method, seed) ? SiteFixture.DIVERGES_AT : SiteFixture.STEPS;
+        for (int step = 4; step < end; step += 5) {
+            sum += SiteFixture.vacc(method, seed, step);
+            n++;
         }
+        return sum / n;
     }
 
-    private static void writeSpool(RunDir dir, int group, int seed) {
-        double bits = group == 0 ? 203_500 : 3_200_000;
-        double ratio = group == 0 ? 8 : 1;
-        try (MetricSpool.Writer out = MetricSpool.append(dir.metricsFile())) {
-            for (int step = 0; step < 20; step++) {
-                out.write(new MetricRecord("loss", step, 2.0 / (step + 1) + 0.01 * seed, 0));
-                out.write(new MetricRecord("bits", step, bits, 0));
-                out.write(new MetricRecord("ratio", step, ratio, 0));
-                if (step % 5 == 4) {
-                    double v = FINAL_VACC[group][seed] * (step + 1) / 20.0;
-                    out.write(new MetricRecord("Vacc", step, v, 0));
-                    out.write(new MetricRecord("Vloss", step, 1.0 / (step + 1), 0));
-                }
-            }
+    private static void assertLinksResolve(Path page) throws IOException {
+        String html = Files.readString(page);
+        Matcher m = Pattern.compile("(?:src|href)=\"([^\"#]+)\"").matcher(html);
+        List<String> refs = new ArrayList<>();
+        while (m.find()) {
+            refs.add(m.group(1).replace("&amp;", "&"));
         }
-    }
-
-    private static ExperimentRecord experiment(String grid, String name, String method, long bits, long seed) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("method", method);
-        if (!method.equals("none")) {
-            params.put("bits", bits);
+        for (String ref : refs) {
+            assertTrue(Files.isRegularFile(page.getParent().resolve(ref)), page + " links to missing " + ref);
         }
-        params.put("seed", seed);
-        return new ExperimentRecord(grid, "r1", name, "id-" + name, params, params);
-    }
-
-    /** The oracle: mean ± sample std in percent, computed here without the code under test. */
-    private static String meanStdPercent(double[] values) {
-        double mean = (values[0] + values[1]) / 2;
-        double std = Math.abs(values[0] - values[1]) / Math.sqrt(2);
-        return String.format(Locale.ROOT, "%.2f ± %.2f", 100 * mean, 100 * std);
+        assertTrue(html.contains("<img") == refs.stream().anyMatch(r -> r.endsWith(".png")), page.toString());
     }
 
     private static void assertPng(Path file) throws IOException {
@@ -167,13 +218,4 @@ class GridReportTest {
         assertEquals("svg", doc.getDocumentElement().getNodeName());
     }
 
-    private static void assertImagesExist(String html, Path root) {
-        Matcher m = Pattern.compile("(?:src|href)=\"(figures/[^\"]+)\"").matcher(html);
-        List<String> refs = new ArrayList<>();
-        while (m.find()) {
-            refs.add(m.group(1));
-        }
-        assertEquals(List.of("figures/loss.png", "figures/loss.svg", "figures/Vacc.png", "figures/Vacc.svg"), refs);
-        refs.forEach(ref -> assertTrue(Files.isRegularFile(root.resolve(ref)), ref));
-    }
 }

@@ -94,9 +94,11 @@ class GridRunEndToEndTest {
         String index = Files.readString(report.resolve("index.html"));
         assertTrue(index.contains("t_002_method_qsgd,bits_2,seed_1"), "index lists the experiments");
         for (String figure : List.of("loss.png", "loss.svg", "Vacc.png", "Vacc.svg")) {
-            Path file = report.resolve("figures").resolve(figure);
+            Path file = report.resolve("compare").resolve(figure);
             assertTrue(Files.size(file) > 100, figure + " written");
         }
+        assertTrue(Files.isRegularFile(report.resolve("experiments/t_002_method_qsgd_bits_2_seed_1.html")),
+                "a page per experiment");
         assertTrue(first.out().contains("report: " + Path.of("reports", "tiny", "index.html")), first.out());
     }
 

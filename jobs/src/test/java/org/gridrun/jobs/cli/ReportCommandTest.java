@@ -1,0 +1,70 @@
+package org.gridrun.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.gridrun.engine.run.ExperimentRecord;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.run.RunDir;
+import org.gridrun.engine.run.RunState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code grid-run report}: the site of one run or of all, from run directories alone, with or without a figure per
+ * experiment; an unknown run is bad input.
+ */
+class ReportCommandTest {
+    @TempDir
+    Path tmp;
+
+    private void finished(String run, String name, long seed) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("method", "qsgd");
+        params.put("seed", seed);
+        RunDir dir = RunDir.at(tmp.resolve("runs/g/" + run + "/" + name));
+        dir.writeExperiment(new ExperimentRecord("g", run, name, "id-" + run + name, params, params));
+        dir.status().append(RunState.RUNNING, "");
+        try (MetricSpool.Writer out = MetricSpool.append(dir.metricsFile())) {
+            for (int step = 0; step < 5; step++) {
+                out.write(new MetricRecord("loss", step, 1.0 / (step + 1 + seed), step));
+            }
+        }
+        dir.status().append(RunState.COMPLETED, "");
+    }
+
+    @Test
+    void writesTheSiteOfOneRunAndRejectsAnUnknownRun() {
+        finished("a", "s0", 0);
+        finished("a", "s1", 1);
+        finished("b", "other", 0);
+        Cli.Result one = Cli.run(tmp, "report", "--grid", "g", "--run", "a");
+        assertEquals(0, one.exit(), one.err());
+        Path site = tmp.resolve("reports/g");
+        assertTrue(Files.isRegularFile(site.resolve("experiments/s0.html")), one.out());
+        assertFalse(Files.exists(site.resolve("experiments/other.html")), "run b is not in run a's report");
+        assertTrue(Files.isRegularFile(site.resolve("compare/loss.png")), one.out());
+        assertTrue(one.out().contains("report: 2 experiment pages, 1 comparison pages"), one.out());
+
+        Cli.Result all = Cli.run(tmp, "report", "--grid", "g");
+        assertEquals(0, all.exit(), all.err());
+        assertTrue(Files.isRegularFile(site.resolve("experiments/other.html")), all.out());
+        assertTrue(Files.isRegularFile(site.resolve("experiments/s0/loss.png")), all.out());
+
+        Cli.Result lean = Cli.run(tmp, "report", "--grid", "g", "--no-experiment-figures");
+        assertEquals(0, lean.exit(), lean.err());
+        assertFalse(Files.exists(site.resolve("experiments/s0/loss.png")), "now stale, so removed: " + lean.out());
+        assertTrue(Files.isRegularFile(site.resolve("compare/loss.png")), lean.out());
+        assertTrue(lean.out().contains("6 stale files removed"), "3 experiments' PNG and SVG: " + lean.out());
+
+        Cli.Result unknown = Cli.run(tmp, "report", "--grid", "g", "--run", "nope");
+        assertEquals(2, unknown.exit(), unknown.out());
+        assertTrue(unknown.err().contains("--run: grid 'g' has no run 'nope'"), unknown.err());
+    }
+}
