@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * The last lines of a run's log, read from the end of the file so that a log of gigabytes costs no more than a
- * small one.
+ * small one. Used by the experiment pages and by {@code grid-run status}.
  */
-final class LogTail {
+public final class LogTail {
     /** How many lines an experiment page shows. */
     static final int LINES = 50;
     private static final int MAX_BYTES = 64 * 1024;
@@ -21,7 +21,7 @@ final class LogTail {
     }
 
     /** The last {@code lines} lines of {@code file} (at most its last 64 KiB); empty when it does not exist. */
-    static List<String> read(Path file, int lines) {
+    public static List<String> read(Path file, int lines) {
         if (file == null || !Files.isRegularFile(file)) {
             return List.of();
         }

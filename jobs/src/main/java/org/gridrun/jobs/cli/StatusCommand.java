@@ -1,9 +1,6 @@
 package org.gridrun.jobs.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,6 +9,7 @@ import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.StoredExperiment;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.jobs.Workspace;
+import org.gridrun.reports.LogTail;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -70,17 +68,8 @@ final class StatusCommand implements Callable<Integer> {
                     e.state() != null && e.state().isInFlight() && e.job() != null ? "  [" + e.job() + "]" : "");
             if (e.state() == RunState.FAILED || e.state() == RunState.DIVERGED || e.state() == RunState.KILLED) {
                 out.println("            " + (e.detail() == null ? "" : e.detail()));
-                logTail(e.runDir().resolve("log")).forEach(l -> out.println("            | " + l));
+                LogTail.read(e.runDir().resolve("log"), LOG_TAIL_LINES).forEach(l -> out.println("            | " + l));
             }
-        }
-    }
-
-    private static List<String> logTail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
-        } catch (IOException e) {
-            return List.of();
         }
     }
 }
