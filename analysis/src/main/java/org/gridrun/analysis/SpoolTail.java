@@ -2,7 +2,6 @@ package org.gridrun.analysis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -73,6 +72,7 @@ final class SpoolTail {
      */
     void forEachBatch(int batchRows, BatchSink sink) throws SQLException {
         CRC32 crc = new CRC32();
+        SpoolLineParser parser = new SpoolLineParser();
         int at = (int) from.bytes();
         crc.update(bytes, 0, at);
         List<MetricRecord> batch = new ArrayList<>(Math.min(batchRows, 1 << 16));
@@ -82,7 +82,7 @@ final class SpoolTail {
             if (end < 0) {
                 break;
             }
-            MetricRecord record = parse(new String(bytes, at, end - at, StandardCharsets.UTF_8));
+            MetricRecord record = parser.parse(bytes, at, end);
             crc.update(bytes, at, end + 1 - at);
             at = end + 1;
             pending = true;
@@ -107,22 +107,6 @@ final class SpoolTail {
             }
         }
         return -1;
-    }
-
-    /** One spool line {@code name,step,value,wall_ms} as a record; null for any other line. */
-    static MetricRecord parse(String line) {
-        int a = line.indexOf(',');
-        int b = line.indexOf(',', a + 1);
-        int c = line.indexOf(',', b + 1);
-        if (a <= 0 || b < 0 || c < 0 || line.indexOf(',', c + 1) >= 0) {
-            return null;
-        }
-        try {
-            return new MetricRecord(line.substring(0, a), Long.parseLong(line, a + 1, b, 10),
-                    Double.parseDouble(line.substring(b + 1, c)), Long.parseLong(line, c + 1, line.length(), 10));
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 
     private static long crc(byte[] bytes, long length) {
