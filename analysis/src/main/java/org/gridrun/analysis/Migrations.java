@@ -20,7 +20,8 @@ import java.util.List;
  */
 final class Migrations {
     /** The migration scripts in order; append new ones, never edit or reorder applied ones. */
-    static final List<String> SCRIPTS = List.of("V1__initial.sql", "V2__jobs.sql", "V3__attempts.sql");
+    static final List<String> SCRIPTS = List.of("V1__initial.sql", "V2__jobs.sql", "V3__attempts.sql",
+            "V4__metric_blocks.sql");
 
     private static final String RESOURCE_DIR = "/org/gridrun/analysis/migrations/";
     private static final String VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version ("

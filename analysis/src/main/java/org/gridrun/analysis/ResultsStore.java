@@ -148,7 +148,7 @@ public final class ResultsStore implements AutoCloseable {
                             Consumer<SpoolTail.Batch> afterBatch) throws SQLException {
         SpoolTail tail = SpoolTail.read(dir.metricsFile(), StoreReader.mark(connection, experimentId));
         int[] read = {0};
-        tail.forEachBatch(batchRows, batch -> {
+        tail.forEachBatchReadingAhead(batchRows, batch -> {
             transaction(() -> {
                 writer.metrics(experimentId, attempt, batch.records());
                 writer.mark(experimentId, dir.metricsFile(), batch.end());

@@ -2,13 +2,17 @@ package org.gridrun.analysis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32;
 import org.gridrun.engine.run.MetricRecord;
 
@@ -21,6 +25,11 @@ import org.gridrun.engine.run.MetricRecord;
  * are passed over but still move the mark.
  */
 final class SpoolTail {
+    /** What the reader thread of {@link #forEachBatchReadingAhead} hands over after the last batch. */
+    private static final Object END = new Object();
+    /** How long the reader thread waits for room before it checks again whether the consumer stopped. */
+    private static final long HAND_WAIT_MILLIS = 100;
+
     private final byte[] bytes;
     private final Mark from;
     private final boolean continued;
@@ -73,6 +82,7 @@ final class SpoolTail {
      */
     void forEachBatch(int batchRows, BatchSink sink) throws SQLException {
         CRC32 crc = new CRC32();
+        SpoolLineParser parser = new SpoolLineParser();
         int at = (int) from.bytes();
         crc.update(bytes, 0, at);
         List<MetricRecord> batch = new ArrayList<>(Math.min(batchRows, 1 << 16));
@@ -82,7 +92,7 @@ final class SpoolTail {
             if (end < 0) {
                 break;
             }
-            MetricRecord record = parse(new String(bytes, at, end - at, StandardCharsets.UTF_8));
+            MetricRecord record = parser.parse(bytes, at, end);
             crc.update(bytes, at, end + 1 - at);
             at = end + 1;
             pending = true;
@@ -100,6 +110,70 @@ final class SpoolTail {
         }
     }
 
+    /**
+     * {@link #forEachBatch} with the parsing one batch ahead on a reader thread, so that parsing the next batch
+     * overlaps writing this one. Batches reach {@code sink} in order, on the calling thread; when {@code sink} fails,
+     * the reader stops and the failure propagates.
+     */
+    void forEachBatchReadingAhead(int batchRows, BatchSink sink) throws SQLException {
+        BlockingQueue<Object> ready = new ArrayBlockingQueue<>(1);
+        AtomicBoolean stopped = new AtomicBoolean();
+        Thread reader = new Thread(() -> {
+            Object last = END;
+            try {
+                forEachBatch(batchRows, batch -> {
+                    if (!hand(ready, batch, stopped)) {
+                        throw new CancellationException();
+                    }
+                });
+            } catch (CancellationException e) {
+                return;
+            } catch (SQLException e) {
+                last = new StoreException("cannot read the metric spool: " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                last = e;
+            }
+            hand(ready, last, stopped);
+        }, "spool-reader");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            for (Object next = take(ready); next != END; next = take(ready)) {
+                if (next instanceof RuntimeException e) {
+                    throw e;
+                }
+                sink.accept((Batch) next);
+            }
+        } finally {
+            stopped.set(true);
+            ready.clear();
+        }
+    }
+
+    /** Puts {@code item} in the queue, unless the consumer stops first; whether it was put. */
+    private static boolean hand(BlockingQueue<Object> queue, Object item, AtomicBoolean stopped) {
+        try {
+            while (!stopped.get()) {
+                if (queue.offer(item, HAND_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static Object take(BlockingQueue<Object> queue) {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while ingesting a metric spool", e);
+        }
+    }
+
     private int lineEnd(int from) {
         for (int i = from; i < bytes.length; i++) {
             if (bytes[i] == '\n') {
@@ -107,22 +181,6 @@ final class SpoolTail {
             }
         }
         return -1;
-    }
-
-    /** One spool line {@code name,step,value,wall_ms} as a record; null for any other line. */
-    static MetricRecord parse(String line) {
-        int a = line.indexOf(',');
-        int b = line.indexOf(',', a + 1);
-        int c = line.indexOf(',', b + 1);
-        if (a <= 0 || b < 0 || c < 0 || line.indexOf(',', c + 1) >= 0) {
-            return null;
-        }
-        try {
-            return new MetricRecord(line.substring(0, a), Long.parseLong(line, a + 1, b, 10),
-                    Double.parseDouble(line.substring(b + 1, c)), Long.parseLong(line, c + 1, line.length(), 10));
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 
     private static long crc(byte[] bytes, long length) {

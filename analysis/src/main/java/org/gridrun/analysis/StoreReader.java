@@ -30,9 +30,11 @@ final class StoreReader {
             + "JOIN runs r ON r.experiment_id = e.id WHERE e.grid = ?";
 
     private final Connection connection;
+    private final MetricBlockTable blocks;
 
     StoreReader(Connection connection) {
         this.connection = connection;
+        this.blocks = new MetricBlockTable(connection);
     }
 
     Optional<RunState> state(String experimentId) throws SQLException {
@@ -77,13 +79,18 @@ final class StoreReader {
     }
 
     List<MetricRecord> series(String experimentId, String metric) throws SQLException {
-        List<MetricRecord> records = new ArrayList<>();
-        try (PreparedStatement query = metricQuery("SELECT step, \"VALUE\", wall_ms FROM metrics "
-                + "WHERE experiment_id = ? AND name = ? ORDER BY step", experimentId, metric);
-             ResultSet rs = query.executeQuery()) {
-            while (rs.next()) {
-                records.add(new MetricRecord(metric, rs.getLong(1), rs.getDouble(2), rs.getLong(3)));
-            }
+        Integer seriesId = blocks.seriesId(experimentId, metric);
+        if (seriesId == null) {
+            return List.of();
+        }
+        List<MetricBlock> stored = blocks.blocks(seriesId);
+        if (stored.isEmpty()) {
+            return List.of();
+        }
+        SeriesPoints points = SeriesPoints.of(stored);
+        List<MetricRecord> records = new ArrayList<>(points.size());
+        for (int i = 0; i < points.size(); i++) {
+            records.add(points.record(metric, i));
         }
         return records;
     }
@@ -154,8 +161,9 @@ final class StoreReader {
     }
 
     Optional<Double> mean(String experimentId, String metric) throws SQLException {
-        return single("SELECT AVG(\"VALUE\") FROM metrics WHERE experiment_id = ? AND name = ? "
-                + "HAVING COUNT(*) > 0", experimentId, metric);
+        List<MetricRecord> records = series(experimentId, metric);
+        return records.isEmpty() ? Optional.empty()
+                : Optional.of(records.stream().mapToDouble(MetricRecord::value).average().orElseThrow());
     }
 
     /** The stored run row of one experiment, or null. */

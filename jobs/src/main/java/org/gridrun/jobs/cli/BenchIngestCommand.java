@@ -2,6 +2,7 @@ package org.gridrun.jobs.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -46,15 +47,22 @@ final class BenchIngestCommand implements Callable<Integer> {
             RunDir dir = syntheticRunDir(work.resolve("run"), rows);
             long bytes = Files.size(dir.metricsFile());
             try (ResultsStore store = ResultsStore.open(work.resolve("store/gridrun"))) {
+                long cpu0 = processCpuNanos();
                 long t0 = System.nanoTime();
                 int first = store.ingest(dir);
                 long t1 = System.nanoTime();
+                long cpu1 = processCpuNanos();
                 int second = store.ingest(dir);
                 long t2 = System.nanoTime();
                 out.printf(Locale.ROOT, "spool of %d records (%.1f MB), %d metrics:%n", rows, bytes / 1e6,
                         METRICS.length);
                 out.printf(Locale.ROOT, "  ingest           %8.3f s  %,12.0f rows/s  (%d records)%n",
                         (t1 - t0) / 1e9, first / ((t1 - t0) / 1e9), first);
+                if (cpu0 >= 0 && cpu1 > cpu0) {
+                    out.printf(Locale.ROOT, "  cpu time         %8.3f s  %,12.0f rows per cpu-second (all threads; "
+                            + "what a busy machine's wall time hides)%n", (cpu1 - cpu0) / 1e9,
+                            first / ((cpu1 - cpu0) / 1e9));
+                }
                 out.printf(Locale.ROOT, "  ingest again     %8.3f s  (%d new records)%n", (t2 - t1) / 1e9, second);
                 out.flush();
                 return first == rows && second == 0 ? 0 : ErrorHandler.FAILURE;
@@ -62,6 +70,12 @@ final class BenchIngestCommand implements Callable<Integer> {
         } finally {
             BenchGridCommand.delete(work);
         }
+    }
+
+    /** The CPU time of this process so far, all threads, or -1 where the JVM does not tell. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     private static RunDir syntheticRunDir(Path path, int rows) {

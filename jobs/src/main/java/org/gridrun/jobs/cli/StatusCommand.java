@@ -61,7 +61,12 @@ final class StatusCommand implements Callable<Integer> {
         Map<RunState, Integer> counts = store.stateCounts(name, run);
         out.printf("grid %s: %s%n", name, counts.isEmpty() ? "no experiments" : counts.toString()
                 .replaceAll("[{}]", "").replace("=", " "));
-        for (StoredExperiment e : store.experiments(name, run)) {
+        List<StoredExperiment> experiments = store.experiments(name, run);
+        String builds = CodeVersions.of(store, experiments);
+        if (!builds.isEmpty()) {
+            out.println("  built from " + builds);
+        }
+        for (StoredExperiment e : experiments) {
             String accuracy = store.last(e.id(), "Vacc")
                     .map(a -> String.format(Locale.ROOT, "%.2f%%", 100 * a)).orElse("-");
             out.printf(Locale.ROOT, "  %-9s %-8s %s%s%n", e.state(), accuracy, e.name(),

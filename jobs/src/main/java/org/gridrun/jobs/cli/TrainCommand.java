@@ -18,6 +18,7 @@ import org.gridrun.engine.train.StopSignal;
 import org.gridrun.engine.train.TrainJob;
 import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.TrainResult;
+import org.gridrun.jobs.GitProvenance;
 import org.gridrun.jobs.UserInputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -132,8 +133,7 @@ final class TrainCommand implements Callable<Integer> {
 
     /** Records RUNNING, trains until the end or a stop request, and records the outcome; returns the exit code. */
     int train(RunDir dir, Stopper stopper, TrainListener listener) {
-        dir.status().append(RunState.RUNNING, schedulerJob(), "pid " + ProcessHandle.current().pid()
-                + resumeNote(dir));
+        dir.status().append(RunState.RUNNING, schedulerJob(), runningNote() + resumeNote(dir));
         try {
             TrainResult result = TrainJob.run(dir, listener, stopper.signal());
             return stopper.finish(() -> record(dir, result));
@@ -155,6 +155,12 @@ final class TrainCommand implements Callable<Integer> {
         }
         String job = System.getenv("SLURM_JOB_ID");
         return job == null ? "" : "slurm:" + job;
+    }
+
+    /** What the RUNNING entry says: this process, and the git commit of this gridrun when it is known. */
+    static String runningNote() {
+        return "pid " + ProcessHandle.current().pid()
+                + GitProvenance.ofThisBuild().map(git -> "; " + git.note()).orElse("");
     }
 
     private static String resumeNote(RunDir dir) {

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.gridrun.analysis.Attempt;
+import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -24,6 +26,7 @@ import org.gridrun.engine.run.StatusEntry;
 import org.gridrun.engine.train.TrainJob;
 import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.TrainerConfig;
+import org.gridrun.jobs.GitProvenance;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -34,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in a child JVM, with real SIGUSR1 and SIGTERM.
  */
 class TrainCommandTest {
-    private static final String PID = "pid " + ProcessHandle.current().pid();
+    private static final String RUNNING_NOTE = TrainCommand.runningNote();
 
     @TempDir
     Path tmp;
@@ -83,21 +86,35 @@ class TrainCommandTest {
     void aStopRequestRecordsWhatItStandsForAndTheNextRunResumes() {
         RunDir dir = stage(10, 2, 4);
         assertEquals(TrainCommand.TERMINATED_EXIT, train(dir, TrainCommand.Interruption.SIGTERM, 6));
-        assertEquals(List.of("RUNNING " + PID, "KILLED stopped by SIGTERM at step 6; checkpoint saved"),
+        assertEquals(List.of("RUNNING " + RUNNING_NOTE, "KILLED stopped by SIGTERM at step 6; checkpoint saved"),
                 lastTwo(dir));
         assertEquals(OptionalLong.of(6), TrainJob.checkpointStep(dir));
 
         assertEquals(TrainCommand.PREEMPTED_EXIT, train(dir, TrainCommand.Interruption.SIGUSR1, 8));
-        assertEquals(List.of("RUNNING " + PID + "; resumed from checkpoint at step 6",
+        assertEquals(List.of("RUNNING " + RUNNING_NOTE + "; resumed from checkpoint at step 6",
                 "PREEMPTED stopped by SIGUSR1 at step 8; checkpoint saved"), lastTwo(dir));
 
         assertEquals(0, train(dir, null, 0));
         List<String> finished = lastTwo(dir);
-        assertEquals("RUNNING " + PID + "; resumed from checkpoint at step 8", finished.get(0));
+        assertEquals("RUNNING " + RUNNING_NOTE + "; resumed from checkpoint at step 8", finished.get(0));
         assertTrue(finished.get(1).startsWith("COMPLETED Vacc 0."), finished.get(1));
         assertTrue(finished.get(1).contains(" after 10 steps; "), finished.get(1));
         assertEquals(List.of(2L, 4L, 6L, 8L, 10L), steps(dir, "loss"));
         assertEquals(List.of(4L, 8L, 10L), steps(dir, "Vacc"));
+    }
+
+    @Test
+    void theAttemptRecordsTheCommitOfThisBuildAndStatusCountsIt() {
+        RunDir dir = stage(4, 2, 4);
+        assertEquals(0, train(dir, null, 0));
+        GitProvenance build = GitProvenance.ofThisBuild().orElseThrow();
+        try (ResultsStore store = ResultsStore.openUrl("jdbc:h2:mem:train-git")) {
+            store.ingest(dir);
+            Attempt attempt = store.attempts("id1").get(0);
+            assertEquals(List.of(build.commit(), build.dirty()), List.of(attempt.gitCommit(), attempt.gitDirty()));
+            assertEquals("git " + build.commit().substring(0, CodeVersions.SHORT_COMMIT)
+                    + (build.dirty() ? "+dirty" : "") + " (1)", CodeVersions.of(store, store.experiments("g", null)));
+        }
     }
 
     @Test
@@ -128,7 +145,8 @@ class TrainCommandTest {
         waitFor(dir, "the resumed run to pass its checkpoint",
                 d -> steps(d, "loss").stream().anyMatch(step -> step > preempted), second);
         assertTrue(dir.status().history().stream().anyMatch(e -> e.state() == RunState.RUNNING
-                && e.detail().equals("pid " + second.pid() + "; resumed from checkpoint at step " + preempted)));
+                && e.detail().equals("pid " + second.pid() + GitProvenance.ofThisBuild().map(g -> "; " + g.note())
+                .orElse("") + "; resumed from checkpoint at step " + preempted)));
         second.destroy(); // SIGTERM
         assertEquals(TrainCommand.TERMINATED_EXIT, exitCode(second, dir));
         long killed = stoppedAt(dir, RunState.KILLED, "SIGTERM");
