@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * jar or classes directory. Nothing here throws: where neither knows, there is no provenance.
  *
  * @param commit the full commit id
- * @param dirty  whether tracked files differed from that commit
+ * @param dirty  whether the code (poms, src/main) had uncommitted changes: edited grids do not count
  */
 public record GitProvenance(String commit, boolean dirty) {
     private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{7,40}");
@@ -66,7 +66,8 @@ public record GitProvenance(String commit, boolean dirty) {
             return Optional.empty();
         }
         Optional<String> commit = git(dir, "rev-parse", "HEAD").map(String::trim);
-        Optional<String> changes = git(dir, "status", "--porcelain", "--untracked-files=no");
+        Optional<String> changes = git(dir, "status", "--porcelain", "--untracked-files=no", "--", ":(top)pom.xml",
+                ":(top)*/pom.xml", ":(top)*/src/main/*");
         return commit.filter(c -> COMMIT.matcher(c).matches()).flatMap(c -> changes
                 .map(s -> new GitProvenance(c, !s.isBlank())));
     }

@@ -34,18 +34,24 @@ class GitProvenanceTest {
     }
 
     @Test
-    void aCheckoutNamesItsHeadAndWhetherTrackedFilesChanged() throws Exception {
+    void aCheckoutNamesItsHeadAndWhetherItsCodeChanged() throws Exception {
         Path repo = Files.createDirectories(tmp.resolve("repo"));
         git(repo, "init", "-q");
-        Files.writeString(repo.resolve("a.txt"), "one\n");
-        git(repo, "add", "a.txt");
+        Path code = Files.createDirectories(repo.resolve("engine/src/main/java")).resolve("A.java");
+        Path grid = Files.createDirectories(repo.resolve("grids")).resolve("g.yaml");
+        Files.writeString(code, "one\n");
+        Files.writeString(grid, "runs: {}\n");
+        git(repo, "add", ".");
         git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "first");
         String head = git(repo, "rev-parse", "HEAD").trim();
         Path jar = Files.createDirectories(repo.resolve("target")).resolve("grid-run.jar");
         Files.writeString(jar, "not really a jar");
 
         assertEquals(Optional.of(new GitProvenance(head, false)), GitProvenance.ofCheckout(jar));
-        Files.writeString(repo.resolve("a.txt"), "two\n");
+        Files.writeString(grid, "runs: {a: {}}\n");
+        assertEquals(Optional.of(new GitProvenance(head, false)), GitProvenance.ofCheckout(jar),
+                "an edited grid is not a change of the code");
+        Files.writeString(code, "two\n");
         assertEquals(Optional.of(new GitProvenance(head, true)), GitProvenance.ofCheckout(jar));
     }
 
