@@ -49,10 +49,14 @@ public final class JointSq extends RandomizedCompressor {
     private final float[] scales = new float[3];
     /** Positions grouped by width code, and where each code's run starts ({@link #sortByWidth}). */
     private int[] order = new int[0];
+    /** The positions of the tensor being written or read that have a nonzero width, in position order. */
+    private int[] sending = new int[0];
     private final int[] starts = new int[5];
     private final int[] cursor = new int[4];
     /** The largest {@code |c|} of each width code in the tensor being written. */
     private final float[] maxima = new float[4];
+    /** One chunk of the width map's 2-bit codes, packed or unpacked together. */
+    private final int[] map = new int[Chunks.SIZE];
 
     JointSq(double rate, double sampleRatio, long seed, long stream) {
         super(seed, stream);
@@ -142,17 +146,26 @@ public final class JointSq extends RandomizedCompressor {
      */
     private void writeTensor(int from, int n) {
         Arrays.fill(maxima, 0f);
-        for (int i = from; i < from + n; i++) {
-            int code = CODE[widths[i]];
-            packer.write(code, 2);
-            maxima[code] = Math.max(maxima[code], Math.abs(corrected[i]));
-            residual[i] = corrected[i];
+        int sent = 0;
+        growLists(n);
+        for (int start = from; start < from + n; start += Chunks.SIZE) {
+            int count = Math.min(Chunks.SIZE, from + n - start);
+            for (int j = 0; j < count; j++) {
+                int i = start + j;
+                int code = CODE[widths[i]];
+                map[j] = code;
+                maxima[code] = Math.max(maxima[code], Math.abs(corrected[i]));
+                residual[i] = corrected[i];
+                sending[sent] = i;
+                sent += code == 0 ? 0 : 1;
+            }
+            packer.writeAll(map, count, 2);
         }
         for (int g = 0; g < 3; g++) {
             scales[g] = maxima[g + 1];
             packer.writeFloat(scales[g]);
         }
-        sortByWidth(from, n);
+        sortByWidth(sent);
         for (int g = 0; g < 3; g++) {
             int w = WIDTHS[g];
             int top = (1 << (w - 1)) - 1;
@@ -163,23 +176,29 @@ public final class JointSq extends RandomizedCompressor {
         }
     }
 
-    /**
-     * Lists positions {@code [from, from + n)} by width code, each code's in position order: those of code
-     * {@code c} are {@code order[starts[c] … starts[c + 1])}.
-     */
-    private void sortByWidth(int from, int n) {
+    /** Makes room for the position lists of a tensor of {@code n} values. */
+    private void growLists(int n) {
         if (order.length < n) {
             order = new int[n];
+            sending = new int[n];
         }
+    }
+
+    /**
+     * Lists the {@code sent} positions of {@code sending} (those with a nonzero width, in position order) by width
+     * code, each code's in position order: those of code {@code c} are {@code order[starts[c] … starts[c + 1])}.
+     */
+    private void sortByWidth(int sent) {
         Arrays.fill(starts, 0);
-        for (int i = from; i < from + n; i++) {
-            starts[CODE[widths[i]] + 1]++;
+        for (int k = 0; k < sent; k++) {
+            starts[CODE[widths[sending[k]]] + 1]++;
         }
         for (int c = 0; c < 4; c++) {
             starts[c + 1] += starts[c];
             cursor[c] = starts[c];
         }
-        for (int i = from; i < from + n; i++) {
+        for (int k = 0; k < sent; k++) {
+            int i = sending[k];
             order[cursor[CODE[widths[i]]]++] = i;
         }
     }
@@ -212,14 +231,22 @@ public final class JointSq extends RandomizedCompressor {
     }
 
     private void readTensor(float[] out, int offset, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            widths[i] = WIDTH_OF_CODE[reader.read(2)];
-            out[offset + i] = 0f;
+        int sent = 0;
+        growLists(n);
+        for (int start = from; start < from + n; start += Chunks.SIZE) {
+            int count = Math.min(Chunks.SIZE, from + n - start);
+            reader.readAll(map, count, 2);
+            for (int j = 0; j < count; j++) {
+                widths[start + j] = WIDTH_OF_CODE[map[j]];
+                sending[sent] = start + j;
+                sent += map[j] == 0 ? 0 : 1;
+            }
         }
+        Arrays.fill(out, offset + from, offset + from + n, 0f);
         for (int g = 0; g < 3; g++) {
             scales[g] = reader.readFloat();
         }
-        sortByWidth(from, n);
+        sortByWidth(sent);
         for (int g = 0; g < 3; g++) {
             int w = WIDTHS[g];
             int top = (1 << (w - 1)) - 1;
