@@ -202,7 +202,7 @@ abstract class LevelQuantizer extends BaseCompressor {
             bounds = new float[b.count()];
         }
         long first = rng.counter();
-        rng.seek(first + (length + 3L) / 4);
+        rng.seek(first + Uniform16.draws(length));
         boolean split = Halves.worthIt(length) && b.quantizedValues() == length;
         Halves.split(b.count(), 1, split, (part, from, to) -> measure(gradient, offset, b, from, to, p.bytes()));
         Halves.split(length, Chunks.ALIGN, split,
@@ -261,9 +261,9 @@ abstract class LevelQuantizer extends BaseCompressor {
         out.flush();
     }
 
-    /** The 16-bit uniform of value {@code e}: bits {@code 48 − 16·(e mod 4)} of draw {@code first + e/4}. */
+    /** The 16-bit uniform of value {@code e} ({@link Uniform16}). */
     private int uniformOf(long first, int e) {
-        return (int) (rng.at(first + (e >>> 2)) >>> (48 - 16 * (e & 3))) & 0xFFFF;
+        return Uniform16.of(rng, first, e);
     }
 
     /**
@@ -296,22 +296,18 @@ abstract class LevelQuantizer extends BaseCompressor {
                 c = clamp(c, bound);
                 d = clamp(d, bound);
             }
-            codes[j] = uniformCode(a * ratio + half, top, (int) (r >>> 48));
-            codes[j + 1] = uniformCode(b * ratio + half, top, (int) (r >>> 32) & 0xFFFF);
-            codes[j + 2] = uniformCode(c * ratio + half, top, (int) (r >>> 16) & 0xFFFF);
-            codes[j + 3] = uniformCode(d * ratio + half, top, (int) r & 0xFFFF);
+            codes[j] = uniformCode(a * ratio + half, top, Uniform16.piece(r, 0));
+            codes[j + 1] = uniformCode(b * ratio + half, top, Uniform16.piece(r, 1));
+            codes[j + 2] = uniformCode(c * ratio + half, top, Uniform16.piece(r, 2));
+            codes[j + 3] = uniformCode(d * ratio + half, top, Uniform16.piece(r, 3));
         }
         for (; e < to; e++) {
             codes[j++] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, uniformOf(first, e));
         }
     }
 
-    /**
-     * {@code min(floor(t + u/2^16), top)} in integers: {@code t·2^16} is exact in float and its truncation loses
-     * only what lies below the uniform's resolution.
-     */
     private static int uniformCode(float t, int top, int u) {
-        return Math.min((int) ((long) (t * 0x1.0p16f) + u >> 16), top);
+        return Math.min(Uniform16.floor(t, u), top);
     }
 
     /** Any levels: {@link LevelSearch} on {@code r = v/‖b‖}, {@code inverse} being {@code 1/‖b‖}. */
@@ -326,10 +322,10 @@ abstract class LevelQuantizer extends BaseCompressor {
         for (; e + 3 < to; e += 4, j += 4) {
             long r = rng.at(first + (e >>> 2));
             int at = offset + e;
-            codes[j] = s.index(clamp(g[at], bound) * inverse, (int) (r >>> 48));
-            codes[j + 1] = s.index(clamp(g[at + 1], bound) * inverse, (int) (r >>> 32) & 0xFFFF);
-            codes[j + 2] = s.index(clamp(g[at + 2], bound) * inverse, (int) (r >>> 16) & 0xFFFF);
-            codes[j + 3] = s.index(clamp(g[at + 3], bound) * inverse, (int) r & 0xFFFF);
+            codes[j] = s.index(clamp(g[at], bound) * inverse, Uniform16.piece(r, 0));
+            codes[j + 1] = s.index(clamp(g[at + 1], bound) * inverse, Uniform16.piece(r, 1));
+            codes[j + 2] = s.index(clamp(g[at + 2], bound) * inverse, Uniform16.piece(r, 2));
+            codes[j + 3] = s.index(clamp(g[at + 3], bound) * inverse, Uniform16.piece(r, 3));
         }
         for (; e < to; e++) {
             codes[j++] = s.index(clamp(g[offset + e], bound) * inverse, uniformOf(first, e));
