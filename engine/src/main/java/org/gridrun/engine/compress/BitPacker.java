@@ -43,7 +43,7 @@ public final class BitPacker {
     public void writeAll(int[] codes, int count, int width) {
         int done = pending == 0 && 32 % width == 0 ? writeWords(codes, count, width) : 0;
         if (done < count) {
-            writeRest(codes, done, count, width);
+            writeRest(codes, null, width, done, count);
         }
     }
 
@@ -69,36 +69,22 @@ public final class BitPacker {
         return groups * perWord;
     }
 
-    /** The general loop of {@link #writeAll(int[], int, int)} from code {@code from} on. */
-    private void writeRest(int[] codes, int from, int count, int width) {
-        long a = acc;
-        int bits = pending;
-        int p = bytePos;
-        byte[] o = out;
-        long mask = (1L << width) - 1;
-        for (int i = from; i < count; i++) {
-            a |= (codes[i] & mask) << bits;
-            bits += width;
-            if (bits >= 32) {
-                LittleEndian.putInt(o, p, (int) a);
-                p += 4;
-                a >>>= 32;
-                bits -= 32;
-            }
-        }
-        acc = a;
-        pending = bits;
-        bytePos = p;
-    }
-
     /** Appends the low {@code widths[i]} bits of {@code codes[i]} for {@code i} in {@code [0, count)}. */
     public void writeAll(int[] codes, int[] widths, int count) {
+        writeRest(codes, widths, 0, 0, count);
+    }
+
+    /**
+     * The general loop of both {@code writeAll}s from code {@code from} on: width {@code widths[i]}, or {@code width}
+     * for every code when {@code widths} is null.
+     */
+    private void writeRest(int[] codes, int[] widths, int width, int from, int count) {
         long a = acc;
         int bits = pending;
         int p = bytePos;
         byte[] o = out;
-        for (int i = 0; i < count; i++) {
-            int w = widths[i];
+        for (int i = from; i < count; i++) {
+            int w = widths == null ? width : widths[i];
             a |= (codes[i] & ((1L << w) - 1)) << bits;
             bits += w;
             if (bits >= 32) {
