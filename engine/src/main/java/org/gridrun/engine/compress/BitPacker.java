@@ -41,21 +41,49 @@ public final class BitPacker {
      * calls of {@link #write} do, with the accumulator held in locals for the whole loop.
      */
     public void writeAll(int[] codes, int count, int width) {
-        writeAll(codes, null, width, count);
+        int done = pending == 0 && 32 % width == 0 ? writeWords(codes, count, width) : 0;
+        if (done < count) {
+            writeRest(codes, null, width, done, count);
+        }
+    }
+
+    /**
+     * The whole-word path of {@link #writeAll(int[], int, int)}, from a byte boundary with a width that divides 32:
+     * each group of {@code 32/width} codes becomes one int and one four-byte store, with no test per code. Returns
+     * how many codes it wrote (whole groups that fit in the array).
+     */
+    private int writeWords(int[] codes, int count, int width) {
+        int perWord = 32 / width;
+        int mask = width == 32 ? -1 : (1 << width) - 1;
+        int groups = Math.min(count / perWord, (out.length - bytePos) / 4);
+        byte[] o = out;
+        int p = bytePos;
+        for (int g = 0, i = 0; g < groups; g++, p += 4) {
+            int word = 0;
+            for (int k = 0; k < 32; k += width, i++) {
+                word |= (codes[i] & mask) << k;
+            }
+            LittleEndian.putInt(o, p, word);
+        }
+        bytePos = p;
+        return groups * perWord;
     }
 
     /** Appends the low {@code widths[i]} bits of {@code codes[i]} for {@code i} in {@code [0, count)}. */
     public void writeAll(int[] codes, int[] widths, int count) {
-        writeAll(codes, widths, 0, count);
+        writeRest(codes, widths, 0, 0, count);
     }
 
-    /** The loop of both: {@code widths[i]}, or {@code width} for every code when {@code widths} is null. */
-    private void writeAll(int[] codes, int[] widths, int width, int count) {
+    /**
+     * The general loop of both {@code writeAll}s from code {@code from} on: width {@code widths[i]}, or {@code width}
+     * for every code when {@code widths} is null.
+     */
+    private void writeRest(int[] codes, int[] widths, int width, int from, int count) {
         long a = acc;
         int bits = pending;
         int p = bytePos;
         byte[] o = out;
-        for (int i = 0; i < count; i++) {
+        for (int i = from; i < count; i++) {
             int w = widths == null ? width : widths[i];
             a |= (codes[i] & ((1L << w) - 1)) << bits;
             bits += w;

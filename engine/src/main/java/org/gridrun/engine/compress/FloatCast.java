@@ -12,7 +12,7 @@ import org.gridrun.engine.config.ValueType;
  * {@link FloatFormat}: saturating, exact subnormals, NaN kept, rounding stochastic (default) or to nearest even.
  *
  * <p>Wire format: one {@code width}-bit code per value ({@code 16}, {@code 16} or {@code 8}), packed least
- * significant bit first, so a payload of {@code n} values holds exactly {@code width·n} bits and nothing else. The
+ * significant bit first (a 16-bit code is its two bytes, little-endian), so a payload of {@code n} values holds exactly {@code width·n} bits and nothing else. The
  * codes are values on a common scale, so sums are meaningful and the method all-reduces (a real cluster would sum
  * in the narrow format; the simulation sums the decoded values in float32).
  *
@@ -26,10 +26,15 @@ public final class FloatCast extends RandomizedCompressor {
     private final String name;
     private final FloatFormat format;
     private final boolean stochastic;
-    private final Chunks chunks = new Chunks();
+    /** Whether codes take two bytes (fp16, bf16) rather than one (fp8). */
+    private final boolean wide;
 
     FloatCast(String name, FloatFormat format, boolean stochastic, long seed, long stream) {
         super(seed, stream);
+        if (format.width() != 8 && format.width() != 16) {
+            throw new IllegalArgumentException("a cast needs an 8- or 16-bit format, found " + format);
+        }
+        this.wide = format.width() == 16;
         this.name = name;
         this.format = format;
         this.stochastic = stochastic;
@@ -63,7 +68,7 @@ public final class FloatCast extends RandomizedCompressor {
         Payload p = payload(payloadBits(length), length);
         long counter = rng.counter();
         Halves.split(length, Chunks.ALIGN, Halves.worthIt(length),
-                (part, from, to) -> encodeRange(gradient, offset, from, to, p.bytes(), part, counter));
+                (part, from, to) -> encodeRange(gradient, offset, from, to, p.bytes(), counter));
         if (stochastic) {
             rng.seek(counter + (length + 1L) / 2);
         }
@@ -72,33 +77,36 @@ public final class FloatCast extends RandomizedCompressor {
 
     /**
      * Encodes values {@code [from, to)} of {@code g[offset …]}, {@code from} even, with random draw
-     * {@code counter + e/2} for value {@code e} (even: high half, odd: low half).
+     * {@code counter + e/2} for value {@code e} (even: high half, odd: low half). Codes go straight into their
+     * bytes: every width here is a whole number of bytes, so the packed stream is each code little-endian.
      */
-    private void encodeRange(float[] g, int offset, int from, int to, byte[] bytes, int part, long counter) {
-        int width = format.width();
-        BitPacker out = chunks.packer(part, bytes, (long) width * from);
-        int[] codes = chunks.codes(part);
-        for (int e = from; e < to; e += Chunks.SIZE) {
-            int n = Math.min(Chunks.SIZE, to - e);
-            int at = offset + e;
-            if (stochastic) {
-                int j = 0;
-                for (; j + 1 < n; j += 2) {
-                    long r = rng.at(counter + ((e + j) >>> 1));
-                    codes[j] = format.encode(g[at + j], r >>> 32);
-                    codes[j + 1] = format.encode(g[at + j + 1], r & 0xFFFFFFFFL);
-                }
-                if (j < n) {
-                    codes[j] = format.encode(g[at + j], rng.at(counter + ((e + j) >>> 1)) >>> 32);
-                }
-            } else {
-                for (int j = 0; j < n; j++) {
-                    codes[j] = format.encodeNearest(g[at + j]);
-                }
+    private void encodeRange(float[] g, int offset, int from, int to, byte[] bytes, long counter) {
+        FloatFormat f = format;
+        int e = from;
+        if (!stochastic) {
+            for (; e < to; e++) {
+                put(bytes, e, f.encodeNearest(g[offset + e]));
             }
-            out.writeAll(codes, n, width);
+            return;
         }
-        out.flush();
+        for (; e + 1 < to; e += 2) {
+            long r = rng.at(counter + (e >>> 1));
+            put(bytes, e, f.encode(g[offset + e], r >>> 32));
+            put(bytes, e + 1, f.encode(g[offset + e + 1], r & 0xFFFFFFFFL));
+        }
+        if (e < to) {
+            put(bytes, e, f.encode(g[offset + e], rng.at(counter + (e >>> 1)) >>> 32));
+        }
+    }
+
+    /** Stores value {@code e}'s code: one byte, or two little-endian ones for a 16-bit format. */
+    private void put(byte[] bytes, int e, int code) {
+        if (wide) {
+            bytes[2 * e] = (byte) code;
+            bytes[2 * e + 1] = (byte) (code >>> 8);
+        } else {
+            bytes[e] = (byte) code;
+        }
     }
 
     @Override
@@ -109,20 +117,19 @@ public final class FloatCast extends RandomizedCompressor {
             throw new IllegalArgumentException("not a " + this + " payload of " + length + " values: " + payload);
         }
         Halves.split(length, Chunks.ALIGN, Halves.worthIt(length),
-                (part, from, to) -> decodeRange(payload.bytes(), from, to, out, offset, part));
+                (part, from, to) -> decodeRange(payload.bytes(), from, to, out, offset));
     }
 
     /** Decodes values {@code [from, to)} of a payload into {@code out[offset + …]}. */
-    private void decodeRange(byte[] bytes, int from, int to, float[] out, int offset, int part) {
-        int width = format.width();
-        BitReader in = chunks.reader(part, bytes, (long) width * from);
-        int[] codes = chunks.codes(part);
-        for (int e = from; e < to; e += Chunks.SIZE) {
-            int n = Math.min(Chunks.SIZE, to - e);
-            in.readAll(codes, n, width);
-            int at = offset + e;
-            for (int j = 0; j < n; j++) {
-                out[at + j] = format.decode(codes[j]);
+    private void decodeRange(byte[] bytes, int from, int to, float[] out, int offset) {
+        FloatFormat f = format;
+        if (wide) {
+            for (int e = from; e < to; e++) {
+                out[offset + e] = f.decode(bytes[2 * e] & 0xFF | (bytes[2 * e + 1] & 0xFF) << 8);
+            }
+        } else {
+            for (int e = from; e < to; e++) {
+                out[offset + e] = f.decode(bytes[e]);
             }
         }
     }

@@ -104,14 +104,14 @@ public final class FloatFormat {
         int shift = 23 - mantissaBits;
         int low = (abs >>> shift) - ((127 - bias) << mantissaBits);
         int rest = abs & ((1 << shift) - 1);
-        boolean up;
+        int up;
         if (uniform < 0) {
             int half = 1 << shift >>> 1;
-            up = rest > half || rest == half && (low & 1) == 1;
+            up = rest > half || rest == half && (low & 1) == 1 ? 1 : 0;
         } else {
-            up = ((long) rest << (32 - shift)) + uniform >= 1L << 32;
+            up = (int) ((((long) rest << (32 - shift)) + uniform) >>> 32);
         }
-        return Math.min(up ? low + 1 : low, maxCode);
+        return Math.min(low + up, maxCode);
     }
 
     /** {@link #encode} for any value: NaN, zero, subnormal here or in float32, infinite or beyond the range. */

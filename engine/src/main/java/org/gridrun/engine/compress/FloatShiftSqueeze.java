@@ -26,7 +26,13 @@ import org.gridrun.engine.config.Settings;
  *
  * <p>Wire format: per tensor {@code α} then {@code β} as float32, all tensors first, then one 8-bit E5M2 code per
  * value: {@code 64·T + 8·n} bits. {@code α} and {@code β} are per worker, so payloads are gathered. State: the
- * position of its random stream (24 bytes).
+ * position of its random stream (24 bytes). Stochastic rounding takes 32 random bits per value, two values per draw:
+ * value {@code e} uses draw {@code e/2} of the step (high half for even {@code e}), so a large vector is encoded in
+ * two halves at once with the payload of one thread.
+ *
+ * <p>Speed: the per-value logarithm and power are {@link Log2}'s table-and-series ones (within a few units in the
+ * last place of a double of the exact functions), the largest {@code log2|x|} is the logarithm of the largest
+ * magnitude, and decoding is a 256-entry table per tensor.
  */
 public final class FloatShiftSqueeze extends RandomizedCompressor {
     /** The short name. */
@@ -35,8 +41,6 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
     private static final FloatFormat E5M2 = FloatFormat.E5M2;
 
     private final boolean stochastic;
-    private final BitPacker packer = new BitPacker();
-    private final BitReader reader = new BitReader();
     private int[] bounds;
     private final int[] flat = new int[2];
 
@@ -92,36 +96,78 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
         int tensors = b.length - 1;
         Payload p = payload(payloadBits(tensors, length), length);
         byte[] bytes = p.bytes();
-        packer.reset(bytes, 64L * tensors);
+        boolean parallel = Halves.worthIt(length);
         for (int t = 0; t < tensors; t++) {
-            int start = offset + b[t];
-            int end = offset + b[t + 1];
-            fit(gradient, start, end, bytes, t);
-            float alpha = LittleEndian.getFloat(bytes, 8 * t);
-            float beta = LittleEndian.getFloat(bytes, 8 * t + 4);
-            for (int i = start; i < end; i++) {
-                packer.write(E5M2.encode(shift(gradient[i], alpha, beta), stochastic ? rng.nextLong() >>> 32 : -1L),
-                        8);
-            }
+            fit(gradient, offset + b[t], offset + b[t + 1], bytes, t, parallel);
         }
-        packer.flush();
+        long counter = rng.counter();
+        if (stochastic) {
+            rng.seek(counter + (length + 1L) / 2);
+        }
+        Halves.split(length, 2, parallel, (part, from, to) -> encodeRange(gradient, offset, b, from, to, bytes,
+                counter));
         return p;
     }
 
-    /** Writes the tensor's {@code α} and {@code β} as float32 at {@code bytes[8t]}. */
-    private static void fit(float[] g, int start, int end, byte[] bytes, int t) {
-        double sum = 0;
-        double max = Double.NEGATIVE_INFINITY;
-        int count = 0;
-        for (int i = start; i < end; i++) {
-            if (g[i] != 0f && Float.isFinite(g[i])) {
-                double y = log2(Math.abs(g[i]));
-                sum += y;
-                max = Math.max(max, y);
-                count++;
+    /**
+     * Writes the codes of values {@code [from, to)}, {@code from} even, one byte each after the header; value
+     * {@code e} rounds with the high 32 bits of draw {@code counter + e/2} when {@code e} is even, the low ones when
+     * odd, whatever thread handles it.
+     */
+    private void encodeRange(float[] g, int offset, int[] b, int from, int to, byte[] bytes, long counter) {
+        int header = 8 * (b.length - 1);
+        int t = tensorOf(b, from);
+        for (int e = from; e < to; t++) {
+            int end = Math.min(to, b[t + 1]);
+            double alpha = LittleEndian.getFloat(bytes, 8 * t);
+            double beta = LittleEndian.getFloat(bytes, 8 * t + 4);
+            for (; e < end; e++) {
+                long uniform = -1L;
+                if (stochastic) {
+                    long r = rng.at(counter + (e >>> 1));
+                    uniform = (e & 1) == 0 ? r >>> 32 : r & 0xFFFFFFFFL;
+                }
+                bytes[header + e] = (byte) E5M2.encode(shift(g[offset + e], alpha, beta), uniform);
             }
         }
-        double mean = count == 0 ? 0 : sum / count;
+    }
+
+    /** The tensor holding value {@code e}: the last {@code t} with {@code b[t] ≤ e}. */
+    private static int tensorOf(int[] b, int e) {
+        int t = 0;
+        while (b[t + 1] <= e) {
+            t++;
+        }
+        return t;
+    }
+
+    /**
+     * Writes the tensor's {@code α} and {@code β} as float32 at {@code bytes[8t]}. The sum of {@code log2|x|} is
+     * taken in two halves added in order, at once when {@code parallel}, so it is the same with one thread or two.
+     */
+    private static void fit(float[] g, int start, int end, byte[] bytes, int t, boolean parallel) {
+        double[] sums = new double[2];
+        int[] counts = new int[2];
+        int[] largest = new int[2];
+        Halves.split(end - start, 1, parallel && end - start >= Halves.minValues, (part, from, to) -> {
+            double sum = 0;
+            int count = 0;
+            int max = 0;
+            for (int i = start + from; i < start + to; i++) {
+                int abs = Float.floatToRawIntBits(g[i]) & 0x7FFFFFFF;
+                if (abs != 0 && abs < 0x7F800000) {
+                    sum += Log2.log2(Float.intBitsToFloat(abs));
+                    max = Math.max(max, abs);
+                    count++;
+                }
+            }
+            sums[part] = sum;
+            counts[part] = count;
+            largest[part] = max;
+        });
+        int count = counts[0] + counts[1];
+        double mean = count == 0 ? 0 : (sums[0] + sums[1]) / count;
+        double max = count == 0 ? 0 : log2(Float.intBitsToFloat(Math.max(largest[0], largest[1])));
         double alpha = count == 0 || max <= mean ? 1 : 15 / (max - mean);
         LittleEndian.putFloat(bytes, 8 * t, (float) alpha);
         LittleEndian.putFloat(bytes, 8 * t + 4, (float) (count == 0 ? 0 : -alpha * mean));
@@ -131,11 +177,12 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
         return Math.log(v) / Math.log(2);
     }
 
-    private static float shift(float x, float alpha, float beta) {
+    /** {@code sign(x)·2^(α·log2|x| + β)}; zero and NaN unchanged. */
+    private static float shift(float x, double alpha, double beta) {
         if (x == 0f || Float.isNaN(x)) {
             return x;
         }
-        float m = (float) Math.pow(2, alpha * log2(Math.abs(x)) + beta);
+        float m = (float) Log2.exp2(alpha * Log2.log2(Math.abs(x)) + beta);
         return x < 0 ? -m : m;
     }
 
@@ -149,16 +196,32 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
             throw new IllegalArgumentException("not a " + this + " payload of " + length + " values: " + payload);
         }
         byte[] bytes = payload.bytes();
-        reader.reset(bytes, 64L * tensors);
+        float[][] tables = new float[tensors][];
         for (int t = 0; t < tensors; t++) {
-            double alpha = LittleEndian.getFloat(bytes, 8 * t);
-            double beta = LittleEndian.getFloat(bytes, 8 * t + 4);
-            for (int i = b[t]; i < b[t + 1]; i++) {
-                float v = E5M2.decode(reader.read(8));
-                float m = v == 0f || Float.isNaN(v) ? v : (float) Math.pow(2, (log2(Math.abs(v)) - beta) / alpha);
-                out[offset + i] = v < 0f ? -m : m;
-            }
+            tables[t] = table(LittleEndian.getFloat(bytes, 8 * t), LittleEndian.getFloat(bytes, 8 * t + 4));
         }
+        Halves.split(length, 1, Halves.worthIt(length), (part, from, to) -> {
+            int header = 8 * tensors;
+            int t = tensorOf(b, from);
+            for (int e = from; e < to; t++) {
+                int end = Math.min(to, b[t + 1]);
+                float[] table = tables[t];
+                for (; e < end; e++) {
+                    out[offset + e] = table[bytes[header + e] & 0xFF];
+                }
+            }
+        });
+    }
+
+    /** The decoded value of each of the 256 codes under {@code α} and {@code β}: {@code sign·2^((log2|v| − β)/α)}. */
+    private static float[] table(double alpha, double beta) {
+        float[] table = new float[256];
+        for (int code = 0; code < 256; code++) {
+            float v = E5M2.decode(code);
+            float m = v == 0f || Float.isNaN(v) ? v : (float) Math.pow(2, (log2(Math.abs(v)) - beta) / alpha);
+            table[code] = v < 0f ? -m : m;
+        }
+        return table;
     }
 
     @Override

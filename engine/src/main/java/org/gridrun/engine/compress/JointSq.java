@@ -3,6 +3,7 @@ package org.gridrun.engine.compress;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,9 @@ public final class JointSq extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "jointsq";
     private static final int[] WIDTHS = {2, 4, 8};
+    /** The width code of each width (0, 2, 4, 8 → 0, 1, 2, 3), indexed by the width. */
+    private static final int[] CODE = {0, 0, 1, 0, 2, 0, 0, 0, 3};
+    private static final byte[] WIDTH_OF_CODE = {0, 2, 4, 8};
 
     private final double rate;
     private final double sampleRatio;
@@ -43,6 +47,16 @@ public final class JointSq extends RandomizedCompressor {
     private float[] corrected = new float[0];
     private byte[] widths = new byte[0];
     private final float[] scales = new float[3];
+    /** Positions grouped by width code, and where each code's run starts ({@link #sortByWidth}). */
+    private int[] order = new int[0];
+    /** The positions of the tensor being written or read that have a nonzero width, in position order. */
+    private int[] sending = new int[0];
+    private final int[] starts = new int[5];
+    private final int[] cursor = new int[4];
+    /** The largest {@code |c|} of each width code in the tensor being written. */
+    private final float[] maxima = new float[4];
+    /** One chunk of the width map's 2-bit codes, packed or unpacked together. */
+    private final int[] map = new int[Chunks.SIZE];
 
     JointSq(double rate, double sampleRatio, long seed, long stream) {
         super(seed, stream);
@@ -125,28 +139,67 @@ public final class JointSq extends RandomizedCompressor {
         return max;
     }
 
+    /**
+     * Writes one tensor: the width map, the group scales, then each group's codes. The groups are walked through
+     * {@link #sortByWidth}'s position lists, not by testing every value's width once per group (a branch the
+     * processor cannot predict); the order of values, and so of random draws, is the same.
+     */
     private void writeTensor(int from, int n) {
-        java.util.Arrays.fill(scales, 0f);
-        for (int i = from; i < from + n; i++) {
-            int code = code(widths[i]);
-            packer.write(code, 2);
-            if (code > 0) {
-                scales[code - 1] = Math.max(scales[code - 1], Math.abs(corrected[i]));
-            } else {
+        Arrays.fill(maxima, 0f);
+        int sent = 0;
+        growLists(n);
+        for (int start = from; start < from + n; start += Chunks.SIZE) {
+            int count = Math.min(Chunks.SIZE, from + n - start);
+            for (int j = 0; j < count; j++) {
+                int i = start + j;
+                int code = CODE[widths[i]];
+                map[j] = code;
+                maxima[code] = Math.max(maxima[code], Math.abs(corrected[i]));
                 residual[i] = corrected[i];
+                sending[sent] = i;
+                sent += code == 0 ? 0 : 1;
             }
+            packer.writeAll(map, count, 2);
         }
-        for (float s : scales) {
-            packer.writeFloat(s);
+        for (int g = 0; g < 3; g++) {
+            scales[g] = maxima[g + 1];
+            packer.writeFloat(scales[g]);
         }
+        sortByWidth(sent);
         for (int g = 0; g < 3; g++) {
             int w = WIDTHS[g];
             int top = (1 << (w - 1)) - 1;
-            for (int i = from; i < from + n; i++) {
-                if (widths[i] == w) {
-                    residual[i] = corrected[i] - quantize(corrected[i], scales[g], w, top);
-                }
+            for (int k = starts[g + 1]; k < starts[g + 2]; k++) {
+                int i = order[k];
+                residual[i] = corrected[i] - quantize(corrected[i], scales[g], w, top);
             }
+        }
+    }
+
+    /** Makes room for the position lists of a tensor of {@code n} values. */
+    private void growLists(int n) {
+        if (order.length < n) {
+            order = new int[n];
+            sending = new int[n];
+        }
+    }
+
+    /**
+     * Lists the {@code sent} positions of {@code sending} (those with a nonzero width, in position order) by width
+     * code, each code's in position order: those of code {@code c} are {@code order[starts[c] … starts[c + 1])}.
+     */
+    private void sortByWidth(int sent) {
+        Arrays.fill(starts, 0);
+        for (int k = 0; k < sent; k++) {
+            starts[CODE[widths[sending[k]]] + 1]++;
+        }
+        for (int c = 0; c < 4; c++) {
+            starts[c + 1] += starts[c];
+            cursor[c] = starts[c];
+        }
+        for (int k = 0; k < sent; k++) {
+            int i = sending[k];
+            order[cursor[CODE[widths[i]]]++] = i;
         }
     }
 
@@ -164,10 +217,6 @@ public final class JointSq extends RandomizedCompressor {
         return (code & 1) == 1 ? -magnitude : magnitude;
     }
 
-    private static int code(int width) {
-        return width == 0 ? 0 : width == 2 ? 1 : width == 4 ? 2 : 3;
-    }
-
     @Override
     public void decode(Payload payload, float[] out, int offset) {
         int length = payload.elements();
@@ -182,21 +231,27 @@ public final class JointSq extends RandomizedCompressor {
     }
 
     private void readTensor(float[] out, int offset, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            int code = reader.read(2);
-            widths[i] = (byte) (code == 0 ? 0 : 1 << code);
-            out[offset + i] = 0f;
+        int sent = 0;
+        growLists(n);
+        for (int start = from; start < from + n; start += Chunks.SIZE) {
+            int count = Math.min(Chunks.SIZE, from + n - start);
+            reader.readAll(map, count, 2);
+            for (int j = 0; j < count; j++) {
+                widths[start + j] = WIDTH_OF_CODE[map[j]];
+                sending[sent] = start + j;
+                sent += map[j] == 0 ? 0 : 1;
+            }
         }
+        Arrays.fill(out, offset + from, offset + from + n, 0f);
         for (int g = 0; g < 3; g++) {
             scales[g] = reader.readFloat();
         }
+        sortByWidth(sent);
         for (int g = 0; g < 3; g++) {
             int w = WIDTHS[g];
             int top = (1 << (w - 1)) - 1;
-            for (int i = from; i < from + n; i++) {
-                if (widths[i] == w) {
-                    out[offset + i] = value(reader.read(w), scales[g], top);
-                }
+            for (int k = starts[g + 1]; k < starts[g + 2]; k++) {
+                out[offset + order[k]] = value(reader.read(w), scales[g], top);
             }
         }
     }

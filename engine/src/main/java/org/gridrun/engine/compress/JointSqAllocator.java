@@ -66,12 +66,14 @@ final class JointSqAllocator {
         return a * a;
     }
 
-    /** The width of a value of squared normalised magnitude {@code a2} at threshold {@code tau}. */
+    /**
+     * The width of a value of squared normalised magnitude {@code a2} at threshold {@code tau}: the items whose
+     * density reaches {@code tau}, counted without branches (the densities fall from item to item, so the items taken
+     * are always a prefix).
+     */
     static int width(float a2, float tau) {
-        if (!(a2 > 0) || a2 * D1 < tau) {
-            return 0;
-        }
-        return a2 * D2 < tau ? 2 : a2 * D3 < tau ? 4 : 8;
+        int w = (a2 * D1 >= tau ? 2 : 0) + (a2 * D2 >= tau ? 2 : 0) + (a2 * D3 >= tau ? 4 : 0);
+        return a2 > 0 ? w : 0;
     }
 
     private float sampledThreshold(float[] c, int from, int n, float inverse, long budget) {

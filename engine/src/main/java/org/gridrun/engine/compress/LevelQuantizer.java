@@ -20,9 +20,12 @@ import org.gridrun.engine.random.CounterRng;
  * <p>Wire format: the norms of all buckets first, as little-endian float32, then one {@code bits}-bit level index
  * per value, packed by {@link BitPacker} with no padding between buckets: exactly {@code 32·buckets + bits·n} bits.
  * A bucket whose norm is zero decodes to zeros; one whose norm is not finite to NaN. Each 64-bit random draw decides
- * two values: value {@code e} of a step takes draw {@code e/2} of the step's stretch of the stream (its top 24 bits
- * for even {@code e}, the next 24 for odd), so a draw depends only on the value's position and a large vector can be
- * encoded and decoded in two halves at once ({@link Halves}) with the same payload as one thread's.
+ * four values: value {@code e} of a step takes the 16-bit uniform {@code u} at bits {@code 48 − 16·(e mod 4)} of draw
+ * {@code e/4} of the step's stretch of the stream, so a draw depends only on the value's position and a large vector
+ * can be encoded and decoded in two halves at once ({@link Halves}) with the same payload as one thread's. Rounding
+ * is up when {@code floor(f·2^16) + u ≥ 2^16}, {@code f} being the value's fraction of the way between its two
+ * levels: unbiased to the resolution of the uniform, the probability of going up falling short of {@code f} by less
+ * than {@code 2^-16} (a bias under {@code 2^-16} of one level gap, far below the rounding's own standard deviation).
  *
  * <p>Buckets run over the whole gradient, or, with per-layer buckets and a bound layout, restart at every tensor.
  * With {@code ignore_small_buckets} (the seed's {@code nuq_ig_sm_bkts}) every bucket shorter than the bucket size is
@@ -199,7 +202,7 @@ abstract class LevelQuantizer extends BaseCompressor {
             bounds = new float[b.count()];
         }
         long first = rng.counter();
-        rng.seek(first + (length + 1L) / 2);
+        rng.seek(first + Uniform16.draws(length));
         boolean split = Halves.worthIt(length) && b.quantizedValues() == length;
         Halves.split(b.count(), 1, split, (part, from, to) -> measure(gradient, offset, b, from, to, p.bytes()));
         Halves.split(length, Chunks.ALIGN, split,
@@ -228,8 +231,8 @@ abstract class LevelQuantizer extends BaseCompressor {
 
     /**
      * Packs the level indices of values {@code [from, to)}, {@code from} a multiple of {@link Chunks#ALIGN} so they
-     * start on a whole byte; value {@code e} takes its uniform from draw {@code first + e/2}, the top 24 bits for even
-     * {@code e}, the next 24 for odd, whatever thread handles it.
+     * start on a whole byte; value {@code e} takes its uniform from draw {@code first + e/4} ({@link #uniformOf}),
+     * whatever thread handles it.
      */
     private void quantize(float[] g, int offset, Buckets b, int from, int to, byte[] bytes, int part, long first) {
         BitPacker out = chunks.packer(part, bytes, 32L * b.header(b.count()) + (long) bits * b.codesBefore(from));
@@ -258,17 +261,17 @@ abstract class LevelQuantizer extends BaseCompressor {
         out.flush();
     }
 
-    /** The 24-bit uniform of value {@code e}: from draw {@code first + e/2}, its top half for even {@code e}. */
+    /** The 16-bit uniform of value {@code e} ({@link Uniform16}). */
     private int uniformOf(long first, int e) {
-        long r = rng.at(first + (e >>> 1));
-        return (int) ((e & 1) == 0 ? r >>> 40 : (r >>> 16) & 0xFFFFFF);
+        return Uniform16.of(rng, first, e);
     }
 
     /**
-     * Uniform levels: index {@code floor(t + u/2^24)} with {@code t = (v/‖b‖ + 1)·top/2}, at most {@code top}, which
-     * is {@code floor(t) + 1} with probability {@code t − floor(t)}; {@code ratio} is {@code top/(2‖b‖)}. Values are
-     * clamped to {@code bound} first; with no bound {@code |v| ≤ ‖b‖}, so only rounding can push {@code t} past
-     * {@code [0, top]}, and truncation towards zero and the final minimum absorb that.
+     * Uniform levels: index {@code floor(t + u/2^16)} (to the uniform's resolution, see the class comment) with
+     * {@code t = (v/‖b‖ + 1)·top/2}, at most {@code top}, which is {@code floor(t) + 1} with probability
+     * {@code t − floor(t)}; {@code ratio} is {@code top/(2‖b‖)}. Values are clamped to {@code bound} first; with no
+     * bound {@code |v| ≤ ‖b‖}, so only rounding can push {@code t} past {@code [0, top]}, and truncation towards zero
+     * and the final minimum absorb that. One draw serves four values.
      */
     private void uniformCodes(float[] g, int offset, int from, int to, int[] codes, long first, float bound,
                               float ratio) {
@@ -277,31 +280,34 @@ abstract class LevelQuantizer extends BaseCompressor {
         boolean clip = bound != Float.POSITIVE_INFINITY;
         int j = 0;
         int e = from;
-        if ((e & 1) != 0) {
+        for (; (e & 3) != 0 && e < to; e++) {
             codes[j++] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, uniformOf(first, e));
-            e++;
         }
-        if (clip) {
-            for (; e + 1 < to; e += 2, j += 2) {
-                long r = rng.at(first + (e >>> 1));
-                codes[j] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, (int) (r >>> 40));
-                codes[j + 1] = uniformCode(clamp(g[offset + e + 1], bound) * ratio + half, top,
-                        (int) (r >>> 16) & 0xFFFFFF);
+        for (; e + 3 < to; e += 4, j += 4) {
+            long r = rng.at(first + (e >>> 2));
+            int at = offset + e;
+            float a = g[at];
+            float b = g[at + 1];
+            float c = g[at + 2];
+            float d = g[at + 3];
+            if (clip) {
+                a = clamp(a, bound);
+                b = clamp(b, bound);
+                c = clamp(c, bound);
+                d = clamp(d, bound);
             }
-        } else {
-            for (; e + 1 < to; e += 2, j += 2) {
-                long r = rng.at(first + (e >>> 1));
-                codes[j] = uniformCode(g[offset + e] * ratio + half, top, (int) (r >>> 40));
-                codes[j + 1] = uniformCode(g[offset + e + 1] * ratio + half, top, (int) (r >>> 16) & 0xFFFFFF);
-            }
+            codes[j] = uniformCode(a * ratio + half, top, Uniform16.piece(r, 0));
+            codes[j + 1] = uniformCode(b * ratio + half, top, Uniform16.piece(r, 1));
+            codes[j + 2] = uniformCode(c * ratio + half, top, Uniform16.piece(r, 2));
+            codes[j + 3] = uniformCode(d * ratio + half, top, Uniform16.piece(r, 3));
         }
-        if (e < to) {
-            codes[j] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, uniformOf(first, e));
+        for (; e < to; e++) {
+            codes[j++] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, uniformOf(first, e));
         }
     }
 
     private static int uniformCode(float t, int top, int u) {
-        return Math.min((int) (t + u * 0x1.0p-24), top);
+        return Math.min(Uniform16.floor(t, u), top);
     }
 
     /** Any levels: {@link LevelSearch} on {@code r = v/‖b‖}, {@code inverse} being {@code 1/‖b‖}. */
@@ -310,17 +316,19 @@ abstract class LevelQuantizer extends BaseCompressor {
         LevelSearch s = search;
         int j = 0;
         int e = from;
-        if ((e & 1) != 0) {
+        for (; (e & 3) != 0 && e < to; e++) {
             codes[j++] = s.index(clamp(g[offset + e], bound) * inverse, uniformOf(first, e));
-            e++;
         }
-        for (; e + 1 < to; e += 2, j += 2) {
-            long r = rng.at(first + (e >>> 1));
-            codes[j] = s.index(clamp(g[offset + e], bound) * inverse, (int) (r >>> 40));
-            codes[j + 1] = s.index(clamp(g[offset + e + 1], bound) * inverse, (int) (r >>> 16) & 0xFFFFFF);
+        for (; e + 3 < to; e += 4, j += 4) {
+            long r = rng.at(first + (e >>> 2));
+            int at = offset + e;
+            codes[j] = s.index(clamp(g[at], bound) * inverse, Uniform16.piece(r, 0));
+            codes[j + 1] = s.index(clamp(g[at + 1], bound) * inverse, Uniform16.piece(r, 1));
+            codes[j + 2] = s.index(clamp(g[at + 2], bound) * inverse, Uniform16.piece(r, 2));
+            codes[j + 3] = s.index(clamp(g[at + 3], bound) * inverse, Uniform16.piece(r, 3));
         }
-        if (e < to) {
-            codes[j] = s.index(clamp(g[offset + e], bound) * inverse, uniformOf(first, e));
+        for (; e < to; e++) {
+            codes[j++] = s.index(clamp(g[offset + e], bound) * inverse, uniformOf(first, e));
         }
     }
 

@@ -45,8 +45,8 @@ final class LevelSearch {
     }
 
     /**
-     * The level index for scaled value {@code r} and a 24-bit uniform {@code u}: the upper of its two neighbours
-     * {@code l_j ≤ r ≤ l_{j+1}} when {@code (r − l_j)/(l_{j+1} − l_j) + u/2^24 ≥ 1}, else the lower; a value below
+     * The level index for scaled value {@code r} and a 16-bit uniform {@code u}: the upper of its two neighbours
+     * {@code l_j ≤ r ≤ l_{j+1}} when {@code (r − l_j)/(l_{j+1} − l_j) + u/2^16 ≥ 1}, else the lower; a value below
      * the first level (or NaN) gives 0, one above the last the top index.
      */
     int index(double r, int u) {
@@ -75,6 +75,6 @@ final class LevelSearch {
                 hi = mid;
             }
         }
-        return lo + (int) ((r - l[lo]) * inverseGap[lo] + u * 0x1.0p-24);
+        return lo + (int) ((r - l[lo]) * inverseGap[lo] + u * 0x1.0p-16);
     }
 }

@@ -29,7 +29,8 @@ import org.gridrun.engine.config.ValueType;
  * values with {@code k} outliers holds exactly {@code 64 + 6(n − k) + 8k} bits, so its length varies with the data
  * and a new payload is allocated whenever it changes. Statistics are per worker: payloads are gathered.
  *
- * <p>State: the position of its random stream (24 bytes).
+ * <p>State: the position of its random stream (24 bytes). Rounding takes one 16-bit uniform per value, four per
+ * 64-bit draw, unbiased to {@code 2^-16} of a step ({@link Uniform16}).
  */
 public final class Smaq extends RandomizedCompressor {
     /** The short name. */
@@ -40,7 +41,6 @@ public final class Smaq extends RandomizedCompressor {
     private static final float OUTLIER_RANGE = 1.5f;
 
     private static final float[] SIGNED = signedMagnitudes();
-    private static final long MASK = 0xFFFFFFFFL;
 
     private final int numSamples;
     private final Chunks chunks = new Chunks();
@@ -94,7 +94,7 @@ public final class Smaq extends RandomizedCompressor {
         LittleEndian.putFloat(p.bytes(), 0, mean);
         LittleEndian.putFloat(p.bytes(), 4, std);
         long counter = rng.counter();
-        rng.seek(counter + (length + 1L) / 2);
+        rng.seek(counter + Uniform16.draws(length));
         int aligned = byteAligned(gradient, offset, length, mid, 64 + 6L * mid + 2L * outliers[0], m, limit);
         secondStart = 64 + 6L * aligned + 2L * (outliers[0] + outliers(gradient, offset + mid, offset + aligned, m,
                 limit));
@@ -147,7 +147,7 @@ public final class Smaq extends RandomizedCompressor {
 
     /**
      * Packs the records of values {@code [from, to)} from bit {@code start} (64 for part 0, else a whole byte),
-     * value {@code e} rounding with draw {@code counter + e/2}: its high 32 bits for even {@code e}, low for odd.
+     * value {@code e} rounding with its 16-bit uniform of the draws from {@code counter} ({@link Uniform16}).
      */
     private void code(float[] g, int offset, int from, int to, byte[] bytes, long start, int part, long counter,
                       float mean, float inverse, int limit) {
@@ -156,18 +156,20 @@ public final class Smaq extends RandomizedCompressor {
         int[] widths = this.widths[part];
         for (int e = from; e < to; ) {
             int n = Math.min(Chunks.SIZE, to - e);
-            int j = 0;
-            if ((e & 1) != 0) {
-                codes[j++] = record(g[offset + e] - mean, inverse, limit, rng.at(counter + (e >>> 1)) & MASK);
-            }
             int at = offset + e;
-            for (; j + 1 < n; j += 2) {
-                long r = rng.at(counter + ((e + j) >>> 1));
-                codes[j] = record(g[at + j] - mean, inverse, limit, r >>> 32);
-                codes[j + 1] = record(g[at + j + 1] - mean, inverse, limit, r & MASK);
+            int j = 0;
+            for (; ((e + j) & 3) != 0 && j < n; j++) {
+                codes[j] = record(g[at + j] - mean, inverse, limit, Uniform16.of(rng, counter, e + j));
             }
-            if (j < n) {
-                codes[j] = record(g[at + j] - mean, inverse, limit, rng.at(counter + ((e + j) >>> 1)) >>> 32);
+            for (; j + 3 < n; j += 4) {
+                long r = rng.at(counter + ((e + j) >>> 2));
+                codes[j] = record(g[at + j] - mean, inverse, limit, Uniform16.piece(r, 0));
+                codes[j + 1] = record(g[at + j + 1] - mean, inverse, limit, Uniform16.piece(r, 1));
+                codes[j + 2] = record(g[at + j + 2] - mean, inverse, limit, Uniform16.piece(r, 2));
+                codes[j + 3] = record(g[at + j + 3] - mean, inverse, limit, Uniform16.piece(r, 3));
+            }
+            for (; j < n; j++) {
+                codes[j] = record(g[at + j] - mean, inverse, limit, Uniform16.of(rng, counter, e + j));
             }
             for (j = 0; j < n; j++) {
                 widths[j] = 6 + ((codes[j] & 1) << 1);
@@ -179,18 +181,18 @@ public final class Smaq extends RandomizedCompressor {
     }
 
     /**
-     * The record of a value {@code d = x − μ}, rounding with the 32-bit uniform {@code u}; its width is 8 when its
+     * The record of a value {@code d = x − μ}, rounding with the 16-bit uniform {@code u}; its width is 8 when its
      * low (flag) bit is set, else 6. Branch-free, since about a third of a Gaussian's values are outliers at random:
      * the two candidate magnitudes are computed and one selected by mask; {@code inverse} is 0 when σ is not usable.
      */
-    private static int record(float d, float inverse, int limit, long u) {
+    private static int record(float d, float inverse, int limit, int u) {
         int outlier = outlier(d, limit);
         int sign = (Float.floatToRawIntBits(d) >>> 31) & (-magnitudeBits(d) >>> 31) & (inverse != 0f ? 1 : 0);
         float a = Math.abs(d) * inverse;
         int main = Float.floatToRawIntBits(a * MAIN_SCALE);
         int far = Float.floatToRawIntBits(Math.min(a - 1f, OUTLIER_RANGE) * OUTLIER_SCALE);
         float t = Float.intBitsToFloat(main ^ ((main ^ far) & -outlier));
-        int magnitude = Math.min((int) (t + u * 0x1.0p-32), MAIN_SCALE + (63 - MAIN_SCALE) * outlier);
+        int magnitude = Math.min(Uniform16.floor(t, u), MAIN_SCALE + (63 - MAIN_SCALE) * outlier);
         return outlier | magnitude << 1 | sign << (5 + 2 * outlier);
     }
 

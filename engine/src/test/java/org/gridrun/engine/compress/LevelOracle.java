@@ -118,9 +118,21 @@ record LevelOracle(double[] levels, boolean l2, int bucket) {
         byte[] first = a.encode(g, 0, g.length).copy().bytes();
         assertArrayEquals(first, prototype.copy(3).encode(g, 0, g.length).bytes());
         assertFalse(Arrays.equals(first, prototype.copy(4).encode(g, 0, g.length).bytes()), "another stream");
-        assertFalse(Arrays.equals(first, a.encode(g, 0, g.length).bytes()), "the next draw");
+        assertTrue(nextDiffers(a, g, first), "the next draws");
         a.reset();
         assertArrayEquals(first, a.encode(g, 0, g.length).bytes(), "reset restarts the stream");
+    }
+
+    /**
+     * Whether one of the next eight payloads of {@code c} differs from {@code first}: with few quantized values two
+     * steps' random codes coincide by chance (a third of the time for four 2-bit values), eight in a row do not.
+     */
+    private static boolean nextDiffers(Compressor c, float[] g, byte[] first) {
+        boolean differs = false;
+        for (int step = 0; step < 8; step++) {
+            differs |= !Arrays.equals(first, c.encode(g, 0, g.length).bytes());
+        }
+        return differs;
     }
 
     /** A fresh copy restored from a saved one encodes what the saved one would have, two steps on. */

@@ -11,6 +11,7 @@ import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.compress.TensorLayout;
+import org.gridrun.jobs.UserInputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,6 +25,11 @@ import picocli.CommandLine.Spec;
  * on-stack-replaced code) and is the best of {@code --repeat}. A method's ratio is to the copies timed between its
  * own repetitions, so load from other processes that comes and goes during a long run slows both sides of a ratio
  * alike; the copy row is the copy timed before any method.
+ *
+ * <p>Every method is bound to the same {@link TensorLayout}: by default {@link BenchLayout#resnet18} cut to
+ * {@code --size} (so PowerSGD compresses matrices and per-tensor methods see layers), or one flat vector with
+ * {@code --layout flat}. The layout is named in the table's header, and on standard error with {@code --csv}, so
+ * the CSV stays {@code method,gbps,ratio_to_copy} rows.
  */
 @Command(name = "compressors", mixinStandardHelpOptions = true,
         description = "Encode+decode throughput (GB/s of float32 input) of every compressor, with its default "
@@ -43,6 +49,11 @@ final class BenchCompressorsCommand implements Callable<Integer> {
     @Option(names = "--csv", description = "Print method,gbps,ratio_to_copy rows.")
     boolean csv;
 
+    @Option(names = "--layout", paramLabel = "resnet18|flat", defaultValue = "resnet18",
+            description = "Tensors bound to every method: ResNet-18's, cut to the size, or one flat vector "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String layoutName;
+
     /** Untimed runs before timing anything. */
     static final int WARM_UPS = 2;
 
@@ -52,6 +63,11 @@ final class BenchCompressorsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (size < 1 || repeat < 1) {
+            throw new UserInputException("--size and --repeat must be positive, found " + size + " and " + repeat);
+        }
+        TensorLayout layout = layout();
+        String described = describe(layout);
         float[] v = new float[size];
         SplittableRandom random = new SplittableRandom(1);
         for (int i = 0; i < size; i++) {
@@ -63,8 +79,10 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         if (csv) {
             out.println("method,gbps,ratio_to_copy");
             out.printf(Locale.ROOT, "copy,%.4f,1.0000%n", copy);
+            spec.commandLine().getErr().println("layout: " + described);
         } else {
             out.printf(Locale.ROOT, "%d float32 values, best of %d; array copy %.3f GB/s%n", size, repeat, copy);
+            out.println("layout: " + described);
             out.printf(Locale.ROOT, "%-10s %10s %10s %12s%n", "method", "GB/s", "x copy", "bits/value");
         }
         for (CompressorProvider provider : Compressors.providers()) {
@@ -72,7 +90,7 @@ final class BenchCompressorsCommand implements Callable<Integer> {
                 continue;
             }
             Compressor c = Compressors.create(provider.name(), Map.of(), 1).copy(0);
-            c.bind(TensorLayout.flat(size));
+            c.bind(layout);
             long[] bits = new long[1];
             long[] nanos = best(() -> {
                 Payload p = c.encode(v, 0, size);
@@ -91,6 +109,33 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private TensorLayout layout() {
+        switch (layoutName) {
+            case "resnet18":
+                return BenchLayout.resnet18(size);
+            case "flat":
+                return TensorLayout.flat(size);
+            default:
+                throw new UserInputException("--layout must be resnet18 or flat, found '" + layoutName + "'");
+        }
+    }
+
+    /** The layout's name, tensor count and largest matrix, for the output's header. */
+    private String describe(TensorLayout layout) {
+        int matrices = 0;
+        TensorLayout.Tensor largest = layout.tensors().get(0);
+        for (TensorLayout.Tensor t : layout.tensors()) {
+            if (t.shape().length > 1) {
+                matrices++;
+            }
+            if (t.size() > largest.size()) {
+                largest = t;
+            }
+        }
+        return String.format(Locale.ROOT, "%s, %d tensors (%d matrices), largest %s [%d x %d]", layoutName,
+                layout.tensors().size(), matrices, largest.name(), largest.rows(), largest.columns());
     }
 
     /**
