@@ -106,7 +106,7 @@ class SpecReaderTest {
         assertTrue(p.contains("figures/bad.yaml:11:9: series label 'A' is used twice in series"), p.toString());
         assertTrue(p.stream().anyMatch(m -> m.startsWith("figures/bad.yaml:12:9: series 'B' needs 'match'")),
                 p.toString());
-        assertTrue(p.contains("figures/bad.yaml:13:7: give the grid's run(s) with 'run' or 'runs'"), p.toString());
+        assertTrue(p.contains("figures/bad.yaml:13:5: give the grid's run(s) with 'run' or 'runs'"), p.toString());
         assertTrue(p.stream().anyMatch(m -> m.startsWith("figures/bad.yaml:15:13: no series set 'nosuchset'")),
                 p.toString());
         assertEquals(8, p.size(), p.toString());
