@@ -16,7 +16,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * fixed y limits when given, and a dashed grey vertical line at each learning-rate drop.
  */
 final class LineFigure {
-    static final int WIDTH = 640;
+    static final int WIDTH = 760;
     static final int HEIGHT = 440;
     private static final BasicStroke LINE = new BasicStroke(2f);
     private static final BasicStroke DASHED = new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
@@ -35,7 +35,7 @@ final class LineFigure {
         Styler styler = chart.getStyler();
         styler.setChartBackgroundColor(Color.WHITE);
         styler.setPlotBackgroundColor(Color.WHITE);
-        styler.setLegendPosition(Styler.LegendPosition.InsideNE);
+        styler.setLegendPosition(Styler.LegendPosition.OutsideE);   // never over the lines
         styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         chart.getStyler().setYAxisLogarithmic(spec.logY());
         if (spec.yLimits() != null) {
