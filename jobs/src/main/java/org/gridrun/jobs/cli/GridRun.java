@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
                 + "writes the report.",
         subcommands = {TrainCommand.class, StatusCommand.class, CancelCommand.class, ResubmitCommand.class,
                 PlanCommand.class, ReportCommand.class, ExpandCommand.class, CompressCommand.class, BenchCommand.class,
-                DbCommand.class,
+                DbCommand.class, FiguresCommand.class,
                 ListCommand.class,
                 CommandLine.HelpCommand.class})
 public final class GridRun implements Callable<Integer> {
