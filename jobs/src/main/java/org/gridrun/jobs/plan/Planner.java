@@ -146,12 +146,47 @@ public final class Planner {
         RunDir dir = RunDir.at(workspace.runDir(e.grid(), e.run(), e.name()));
         if (stored != null && stored.runDir() != null && Files.isDirectory(stored.runDir())) {
             dir = RunDir.at(stored.runDir());
+        } else {
+            requireSameExperiment(file, e, config, dir);
         }
         RunState known = dir.exists() ? dir.status().state() : null;
         if (known == null && stored != null) {
             known = stored.state();
         }
         return new PlannedExperiment(record, dir, known);
+    }
+
+    /**
+     * Refuses to reuse a run directory that holds another configuration under the same name: its state (say
+     * COMPLETED) would otherwise be taken for this experiment's, and the new config would silently never run. This
+     * happens when a key left out of the names (a run's {@code exclude}) changes. The directory is left as it is.
+     */
+    private static void requireSameExperiment(GridFile file, Experiment e, Map<String, Object> config, RunDir dir) {
+        if (!Files.isRegularFile(dir.experimentFile())) {
+            return;
+        }
+        ExperimentRecord there = dir.readExperiment();
+        if (there.id().equals(e.id())) {
+            return;
+        }
+        List<String> changed = new ArrayList<>();
+        Set<String> keys = new LinkedHashSet<>(config.keySet());
+        keys.addAll(there.config().keySet());
+        for (String key : keys) {
+            if (!Objects.equals(String.valueOf(there.config().get(key)), String.valueOf(config.get(key)))) {
+                changed.add(key + " " + there.config().get(key) + " there, " + config.get(key) + " here");
+            }
+        }
+        if (changed.isEmpty()) {
+            return; // the same configuration under an older canonical form
+        }
+        String first = changed.get(0).substring(0, changed.get(0).indexOf(' '));
+        String location = e.origin(first).map(origin -> origin + ": ").orElse(file.path() + ": ");
+        throw new UserInputException(location + "run '" + e.run() + "', experiment " + e.name() + ": its run "
+                + "directory " + dir.path() + " holds a different configuration (" + String.join("; ", changed)
+                + "). The experiment's name leaves out what changed: name it (take the key out of the run's "
+                + "exclude, or give the run another prefix), or move that directory away to run the new "
+                + "configuration in its place.");
     }
 
     /** {@code file:line:col: } of the value the trainer rejected, when the message starts with its key. */
