@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -223,6 +225,21 @@ public final class ResultsStore implements AutoCloseable {
     /** The metric's records of an experiment, ordered by step; empty when there are none. */
     public synchronized List<MetricRecord> series(String experimentId, String metric) {
         return query("read " + metric + " of " + experimentId, () -> reader.series(experimentId, metric));
+    }
+
+    /**
+     * The metric's series of each of {@code experiments} that has any records, in their order: the seeds' curves a
+     * mean or a band over seeds is drawn from.
+     */
+    public List<List<MetricRecord>> nonEmptySeries(Collection<StoredExperiment> experiments, String metric) {
+        List<List<MetricRecord>> out = new ArrayList<>();
+        for (StoredExperiment e : experiments) {
+            List<MetricRecord> s = series(e.id(), metric);
+            if (!s.isEmpty()) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /**

@@ -6,8 +6,6 @@ import java.util.Map;
 import org.gridrun.analysis.Curves;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.SeedGroup;
-import org.gridrun.analysis.StoredExperiment;
-import org.gridrun.engine.run.MetricRecord;
 import org.knowm.xchart.XYChart;
 
 /**
@@ -32,7 +30,7 @@ final class CompareWriter {
         GroupComparison comparison = GroupComparison.of(metric, groups, byId);
         List<BandFigure.Line> lines = new ArrayList<>();
         for (GroupComparison.Row row : comparison.rows()) {
-            lines.add(new BandFigure.Line(row.group().label(), Curves.bandOverSeeds(series(row.group(), metric))));
+            lines.add(new BandFigure.Line(row.group().label(), Curves.bandOverSeeds(store.nonEmptySeries(row.group().experiments(), metric))));
         }
         XYChart chart = BandFigure.of(metric, grid + " — " + metric, lines);
         if (chart != null) {
@@ -42,16 +40,5 @@ final class CompareWriter {
         files.text(DIR + "/" + slug + ".csv", ComparePage.csv(comparison));
         files.text(DIR + "/" + slug + ".tex", ComparePage.latex(comparison));
         return chart != null;
-    }
-
-    private List<List<MetricRecord>> series(SeedGroup group, String metric) {
-        List<List<MetricRecord>> series = new ArrayList<>();
-        for (StoredExperiment e : group.experiments()) {
-            List<MetricRecord> s = store.series(e.id(), metric);
-            if (!s.isEmpty()) {
-                series.add(s);
-            }
-        }
-        return series;
     }
 }

@@ -91,14 +91,7 @@ public final class PaperFigures {
     }
 
     private List<MetricRecord> meanCurve(List<StoredExperiment> experiments, String metric) {
-        List<List<MetricRecord>> series = new ArrayList<>();
-        for (StoredExperiment e : experiments) {
-            List<MetricRecord> s = store.series(e.id(), metric);
-            if (!s.isEmpty()) {
-                series.add(s);
-            }
-        }
-        return Curves.meanOverSeeds(series);
+        return Curves.meanOverSeeds(store.nonEmptySeries(experiments, metric));
     }
 
     private void table(PaperTable table) {
