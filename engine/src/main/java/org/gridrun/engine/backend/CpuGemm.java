@@ -52,8 +52,7 @@ final class CpuGemm {
             return;
         }
         if (!tiled) {
-            blas.sgemm(transB ? "T" : "N", transA ? "T" : "N", n, m, k, alpha, b, bo, Math.max(1, ldb), a, ao,
-                    Math.max(1, lda), beta, c, co, Math.max(1, n));
+            rowMajor(blas, transA, transB, m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co);
             return;
         }
         if (transA) {
@@ -67,6 +66,16 @@ final class CpuGemm {
             bo = 0;
         }
         dotProducts(m, n, k, alpha, a, ao, b, bo, beta, c, co);
+    }
+
+    /**
+     * One row-major product as one column-major {@code sgemm} call on {@code blas}, with the operands swapped; no
+     * tiling, so for native BLAS (and the Vector API one) only.
+     */
+    static void rowMajor(BLAS blas, boolean transA, boolean transB, int m, int n, int k, float alpha, float[] a,
+                         int ao, int lda, float[] b, int bo, int ldb, float beta, float[] c, int co) {
+        blas.sgemm(transB ? "T" : "N", transA ? "T" : "N", n, m, k, alpha, b, bo, Math.max(1, ldb), a, ao,
+                Math.max(1, lda), beta, c, co, Math.max(1, n));
     }
 
     /** {@code C ← alpha·A·Bᵀ + beta·C} for row-major A m×k and B n×k, in tiles below the blocking threshold. */

@@ -63,10 +63,8 @@ final class SplitGemm {
         }
     }
 
-    /** One row-major product through column-major BLAS: the operands swap places. */
     private void call(boolean transA, boolean transB, int m, int n, int k, float alpha, float[] a, int ao, int lda,
                       float[] b, int bo, int ldb, float beta, float[] c, int co) {
-        blas.sgemm(transB ? "T" : "N", transA ? "T" : "N", n, m, k, alpha, b, bo, Math.max(1, ldb), a, ao,
-                Math.max(1, lda), beta, c, co, Math.max(1, n));
+        CpuGemm.rowMajor(blas, transA, transB, m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co);
     }
 }
