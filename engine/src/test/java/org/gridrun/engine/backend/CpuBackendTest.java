@@ -19,24 +19,20 @@ class CpuBackendTest {
     }
 
     private Tensor tensor(int rows, int cols, float[] values) {
-        Tensor t = backend.allocate(rows, cols);
-        backend.upload(values, 0, t);
-        return t;
+        return TestTensors.tensor(backend, rows, cols, values);
     }
 
     private float[] values(Tensor t) {
-        float[] out = new float[t.size()];
-        backend.download(t, out, 0);
-        return out;
+        return TestTensors.values(backend, t);
     }
 
     private static float[] random(Random rng, int n) {
-        return GemmReference.gaussian(rng, n);
+        return TestTensors.gaussian(rng, n);
     }
 
     private static float[] reference(boolean ta, boolean tb, float[] a, int ar, int ac, float[] b, int br, int bc,
                                      float alpha, float beta, float[] c) {
-        return GemmReference.product(ta, tb, a, ar, ac, b, br, bc, alpha, beta, c);
+        return TestTensors.product(ta, tb, a, ar, ac, b, br, bc, alpha, beta, c);
     }
 
     @Test

@@ -22,8 +22,8 @@ class CpuConvolutionTest {
     void convolveAgreesWithADirectConvolution() {
         for (ConvGeometry g : geometries()) {
             Random rng = new Random(5);
-            float[] x = GemmReference.gaussian(rng, IMAGES * g.inputSize());
-            float[] w = GemmReference.gaussian(rng, FILTERS * g.patchSize());
+            float[] x = TestTensors.gaussian(rng, IMAGES * g.inputSize());
+            float[] w = TestTensors.gaussian(rng, FILTERS * g.patchSize());
             Tensor y = backend.allocate(IMAGES * g.outPositions(), FILTERS);
             backend.convolve(tensor(IMAGES, g.inputSize(), x), g, tensor(FILTERS, g.patchSize(), w), y);
             assertArrayEquals(direct(g, x, w, null), values(y), 1e-4f, g.toString());
@@ -34,8 +34,8 @@ class CpuConvolutionTest {
     void weightGradientAgreesWithADirectSumAndRepeatsBitForBit() {
         for (ConvGeometry g : geometries()) {
             Random rng = new Random(6);
-            float[] x = GemmReference.gaussian(rng, IMAGES * g.inputSize());
-            float[] dy = GemmReference.gaussian(rng, IMAGES * g.outPositions() * FILTERS);
+            float[] x = TestTensors.gaussian(rng, IMAGES * g.inputSize());
+            float[] dy = TestTensors.gaussian(rng, IMAGES * g.outPositions() * FILTERS);
             Tensor xt = tensor(IMAGES, g.inputSize(), x);
             Tensor dyt = tensor(IMAGES * g.outPositions(), FILTERS, dy);
             Tensor dw = backend.allocate(FILTERS, g.patchSize());
@@ -90,14 +90,10 @@ class CpuConvolutionTest {
     }
 
     private Tensor tensor(int rows, int cols, float[] values) {
-        Tensor t = backend.allocate(rows, cols);
-        backend.upload(values, 0, t);
-        return t;
+        return TestTensors.tensor(backend, rows, cols, values);
     }
 
     private float[] values(Tensor t) {
-        float[] out = new float[t.size()];
-        backend.download(t, out, 0);
-        return out;
+        return TestTensors.values(backend, t);
     }
 }

@@ -38,7 +38,7 @@ class SplitGemmTest {
                 float[] a = random(rng, ar * ac);
                 float[] b = random(rng, br * bc);
                 float[] c = random(rng, m * n);
-                float[] expected = GemmReference.product(ta, tb, a, ar, ac, b, br, bc, 0.5f, 2f, c);
+                float[] expected = TestTensors.product(ta, tb, a, ar, ac, b, br, bc, 0.5f, 2f, c);
                 float[] first = run(ta, tb, m, n, k, a, ac, b, bc, c);
                 String what = "m=" + m + " n=" + n + " k=" + k + " transA=" + ta + " transB=" + tb;
                 assertArrayEquals(expected, Arrays.copyOfRange(first, OFFSET, OFFSET + m * n), 2e-3f, what);
@@ -62,6 +62,6 @@ class SplitGemmTest {
     }
 
     private static float[] random(Random rng, int n) {
-        return GemmReference.gaussian(rng, n);
+        return TestTensors.gaussian(rng, n);
     }
 }

@@ -2,9 +2,9 @@ package org.gridrun.engine.backend;
 
 import java.util.Random;
 
-/** The textbook matrix product that the backend's products are checked against. */
-final class GemmReference {
-    private GemmReference() {
+/** Test inputs and oracles for the backend: tensors from values, random values, the textbook matrix product. */
+final class TestTensors {
+    private TestTensors() {
     }
 
     /** Row-major reference product with optional transposes, in double. */
@@ -35,5 +35,19 @@ final class GemmReference {
             v[i] = (float) rng.nextGaussian();
         }
         return v;
+    }
+
+    /** A new tensor of {@code backend} holding {@code values}. */
+    static Tensor tensor(Backend backend, int rows, int cols, float[] values) {
+        Tensor t = backend.allocate(rows, cols);
+        backend.upload(values, 0, t);
+        return t;
+    }
+
+    /** The values of {@code t}. */
+    static float[] values(Backend backend, Tensor t) {
+        float[] out = new float[t.size()];
+        backend.download(t, out, 0);
+        return out;
     }
 }
