@@ -98,6 +98,19 @@ public interface Backend extends AutoCloseable {
     void col2im(Tensor cols, ConvGeometry g, Tensor dx);
 
     /**
+     * The convolution {@code y = im2col(x)·wᵀ} of a batch of channels-last images ({@code x}: n ×
+     * {@code g.inputSize()}) with {@code w} (filters × {@code g.patchSize()}) into {@code y} (n·{@code
+     * g.outPositions()} × filters), without a patch matrix of the whole batch.
+     */
+    void convolve(Tensor x, ConvGeometry g, Tensor w, Tensor y);
+
+    /**
+     * The weight gradient {@code dw = dyᵀ·im2col(x)} of {@link #convolve}: {@code dy} is n·{@code g.outPositions()} ×
+     * filters, {@code dw} filters × {@code g.patchSize()}.
+     */
+    void convolveWeightGradient(Tensor x, ConvGeometry g, Tensor dy, Tensor dw);
+
+    /**
      * The weights of the transposed convolution: {@code w} holds {@code filters} rows of {@code g.patchSize()}
      * (kernel row, kernel column, channels together, as {@link #im2col} orders a patch); {@code out}, {@code
      * g.channels()} × kernelHeight·kernelWidth·filters, gets each input channel's kernels turned by 180° with the

@@ -14,6 +14,7 @@ import org.gridrun.engine.random.CounterRng;
  */
 public final class CpuBackend implements Backend {
     private final CpuGemm gemm = new CpuGemm(NetlibBlas.instance());
+    private final CpuConvolution convolution = new CpuConvolution(NetlibBlas.instance());
     private final List<CpuBuffer> buffers = new ArrayList<>();
     private final CpuNormKernels norm = new CpuNormKernels();
 
@@ -235,6 +236,23 @@ public final class CpuBackend implements Backend {
         float[] dd = data(dx);
         CpuParallel.forEach(n, cols.size(), (from, to) -> CpuWindowKernels.col2im(cd, cols.offset(), g, dd,
                 dx.offset(), from, to));
+    }
+
+    @Override
+    public void convolve(Tensor x, ConvGeometry g, Tensor w, Tensor y) {
+        int n = images(x, g.inputSize());
+        requireShape(w, w.rows(), g.patchSize());
+        requireShape(y, n * g.outPositions(), w.rows());
+        convolution.forward(data(x), x.offset(), g, n, data(w), w.offset(), w.rows(), data(y), y.offset());
+    }
+
+    @Override
+    public void convolveWeightGradient(Tensor x, ConvGeometry g, Tensor dy, Tensor dw) {
+        int n = images(x, g.inputSize());
+        requireShape(dw, dw.rows(), g.patchSize());
+        requireShape(dy, n * g.outPositions(), dw.rows());
+        convolution.weightGradient(data(x), x.offset(), g, n, data(dy), dy.offset(), dw.rows(), data(dw),
+                dw.offset());
     }
 
     @Override

@@ -15,6 +15,9 @@ import dev.ludovic.netlib.blas.NativeBLAS;
  * minibatch training. For them every product is brought to the row-major {@code A·Bᵀ} form (dot products of rows),
  * transposing an operand into a reusable scratch buffer where needed, and cut into tiles below the threshold. A
  * training step then allocates nothing.
+ *
+ * <p>A native BLAS running one thread ({@code OPENBLAS_NUM_THREADS=1}, as {@code grid-run} sets it) gets each
+ * large product cut in two for the backend's two threads ({@link SplitGemm}); with more BLAS threads, BLAS splits.
  */
 final class CpuGemm {
     /** netlib 3.0.3's plain-Java {@code sgemm} blocks (and allocates) from this {@code m·n·k} on. */
@@ -22,13 +25,20 @@ final class CpuGemm {
 
     private final BLAS blas;
     private final boolean tiled;
+    private final SplitGemm split;
     private float[] scratchA = new float[0];
     private float[] scratchB = new float[0];
 
     CpuGemm(BLAS blas) {
+        this(blas, blas instanceof NativeBLAS && "1".equals(System.getenv("OPENBLAS_NUM_THREADS")));
+    }
+
+    /** With {@code split}, products of a non-tiled BLAS are cut between the backend's threads. */
+    CpuGemm(BLAS blas, boolean split) {
         this.blas = blas;
         String impl = blas.getClass().getSimpleName();
         this.tiled = !(blas instanceof NativeBLAS) && !impl.equals("VectorBLAS");
+        this.split = split && !tiled ? new SplitGemm(blas) : null;
     }
 
     /**
@@ -37,9 +47,12 @@ final class CpuGemm {
      */
     void gemm(boolean transA, boolean transB, int m, int n, int k, float alpha, float[] a, int ao, int lda,
               float[] b, int bo, int ldb, float beta, float[] c, int co) {
+        if (split != null) {
+            split.gemm(transA, transB, m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co);
+            return;
+        }
         if (!tiled) {
-            blas.sgemm(transB ? "T" : "N", transA ? "T" : "N", n, m, k, alpha, b, bo, Math.max(1, ldb), a, ao,
-                    Math.max(1, lda), beta, c, co, Math.max(1, n));
+            rowMajor(blas, transA, transB, m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co);
             return;
         }
         if (transA) {
@@ -53,6 +66,16 @@ final class CpuGemm {
             bo = 0;
         }
         dotProducts(m, n, k, alpha, a, ao, b, bo, beta, c, co);
+    }
+
+    /**
+     * One row-major product as one column-major {@code sgemm} call on {@code blas}, with the operands swapped; no
+     * tiling, so for native BLAS (and the Vector API one) only.
+     */
+    static void rowMajor(BLAS blas, boolean transA, boolean transB, int m, int n, int k, float alpha, float[] a,
+                         int ao, int lda, float[] b, int bo, int ldb, float beta, float[] c, int co) {
+        blas.sgemm(transB ? "T" : "N", transA ? "T" : "N", n, m, k, alpha, b, bo, Math.max(1, ldb), a, ao,
+                Math.max(1, lda), beta, c, co, Math.max(1, n));
     }
 
     /** {@code C ← alpha·A·Bᵀ + beta·C} for row-major A m×k and B n×k, in tiles below the blocking threshold. */

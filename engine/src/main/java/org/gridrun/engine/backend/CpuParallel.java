@@ -36,9 +36,14 @@ final class CpuParallel {
         return THREADS;
     }
 
+    /** Whether {@link #forEach} runs {@code items} of {@code work} values in two halves: a matter of shape only. */
+    static boolean splits(int items, long work) {
+        return HELPER != null && items >= 2 && work >= MIN_WORK;
+    }
+
     /** Runs {@code body} over {@code [0, items)}, in two halves on two threads when {@code work} is large. */
     static void forEach(int items, long work, Range body) {
-        if (HELPER == null || items < 2 || work < MIN_WORK) {
+        if (!splits(items, work)) {
             body.run(0, items);
             return;
         }

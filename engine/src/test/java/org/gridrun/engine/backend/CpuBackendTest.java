@@ -19,44 +19,20 @@ class CpuBackendTest {
     }
 
     private Tensor tensor(int rows, int cols, float[] values) {
-        Tensor t = backend.allocate(rows, cols);
-        backend.upload(values, 0, t);
-        return t;
+        return TestTensors.tensor(backend, rows, cols, values);
     }
 
     private float[] values(Tensor t) {
-        float[] out = new float[t.size()];
-        backend.download(t, out, 0);
-        return out;
+        return TestTensors.values(backend, t);
     }
 
     private static float[] random(Random rng, int n) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = (float) rng.nextGaussian();
-        }
-        return v;
+        return TestTensors.gaussian(rng, n);
     }
 
-    /** Row-major reference product with optional transposes, in double. */
     private static float[] reference(boolean ta, boolean tb, float[] a, int ar, int ac, float[] b, int br, int bc,
                                      float alpha, float beta, float[] c) {
-        int m = ta ? ac : ar;
-        int k = ta ? ar : ac;
-        int n = tb ? br : bc;
-        float[] out = new float[m * n];
-        for (int i = 0; i < m; i++) {
-            for (int j = 0; j < n; j++) {
-                double sum = 0;
-                for (int p = 0; p < k; p++) {
-                    double x = ta ? a[p * ac + i] : a[i * ac + p];
-                    double y = tb ? b[j * bc + p] : b[p * bc + j];
-                    sum += x * y;
-                }
-                out[i * n + j] = (float) (alpha * sum + beta * c[i * n + j]);
-            }
-        }
-        return out;
+        return TestTensors.product(ta, tb, a, ar, ac, b, br, bc, alpha, beta, c);
     }
 
     @Test

@@ -36,7 +36,7 @@ final class TorchBench {
     static TorchBench find() {
         for (String python : PYTHONS) {
             try {
-                String[] lines = run(List.of(python, "-c", "import torch; print(torch.__version__)")).strip()
+                String[] lines = run(List.of(python, "-c", "import torch; print(torch.__version__)"), 1).strip()
                         .split("\n");
                 String last = lines[lines.length - 1].strip();
                 if (!last.isEmpty()) {
@@ -60,7 +60,7 @@ final class TorchBench {
             try (InputStream in = TorchBench.class.getResourceAsStream(SCRIPT)) {
                 Files.write(script, in.readAllBytes());
                 String printed = run(List.of(python, script.toString(), model, Integer.toString(batch),
-                        Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps)));
+                        Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps)), threads);
                 for (String line : printed.split("\n")) {
                     if (line.startsWith("ms_per_step ")) {
                         return Double.parseDouble(line.substring("ms_per_step ".length()).strip());
@@ -75,9 +75,14 @@ final class TorchBench {
         }
     }
 
-    /** Runs {@code command} and returns its standard output; fails on a non-zero exit, with its output. */
-    private static String run(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    /**
+     * Runs {@code command} and returns its standard output; fails on a non-zero exit, with its output. The child's
+     * OpenBLAS gets {@code threads} threads, as PyTorch's own pool does, whatever the CPU backend's BLAS was given.
+     */
+    private static String run(List<String> command, int threads) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("OPENBLAS_NUM_THREADS", Integer.toString(threads));
+        Process p = builder.start();
         try {
             String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES) || p.exitValue() != 0) {

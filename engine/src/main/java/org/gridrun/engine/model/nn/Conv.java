@@ -4,8 +4,8 @@ import org.gridrun.engine.backend.ConvGeometry;
 import org.gridrun.engine.backend.Tensor;
 
 /**
- * A 2-D convolution of channels-last images: im2col into the context's scratch, then one matrix product with the
- * {@code filters × (kernel·kernel·channels)} weights, plus an optional bias per filter.
+ * A 2-D convolution of channels-last images: the backend's {@code convolve} (im2col and a matrix product with the
+ * {@code filters × (kernel·kernel·channels)} weights, chunk by chunk), plus an optional bias per filter.
  *
  * <p>The weights are stored filter by filter, each filter's window kernel row by kernel column with the input
  * channels together (the order im2col writes), so its tensor shape is {@code [filters, kH, kW, channels]}. A
@@ -14,7 +14,8 @@ import org.gridrun.engine.backend.Tensor;
  * <p>The input gradient of a stride-1 "same" convolution (square kernel, padding (k − 1)/2) is itself such a
  * convolution, of the output gradient with the kernels turned by 180°: unfolding the output gradient and one
  * matrix product with k·k·filters terms per value replaces the product with only {@code filters} terms and the
- * col2im scatter, for the same arithmetic. Other convolutions take the product and col2im.
+ * col2im scatter, for the same arithmetic. Other convolutions take the product into the context's scratch and
+ * col2im.
  */
 final class Conv extends Layer {
     private final ConvGeometry g;
@@ -45,24 +46,11 @@ final class Conv extends Layer {
     void allocate(Context ctx, int capacity) {
         output = own(ctx, capacity, out().size());
         inputGradient = own(ctx, capacity, in().size());
-        if (!pointwise) {
-            ctx.reserveScratch(capacity * g.outPositions() * g.patchSize());
-        }
         if (transposed != null) {
             flipped = own(ctx, g.channels(), transposed.patchSize());
-            ctx.reserveScratch(capacity * transposed.outPositions() * transposed.patchSize());
+        } else if (!pointwise) {
+            ctx.reserveScratch(capacity * g.outPositions() * g.patchSize());
         }
-    }
-
-    /** The patch matrix of {@code x}: unfolded into the scratch, or {@code x} itself for a pointwise conv. */
-    private Tensor patches(Context ctx, Tensor x) {
-        int rows = x.rows() * g.outPositions();
-        if (pointwise) {
-            return x.reshape(rows, g.patchSize());
-        }
-        Tensor cols = ctx.scratch(rows, g.patchSize());
-        ctx.backend.im2col(x, g, cols);
-        return cols;
     }
 
     @Override
@@ -70,7 +58,12 @@ final class Conv extends Layer {
         this.x = x;
         Tensor y = rows(output, x.rows());
         Tensor yMatrix = y.reshape(x.rows() * g.outPositions(), filters);
-        ctx.backend.gemm(false, true, 1f, patches(ctx, x), weight.of(ctx.parameters), 0f, yMatrix);
+        if (pointwise) {
+            ctx.backend.gemm(false, true, 1f, x.reshape(yMatrix.rows(), g.patchSize()), weight.of(ctx.parameters),
+                    0f, yMatrix);
+        } else {
+            ctx.backend.convolve(x, g, weight.of(ctx.parameters), yMatrix);
+        }
         if (bias != null) {
             ctx.backend.addRowVector(bias.of(ctx.parameters), yMatrix);
         }
@@ -81,8 +74,11 @@ final class Conv extends Layer {
     Tensor backward(Context ctx, Tensor dy, boolean needInput) {
         int rows = x.rows() * g.outPositions();
         Tensor dyMatrix = dy.reshape(rows, filters);
-        Tensor cols = patches(ctx, x);
-        ctx.backend.gemm(true, false, 1f, dyMatrix, cols, 0f, weight.of(ctx.gradient));
+        if (pointwise) {
+            ctx.backend.gemm(true, false, 1f, dyMatrix, x.reshape(rows, g.patchSize()), 0f, weight.of(ctx.gradient));
+        } else {
+            ctx.backend.convolveWeightGradient(x, g, dyMatrix, weight.of(ctx.gradient));
+        }
         if (bias != null) {
             ctx.backend.columnSums(dyMatrix, 0f, bias.of(ctx.gradient));
         }
@@ -95,11 +91,10 @@ final class Conv extends Layer {
                     g.patchSize()));
         } else if (transposed != null) {
             ctx.backend.flipKernels(weight.of(ctx.parameters).reshape(filters, g.patchSize()), g, flipped);
-            Tensor dyCols = ctx.scratch(x.rows() * transposed.outPositions(), transposed.patchSize());
-            ctx.backend.im2col(dy, transposed, dyCols);
-            ctx.backend.gemm(false, true, 1f, dyCols, flipped, 0f, dx.reshape(x.rows() * g.inputSize()
-                    / g.channels(), g.channels()));
+            ctx.backend.convolve(dy, transposed, flipped, dx.reshape(x.rows() * g.inputSize() / g.channels(),
+                    g.channels()));
         } else {
+            Tensor cols = ctx.scratch(rows, g.patchSize());
             ctx.backend.gemm(false, false, 1f, dyMatrix, weight.of(ctx.parameters), 0f, cols);
             ctx.backend.col2im(cols, g, dx);
         }

@@ -74,15 +74,18 @@ class GradientCheckTest {
     @Test
     void wholeResNet8() {
         Network net = Models.resnet(backend, 8, new Shape(8, 8, 3), 4);
-        check(net, 4);
+        // Eight layers of float rounding, batch-5 batch norm and ReLU kinks put this median at 1.7e-3 to 2.2e-3
+        // depending only on the order of float sums (measured on both sides of the chunked convolution), so it
+        // gets 3e-3; the convolution's arithmetic is checked against a double oracle in CpuConvolutionTest.
+        check(net, 4, 3e-3);
     }
 
     private void check(Shape input, int classes, Consumer<NetBuilder> recipe) {
-        check(new Network(backend, "test", Map.of(), input, classes, recipe), classes);
+        check(new Network(backend, "test", Map.of(), input, classes, recipe), classes, 2e-3);
     }
 
     /** Compares the gradient at sampled parameters of every tensor with central differences of the loss. */
-    private void check(Network net, int classes) {
+    private void check(Network net, int classes, double medianLimit) {
         net.initialize(7);
         int batch = 5;
         int features = net.inputSize();
@@ -132,7 +135,7 @@ class GradientCheckTest {
         assertTrue(checked > 10, "checked " + checked);
         java.util.Collections.sort(errors);
         double median = errors.get(errors.size() / 2);
-        assertTrue(median < 2e-3, "median relative error " + median);
+        assertTrue(median < medianLimit, "median relative error " + median);
         assertTrue(off <= checked / 20, off + " of " + checked + " gradients differ by more than " + OFF
                 + ", the first " + firstOff);
         ws.close();
