@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -15,7 +16,8 @@ import java.util.function.Function;
  *
  * <p>Two experiments belong together when their params are equal once {@value #SEED} is left out. A group's label
  * lists its params as {@code key=value} in grid key order; when some params are the same in every group, the label
- * keeps only the ones that vary between groups, which is shorter and says what the comparison is about.
+ * keeps only the ones that vary between groups, which is shorter and says what the comparison is about. When the
+ * experiments come from several runs, a group of one run is labelled by its run and the keys that vary within it.
  */
 public final class Groups {
     /** The param that tells repetitions of one configuration apart. */
@@ -60,9 +62,36 @@ public final class Groups {
             groups.computeIfAbsent(groupKey.apply(experiment.params()), k -> new ArrayList<>()).add(experiment);
         }
         Set<String> varying = varyingKeys(groups.keySet());
+        Map<String, Set<Map<String, Object>>> byRun = new LinkedHashMap<>();
+        groups.forEach((params, members) -> onlyRun(members).ifPresent(
+                run -> byRun.computeIfAbsent(run, r -> new LinkedHashSet<>()).add(params)));
+        boolean severalRuns = experiments.stream().map(StoredExperiment::run).distinct().count() > 1;
         List<SeedGroup> result = new ArrayList<>();
-        groups.forEach((params, members) -> result.add(new SeedGroup(label(params, varying), params, members)));
+        groups.forEach((params, members) -> {
+            Optional<String> run = onlyRun(members);
+            String label = severalRuns && run.isPresent()
+                    ? runLabel(run.get(), params, varyingKeys(byRun.get(run.get())))
+                    : label(params, varying);
+            result.add(new SeedGroup(label, params, members));
+        });
         return result;
+    }
+
+    /** The run all of {@code members} belong to; empty when they come from several (or it is unknown). */
+    private static Optional<String> onlyRun(List<StoredExperiment> members) {
+        Set<String> runs = new LinkedHashSet<>();
+        members.forEach(m -> runs.add(m.run()));
+        return runs.size() == 1 ? Optional.ofNullable(runs.iterator().next()) : Optional.empty();
+    }
+
+    /**
+     * Within a grid of several runs (each comparing its own methods), a group of one run is named by the run and
+     * the keys that vary among that run's groups, {@code nuq: method=qinf}, rather than by every key that differs
+     * somewhere in the grid; a run of one group is named by the run alone.
+     */
+    private static String runLabel(String run, Map<String, Object> params, Set<String> varyingInRun) {
+        String brief = format(params, varyingInRun);
+        return brief.isEmpty() ? run : run + ": " + brief;
     }
 
     /** The params without the seed, order kept. */

@@ -9,11 +9,15 @@ import org.junit.jupiter.api.Test;
 
 class GroupsTest {
     private static StoredExperiment experiment(String name, Object... keyValues) {
+        return inRun("r", name, keyValues);
+    }
+
+    private static StoredExperiment inRun(String run, String name, Object... keyValues) {
         Map<String, Object> params = new LinkedHashMap<>();
         for (int i = 0; i < keyValues.length; i += 2) {
             params.put((String) keyValues[i], keyValues[i + 1]);
         }
-        return new StoredExperiment("id-" + name, "g", "r", name, null, params, params, null, null, null, null, null,
+        return new StoredExperiment("id-" + name, "g", run, name, null, params, params, null, null, null, null, null,
                 null);
     }
 
@@ -86,5 +90,17 @@ class GroupsTest {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> Groups.by(List.of(experiment("a", "method", "qsgd", "seed", 1L)), List.of("metod")));
         assertEquals("no experiment has the param 'metod'; params: method, seed", e.getMessage());
+    }
+
+    @Test
+    void inAGridOfSeveralRunsAGroupIsNamedByItsRunAndWhatVariesWithinIt() {
+        List<SeedGroup> groups = Groups.bySeed(List.of(
+                inRun("nuq", "a", "gvar_iter", 50L, "method", "qinf", "bits", 3L, "seed", 1L),
+                inRun("nuq", "b", "gvar_iter", 50L, "method", "trn", "bits", 3L, "seed", 1L),
+                inRun("powersgd", "c", "method", "powersgd", "rank", 1L, "seed", 1L),
+                inRun("powersgd", "d", "method", "powersgd", "rank", 2L, "seed", 1L),
+                inRun("baseline", "e", "method", "none", "seed", 1L)));
+        assertEquals(List.of("nuq: method=qinf", "nuq: method=trn", "powersgd: rank=1", "powersgd: rank=2",
+                "baseline"), groups.stream().map(SeedGroup::label).toList());
     }
 }

@@ -1,5 +1,6 @@
 package org.gridrun.reports;
 
+import java.awt.BasicStroke;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,8 @@ import org.gridrun.analysis.SeedSummary;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -20,7 +23,12 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 final class BandFigure {
     static final int WIDTH = 800;
     static final int HEIGHT = 500;
+    /** Height added per legend entry: the legend sits under the plot, one group per row, so long labels fit. */
+    static final int LEGEND_ROW = 18;
     private static final int BAND_ALPHA = 56;
+    /** Line styles taken in turn once the palette's colours are used up, so no two groups look the same. */
+    private static final BasicStroke[] STROKES = {SeriesLines.SOLID, SeriesLines.DASH_DASH, SeriesLines.DOT_DOT,
+        SeriesLines.DASH_DOT};
 
     /**
      * One line of the figure.
@@ -40,9 +48,12 @@ final class BandFigure {
         if (drawn.isEmpty()) {
             return null;
         }
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("iteration")
-                .yAxisTitle(metric).build();
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT + LEGEND_ROW * drawn.size()).title(title)
+                .xAxisTitle("iteration").yAxisTitle(metric).build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        // beside the plot, a legend of many long group labels squeezes the plot to nothing: put it underneath
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         chart.getStyler().setYAxisLogarithmic(metric.toLowerCase(java.util.Locale.ROOT).contains("loss")
                 && drawn.stream().allMatch(BandFigure::positive));
         Color[] palette = chart.getStyler().getTheme().getSeriesColors();
@@ -56,6 +67,7 @@ final class BandFigure {
                     line.band().stream().mapToDouble(b -> b.summary().mean()).toArray());
             mean.setMarker(line.band().size() == 1 ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
             mean.setLineColor(color);
+            mean.setLineStyle(STROKES[i / palette.length % STROKES.length]);
             mean.setMarkerColor(color);
         }
         return chart;
