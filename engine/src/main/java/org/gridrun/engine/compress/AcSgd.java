@@ -260,7 +260,7 @@ public final class AcSgd extends RandomizedCompressor {
     }
 
     /** Registers {@code acsgd} and declares its parameters; its compressors always carry error feedback. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("ratio", ValueType.DOUBLE, 0.01,
                         "fraction of values the budget keeps at the base bits, in (0, 1]"),
@@ -273,25 +273,11 @@ public final class AcSgd extends RandomizedCompressor {
                 new ConfigKey("sample_ratio", ValueType.DOUBLE, 0.01,
                         "fraction of values sampled to estimate the top-k threshold, in (0, 1]"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "AC-SGD (gridrun's reading): sampled top-k plus b-bit L∞ stochastic rounding, bits and k adapted to "
-                    + "the norm under a bit budget, error feedback";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME,
+                    "AC-SGD (gridrun's reading): sampled top-k plus b-bit L∞ stochastic rounding, bits and k adapted "
+                            + "to the norm under a bit budget, error feedback",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

@@ -177,7 +177,7 @@ public final class Dgc extends RandomizedCompressor {
     }
 
     /** Registers {@code dgc} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("ratio", ValueType.DOUBLE, 0.001,
                         "target fraction of values sent per step, in (0, 1]"),
@@ -186,24 +186,9 @@ public final class Dgc extends RandomizedCompressor {
                 new ConfigKey("sample_ratio", ValueType.DOUBLE, 0.01,
                         "fraction of accumulator values sampled to estimate the threshold, in (0, 1]"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "deep gradient compression: momentum correction, local accumulation, sampled threshold";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "deep gradient compression: momentum correction, local accumulation, sampled threshold",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

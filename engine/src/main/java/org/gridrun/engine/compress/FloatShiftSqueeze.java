@@ -230,27 +230,12 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
     }
 
     /** Registers {@code s2fp8} and declares its parameter. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(FloatCast.roundingKey("stochastic"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "S2FP8: per-tensor log-domain shift and squeeze into E5M2, 8 bits per value + 64 per tensor";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "S2FP8: per-tensor log-domain shift and squeeze into E5M2, 8 bits per value + 64 per tensor",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

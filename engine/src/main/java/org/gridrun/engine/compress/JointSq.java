@@ -285,31 +285,16 @@ public final class JointSq extends RandomizedCompressor {
     }
 
     /** Registers {@code jointsq} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("rate", ValueType.DOUBLE, 0.032,
                         "value bits per tensor as a fraction of float32: budget ceil(n·32·rate), in (0, 1]"),
                 new ConfigKey("sample_ratio", ValueType.DOUBLE, 0.01,
                         "fraction of values sampled to estimate the knapsack's density threshold, in (0, 1]"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "JointSQ: 0/2/4/8 bits per value by a per-tensor greedy knapsack, L∞ groups, error feedback";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "JointSQ: 0/2/4/8 bits per value by a per-tensor greedy knapsack, L∞ groups, error feedback",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

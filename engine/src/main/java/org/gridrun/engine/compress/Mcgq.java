@@ -165,31 +165,16 @@ public final class Mcgq extends RandomizedCompressor {
     }
 
     /** Registers {@code mcgq} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("ratio", ValueType.DOUBLE, 0.01,
                         "draws per value, in (0, 1]: ceil(ratio·n) draws when samples is 0"),
                 new ConfigKey("samples", ValueType.INT, 0L,
                         "number of draws with replacement; 0 takes ceil(ratio·n)"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "Monte-Carlo sampling of positions with probability |g_i|/‖g‖₁, unbiased, sign and count each";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "Monte-Carlo sampling of positions with probability |g_i|/‖g‖₁, unbiased, sign and count each",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

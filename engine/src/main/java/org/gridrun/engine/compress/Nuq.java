@@ -64,31 +64,16 @@ public final class Nuq extends LevelQuantizer {
     }
 
     /** Registers {@code nuq} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 QuantizerKeys.bits("2^bits exponential levels ±mul^j"), QuantizerKeys.bucketSize("L2 norm"),
                 QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS,
                 new ConfigKey("mul", ValueType.DOUBLE, 0.5,
                         "ratio p of exponential levels, in (0, 1) (the seed's nuq_mul)"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "bucketed L2 norm, unbiased stochastic rounding to 2^bits exponential levels ±mul^j";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "bucketed L2 norm, unbiased stochastic rounding to 2^bits exponential levels ±mul^j",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

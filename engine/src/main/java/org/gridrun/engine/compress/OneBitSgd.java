@@ -156,29 +156,15 @@ public final class OneBitSgd extends BaseCompressor {
     }
 
     /** Registers {@code onebit} and declares its parameter. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("bucket_size", ValueType.INT, 8192L,
                         "values per bucket; each bucket sends the means of its non-negative and negative values"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "1-bit SGD: sign bit per value, per-bucket means of each sign as reconstruction, error feedback";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME,
+                    "1-bit SGD: sign bit per value, per-bucket means of each sign as reconstruction, error feedback",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

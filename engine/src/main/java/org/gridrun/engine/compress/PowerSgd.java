@@ -311,7 +311,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     }
 
     /** Registers {@code powersgd} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("rank", ValueType.INT, 2L,
                         "rank r of the factors P (n×r) and Q (m×r) sent for each n×m weight matrix"),
@@ -322,24 +322,10 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
                 new ConfigKey("iters_per_step", ValueType.INT, 1L,
                         "power iterations per step; each sends another rank-r approximation of what is left"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "PowerSGD (Vogels et al., NeurIPS 2019): rank-r power iteration with warm start and error feedback";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_REDUCE;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME,
+                    "PowerSGD (Vogels et al., NeurIPS 2019): rank-r power iteration with warm start and error feedback",
+                    Aggregation.ALL_REDUCE, PARAMETERS);
         }
 
         @Override

@@ -43,30 +43,15 @@ public final class Qinf extends LevelQuantizer {
     }
 
     /** Registers {@code qinf} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 QuantizerKeys.bits("2^bits signed uniform levels in [-1, 1]"),
                 QuantizerKeys.bucketSize("largest magnitude"), QuantizerKeys.PER_LAYER,
                 QuantizerKeys.IGNORE_SMALL_BUCKETS);
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "bucketed L∞ norm, unbiased stochastic rounding to 2^bits uniform levels in [-1, 1]";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "bucketed L∞ norm, unbiased stochastic rounding to 2^bits uniform levels in [-1, 1]",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

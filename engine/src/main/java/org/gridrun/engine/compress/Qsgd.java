@@ -56,29 +56,14 @@ public final class Qsgd extends LevelQuantizer {
     }
 
     /** Registers {@code qsgd} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 QuantizerKeys.bits("2^bits signed uniform levels in [-1, 1]"), QuantizerKeys.bucketSize("L2 norm"),
                 QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS);
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "bucketed L2 norm, unbiased stochastic rounding to 2^bits uniform levels in [-1, 1]";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "bucketed L2 norm, unbiased stochastic rounding to 2^bits uniform levels in [-1, 1]",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

@@ -138,29 +138,14 @@ public final class RandomK extends BaseCompressor {
     }
 
     /** Registers {@code randomk} and declares its parameter. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("ratio", ValueType.DOUBLE, 0.01,
                         "fraction of values kept, in (0, 1]: ceil(ratio·n) positions shared by all workers"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "k random positions shared by all workers, values scaled by n/k (unbiased), no indices sent";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_REDUCE;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "k random positions shared by all workers, values scaled by n/k (unbiased), no indices sent",
+                    Aggregation.ALL_REDUCE, PARAMETERS);
         }
 
         @Override

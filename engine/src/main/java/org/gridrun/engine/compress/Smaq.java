@@ -276,29 +276,14 @@ public final class Smaq extends RandomizedCompressor {
     }
 
     /** Registers {@code smaq} and declares its parameter. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("num_samples", ValueType.INT, 0L,
                         "values sampled (with replacement) for the mean and standard deviation; 0 uses all"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "SmaQ: standardised values, 6-bit codes within one deviation, 8-bit outlier codes up to 2.5";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "SmaQ: standardised values, 6-bit codes within one deviation, 8-bit outlier codes up to 2.5",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

@@ -70,30 +70,15 @@ public final class TernGrad extends LevelQuantizer {
     }
 
     /** Registers {@code trn} and declares its parameters. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(QuantizerKeys.bucketSize("largest magnitude"),
                 QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS,
                 new ConfigKey("clip", ValueType.BOOL, false,
                         "clip each bucket to 2.5 standard deviations of its values before scaling (TernGrad)"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "TernGrad: bucketed L∞ norm, unbiased stochastic rounding to {-1, 0, 1}, 2 bits per value";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "TernGrad: bucketed L∞ norm, unbiased stochastic rounding to {-1, 0, 1}, 2 bits per value",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

@@ -92,29 +92,14 @@ public final class Threshold extends BaseCompressor {
     }
 
     /** Registers {@code threshold} and declares its parameter. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("threshold", ValueType.DOUBLE, 0.001,
                         "every value with |g| >= threshold is sent; not negative"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "every value of magnitude at least threshold, indices and float32 values";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "every value of magnitude at least threshold, indices and float32 values",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override

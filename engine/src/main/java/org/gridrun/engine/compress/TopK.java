@@ -90,29 +90,14 @@ public final class TopK extends BaseCompressor {
     }
 
     /** Registers {@code topk} and declares its parameter. */
-    public static final class Provider implements CompressorProvider {
+    public static final class Provider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("ratio", ValueType.DOUBLE, 0.01,
                         "fraction of values kept, in (0, 1]: the ceil(ratio·n) largest magnitudes"));
 
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "exact top-k by magnitude, indices and float32 values";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public Provider() {
+            super(NAME, "exact top-k by magnitude, indices and float32 values",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override
