@@ -5,20 +5,29 @@ package org.gridrun.engine.backend;
  * the normalisation, and its backward pass.
  *
  * <p>A channels-last batch of images seen as {@code (batch·positions) × channels} is exactly that matrix, so one
- * kernel serves fully connected and convolutional layers. Sums run in double precision, over two fixed halves of
- * the rows, one per thread when {@link CpuParallel} splits, added half 0 then half 1: the result is the same
- * whether or not the halves ran in parallel. The instance keeps its per-channel scratch, grown once to the widest
- * layer, so a call allocates nothing.
+ * kernel serves fully connected and convolutional layers. Sums run in float over short runs of rows (loops the JIT
+ * vectorises) and in double across runs, over two fixed halves of the rows, one per thread when {@link CpuParallel}
+ * splits, added half 0 then half 1: the result is the same whether or not the halves ran in parallel. The
+ * elementwise passes use per-channel float coefficients computed once per call. The instance keeps its per-channel
+ * scratch, grown once to the widest layer, so a call allocates nothing.
  */
 final class CpuNormKernels {
     /** The fixed number of row blocks whose partial sums are merged. */
     private static final int BLOCKS = 2;
+    /** Rows summed in float, a run the JIT vectorises, before the run's sums are added to the double totals. */
+    private static final int RUN = 32;
 
     private double[] sum = new double[0];
     private double[] sumSquares = new double[0];
     private double[] partial = new double[0];
     private double[] partialSquares = new double[0];
-    private float[] invStd = new float[0];
+    private float[] runSums = new float[0];
+    private float[] runSquares = new float[0];
+    private float[] runningInvStd = new float[0];
+    private float[] centre = new float[0];
+    private float[] scale = new float[0];
+    private float[] shift = new float[0];
+    private float[] constant = new float[0];
 
     private void reserve(int channels) {
         if (sum.length < channels) {
@@ -26,24 +35,44 @@ final class CpuNormKernels {
             sumSquares = new double[channels];
             partial = new double[BLOCKS * channels];
             partialSquares = new double[BLOCKS * channels];
+            runSums = new float[BLOCKS * channels];
+            runSquares = new float[BLOCKS * channels];
+            runningInvStd = new float[channels];
+            constant = new float[channels];
+            centre = new float[channels];
+            scale = new float[channels];
+            shift = new float[channels];
         }
     }
 
-    /** A loop body over rows {@code [from, to)} that accumulates into {@code part[offset…]}. */
-    private interface BlockSum {
+    /**
+     * Float sums of one run of rows into {@code runSums[offset…]} and {@code runSquares[offset…]}, both zero on
+     * entry.
+     */
+    private interface RunSum {
         void run(int from, int to, int offset);
     }
 
     /**
-     * Runs {@code body} on each of the fixed row blocks, then sets {@code total} and {@code totalSquares}, unless
-     * null, to the sums of the blocks' {@code partial} and {@code partialSquares}, block 0 first.
+     * Runs {@code body} on runs of {@link #RUN} rows of each of the fixed row blocks, adding each run's float sums
+     * to the block's double {@code partial}/{@code partialSquares}, then sets {@code sum} and {@code sumSquares} to
+     * the sums of the blocks, block 0 first: the order depends only on the shape, never on the threads.
      */
-    private void blockSums(int rows, int channels, BlockSum body, double[] total, double[] totalSquares) {
-        java.util.Arrays.fill(partial, 0, BLOCKS * channels, 0);
-        java.util.Arrays.fill(partialSquares, 0, BLOCKS * channels, 0);
+    private void blockSums(int rows, int channels, RunSum body) {
         CpuParallel.forEach(BLOCKS, (long) rows * channels, (from, to) -> {
             for (int b = from; b < to; b++) {
-                body.run(b * rows / BLOCKS, (b + 1) * rows / BLOCKS, b * channels);
+                int p = b * channels;
+                java.util.Arrays.fill(partial, p, p + channels, 0);
+                java.util.Arrays.fill(partialSquares, p, p + channels, 0);
+                for (int r = b * rows / BLOCKS, end = (b + 1) * rows / BLOCKS; r < end; r += RUN) {
+                    java.util.Arrays.fill(runSums, p, p + channels, 0f);
+                    java.util.Arrays.fill(runSquares, p, p + channels, 0f);
+                    body.run(r, Math.min(end, r + RUN), p);
+                    for (int c = 0; c < channels; c++) {
+                        partial[p + c] += runSums[p + c];
+                        partialSquares[p + c] += runSquares[p + c];
+                    }
+                }
             }
         });
         for (int c = 0; c < channels; c++) {
@@ -53,12 +82,8 @@ final class CpuNormKernels {
                 s += partial[b * channels + c];
                 squares += partialSquares[b * channels + c];
             }
-            if (total != null) {
-                total[c] = s;
-            }
-            if (totalSquares != null) {
-                totalSquares[c] = squares;
-            }
+            sum[c] = s;
+            sumSquares[c] = squares;
         }
     }
 
@@ -67,6 +92,9 @@ final class CpuNormKernels {
      * mean and {@code invStd = 1/sqrt(var + eps)} (biased variance) to {@code mean}/{@code invStd}; when
      * {@code runningMean} is not null, moves the running statistics by {@code momentum} towards the batch's, the
      * running variance towards the unbiased one (PyTorch's convention).
+     *
+     * <p>Two passes over {@code x}: the sums, then the squares of the deviations from the mean, each in float over
+     * runs of {@link #RUN} rows and in double across runs.
      */
     void forwardTraining(float[] x, int xo, int rows, int channels, float[] gamma, int go, float[] beta, int bo,
                          float eps, float[] mean, int mo, float[] invStd, int io, float[] runningMean, int rmo,
@@ -75,29 +103,29 @@ final class CpuNormKernels {
         blockSums(rows, channels, (from, to, p) -> {
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
                 for (int c = 0; c < channels; c++) {
-                    partial[p + c] += x[base + c];
+                    runSums[p + c] += x[base + c];
                 }
             }
-        }, sum, null);
-        double[] centre = sum;
+        });
         for (int c = 0; c < channels; c++) {
-            centre[c] /= rows;
+            centre[c] = (float) (sum[c] / rows);
         }
+        float[] m = centre;
         blockSums(rows, channels, (from, to, p) -> {
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
                 for (int c = 0; c < channels; c++) {
-                    double d = x[base + c] - centre[c];
-                    partialSquares[p + c] += d * d;
+                    float d = x[base + c] - m[c];
+                    runSquares[p + c] += d * d;
                 }
             }
-        }, null, sumSquares);
+        });
         for (int c = 0; c < channels; c++) {
             double variance = sumSquares[c] / rows;
-            mean[mo + c] = (float) sum[c];
+            mean[mo + c] = m[c];
             invStd[io + c] = (float) (1.0 / Math.sqrt(variance + eps));
             if (runningMean != null) {
                 double unbiased = rows > 1 ? sumSquares[c] / (rows - 1) : variance;
-                runningMean[rmo + c] = (float) ((1 - momentum) * runningMean[rmo + c] + momentum * sum[c]);
+                runningMean[rmo + c] = (float) ((1 - momentum) * runningMean[rmo + c] + momentum * m[c]);
                 runningVar[rvo + c] = (float) ((1 - momentum) * runningVar[rvo + c] + momentum * unbiased);
             }
         }
@@ -108,24 +136,32 @@ final class CpuNormKernels {
     void forwardInference(float[] x, int xo, int rows, int channels, float[] gamma, int go, float[] beta, int bo,
                           float[] runningMean, int rmo, float[] runningVar, int rvo, float eps, float[] y, int yo) {
         reserve(channels);
-        if (invStd.length < channels) {
-            invStd = new float[channels];
-        }
         for (int c = 0; c < channels; c++) {
-            invStd[c] = (float) (1.0 / Math.sqrt(runningVar[rvo + c] + (double) eps));
+            runningInvStd[c] = (float) (1.0 / Math.sqrt(runningVar[rvo + c] + (double) eps));
         }
-        normalize(x, xo, rows, channels, gamma, go, beta, bo, runningMean, rmo, invStd, 0, y, yo);
+        normalize(x, xo, rows, channels, gamma, go, beta, bo, runningMean, rmo, runningInvStd, 0, y, yo);
     }
 
-    /** {@code y = gamma·(x − mean)·invStd + beta} column by column; {@code y} may be {@code x}. */
-    static void normalize(float[] x, int xo, int rows, int channels, float[] gamma, int go, float[] beta, int bo,
-                          float[] mean, int mo, float[] invStd, int io, float[] y, int yo) {
+    /**
+     * {@code y = (x − mean)·scale + beta} column by column with {@code scale = gamma·invStd}; {@code y} may be
+     * {@code x}. The channel vectors are copied to offset 0 first, so the row loop indexes them like {@code x}.
+     */
+    private void normalize(float[] x, int xo, int rows, int channels, float[] gamma, int go, float[] beta, int bo,
+                           float[] mean, int mo, float[] invStd, int io, float[] y, int yo) {
+        float[] m = centre;
+        float[] k = scale;
+        float[] b = shift;
+        for (int c = 0; c < channels; c++) {
+            m[c] = mean[mo + c];
+            k[c] = gamma[go + c] * invStd[io + c];
+            b[c] = beta[bo + c];
+        }
         CpuParallel.forEach(rows, (long) rows * channels, (from, to) -> {
             for (int r = from; r < to; r++) {
                 int src = xo + r * channels;
                 int dst = yo + r * channels;
                 for (int c = 0; c < channels; c++) {
-                    y[dst + c] = gamma[go + c] * (x[src + c] - mean[mo + c]) * invStd[io + c] + beta[bo + c];
+                    y[dst + c] = (x[src + c] - m[c]) * k[c] + b[c];
                 }
             }
         });
@@ -135,42 +171,51 @@ final class CpuNormKernels {
      * The backward pass of {@link #forwardTraining}: with {@code xhat = (x − mean)·invStd},
      * {@code dBeta = Σ dy}, {@code dGamma = Σ dy·xhat} (both overwritten) and
      * {@code dx = gamma·invStd/rows · (rows·dy − dBeta − xhat·dGamma)}; {@code dx} may be {@code dy}.
+     *
+     * <p>The second pass computes {@code dx = k·dy + kx·(x − mean) + k0} with per-channel float coefficients.
      */
     void backward(float[] x, int xo, float[] dy, int dyo, int rows, int channels, float[] gamma, int go,
                   float[] mean, int mo, float[] invStd, int io, float[] dGamma, int dgo, float[] dBeta, int dbo,
                   float[] dx, int dxo) {
         reserve(channels);
+        float[] m = centre;
+        for (int c = 0; c < channels; c++) {
+            m[c] = mean[mo + c];
+        }
         blockSums(rows, channels, (from, to, p) -> {
             for (int r = from; r < to; r++) {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;
                 for (int c = 0; c < channels; c++) {
-                    double g = dy[ds + c];
-                    partial[p + c] += g;
-                    partialSquares[p + c] += g * (x[xs + c] - mean[mo + c]) * invStd[io + c];
+                    float g = dy[ds + c];
+                    runSums[p + c] += g;
+                    runSquares[p + c] += g * (x[xs + c] - m[c]);
                 }
             }
-        }, sum, sumSquares);
+        });
+        float[] k = scale;
+        float[] kx = shift;
+        float[] k0 = constant;
         for (int c = 0; c < channels; c++) {
+            double s = invStd[io + c];
+            double dyXhat = sumSquares[c] * s;
             dBeta[dbo + c] = (float) sum[c];
-            dGamma[dgo + c] = (float) sumSquares[c];
-            sum[c] /= rows;
-            sumSquares[c] /= rows;
+            dGamma[dgo + c] = (float) dyXhat;
+            double gain = gamma[go + c] * s;
+            k[c] = (float) gain;
+            kx[c] = (float) (-gain * s * dyXhat / rows);
+            k0[c] = (float) (-gain * sum[c] / rows);
         }
         if (dx == null) {
             return;
         }
-        double[] meanDy = sum;
-        double[] meanDyXhat = sumSquares;
         CpuParallel.forEach(rows, (long) rows * channels, (from, to) -> {
             for (int r = from; r < to; r++) {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;
                 int dd = dxo + r * channels;
                 for (int c = 0; c < channels; c++) {
-                    float s = invStd[io + c];
-                    double xhat = (x[xs + c] - mean[mo + c]) * s;
-                    dx[dd + c] = (float) (gamma[go + c] * s * (dy[ds + c] - meanDy[c] - xhat * meanDyXhat[c]));
+                    dx[dd + c] = k[c] * dy[ds + c] + kx[c] * (x[xs + c] - m[c]) + k0[c];
                 }
             }
         });

@@ -113,6 +113,26 @@ class CpuBackendTest {
         assertArrayEquals(new float[] {3, 3, 3, 3, 3, 3}, values(x));
     }
 
+    /** The masked ReLU gradient keeps g bit for bit where y > 0 and is +0 elsewhere, even for infinite g or NaN y. */
+    @Test
+    void reluBackwardMasksExactlyOnEdgeValues() {
+        float[] y = {0f, -0f, Float.MIN_VALUE, Float.MIN_NORMAL, 1f, Float.MAX_VALUE, Float.POSITIVE_INFINITY,
+            Float.NaN, -1f, 0f, 2f};
+        float[] g = {Float.POSITIVE_INFINITY, Float.NaN, -3.5f, 1e-30f, -0f, 7f, Float.NEGATIVE_INFINITY, 9f, 4f,
+            Float.NaN, Float.NaN};
+        float[] expected = new float[y.length];
+        for (int i = 0; i < y.length; i++) {
+            expected[i] = y[i] > 0f ? g[i] : 0f;
+        }
+        Tensor grad = tensor(1, g.length, g);
+        backend.reluBackward(tensor(1, y.length, y), grad);
+        float[] got = values(grad);
+        for (int i = 0; i < y.length; i++) {
+            assertEquals(Float.floatToRawIntBits(expected[i]), Float.floatToRawIntBits(got[i]), "y = " + y[i]
+                    + ", g = " + g[i]);
+        }
+    }
+
     @Test
     void softmaxCrossEntropyAndItsGradient() {
         float[] logits = {1, 2, 3, 0, 0, 0};
