@@ -10,15 +10,17 @@ import java.util.concurrent.ExecutionException;
  * thread, so that the CPU backend's elementwise and window kernels use both cores of a small machine.
  *
  * <p>Work below {@link #MIN_WORK} values stays on the calling thread. The split is by item, so the result does not
- * depend on whether it ran split: each item is computed by the same code either way.
+ * depend on whether it ran split: each item is computed by the same code either way. The compressors split their
+ * encodes and decodes through {@link #both} on the same helper thread, so gridrun keeps one helper, not two pools.
  */
-final class CpuParallel {
+public final class CpuParallel {
     /** Below this many values of work, splitting costs more than it saves. */
     static final long MIN_WORK = 1 << 16;
 
     private static final int THREADS = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
+    private static final String HELPER_NAME = "gridrun-cpu-helper";
     private static final ExecutorService HELPER = THREADS < 2 ? null : Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "gridrun-cpu-helper");
+        Thread t = new Thread(r, HELPER_NAME);
         t.setDaemon(true);
         return t;
     });
@@ -31,8 +33,8 @@ final class CpuParallel {
     private CpuParallel() {
     }
 
-    /** How many threads {@link #forEach} uses. */
-    static int threads() {
+    /** How many threads {@link #forEach} and {@link #both} use: 2 on a machine with two cores or more, else 1. */
+    public static int threads() {
         return THREADS;
     }
 
@@ -48,8 +50,22 @@ final class CpuParallel {
             return;
         }
         int half = items / 2;
-        Future<?> other = HELPER.submit(() -> body.run(half, items));
-        body.run(0, half);
+        both(() -> body.run(half, items), () -> body.run(0, half));
+    }
+
+    /**
+     * Runs {@code first} on the helper thread and {@code second} on this one, and returns when both are done; an
+     * exception of either is rethrown here. Called from the helper thread itself (a split inside a split), or with
+     * one thread, it runs both here, one after the other, rather than wait on itself.
+     */
+    public static void both(Runnable first, Runnable second) {
+        if (HELPER == null || Thread.currentThread().getName().equals(HELPER_NAME)) {
+            first.run();
+            second.run();
+            return;
+        }
+        Future<?> other = HELPER.submit(first);
+        second.run();
         try {
             other.get();
         } catch (InterruptedException e) {
@@ -59,6 +75,9 @@ final class CpuParallel {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException r) {
                 throw r;
+            }
+            if (cause instanceof Error error) {
+                throw error;
             }
             throw new IllegalStateException(cause);
         }

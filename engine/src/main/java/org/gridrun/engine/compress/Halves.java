@@ -1,10 +1,9 @@
 package org.gridrun.engine.compress;
 
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
+import org.gridrun.engine.backend.CpuParallel;
 
 /**
- * Runs the two halves of an encode or decode at once, one on the common pool and one in the caller.
+ * Runs the two halves of an encode or decode at once, one on the CPU backend's helper thread and one in the caller.
  *
  * <p>Only worth it from {@link #MIN_VALUES} values on; each half must write disjoint bytes and draw its random numbers
  * at positions that depend only on the values it handles, so the output is the same whatever the thread count.
@@ -27,14 +26,12 @@ final class Halves {
 
     /** Whether {@code length} values are worth splitting on this machine. */
     static boolean worthIt(long length) {
-        return length >= minValues && Runtime.getRuntime().availableProcessors() > 1;
+        return length >= minValues && CpuParallel.threads() > 1;
     }
 
-    /** Runs {@code first} on the common pool and {@code second} here, and returns when both are done. */
+    /** Runs {@code first} on the backend's helper thread and {@code second} here ({@link CpuParallel#both}). */
     static void run(Runnable first, Runnable second) {
-        ForkJoinTask<?> task = ForkJoinPool.commonPool().submit(first);
-        second.run();
-        task.join();
+        CpuParallel.both(first, second);
     }
 
     /** The middle of {@code count} items rounded down to a multiple of {@code align}. */
