@@ -1,5 +1,8 @@
 package org.gridrun.engine.compress;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigKey;
@@ -37,10 +40,7 @@ public final class NoneCompressor extends BaseCompressor {
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
         Payload p = payload(32L * length, length);
-        byte[] bytes = p.bytes();
-        for (int i = 0; i < length; i++) {
-            LittleEndian.putFloat(bytes, 4 * i, gradient[offset + i]);
-        }
+        floats(p.bytes(), length).put(gradient, offset, length);
         return p;
     }
 
@@ -48,10 +48,12 @@ public final class NoneCompressor extends BaseCompressor {
     public void decode(Payload payload, float[] out, int offset) {
         int length = payload.elements();
         checkRange(out, offset, length);
-        byte[] bytes = payload.bytes();
-        for (int i = 0; i < length; i++) {
-            out[offset + i] = LittleEndian.getFloat(bytes, 4 * i);
-        }
+        floats(payload.bytes(), length).get(out, offset, length);
+    }
+
+    /** The first {@code length} little-endian float32 values of {@code bytes}, for bulk copies in and out. */
+    private static FloatBuffer floats(byte[] bytes, int length) {
+        return ByteBuffer.wrap(bytes, 0, 4 * length).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
     }
 
     @Override
