@@ -1,7 +1,5 @@
 package org.gridrun.engine.compress;
 
-import java.util.List;
-import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 
 /** The service providers of the six {@link AdaptiveQuantizer} methods, one small class per registered name. */
@@ -10,32 +8,14 @@ public final class AdaptiveProviders {
     }
 
     /** What the six providers share; each subclass names its method. */
-    abstract static class Base implements CompressorProvider {
+    abstract static class Base extends MethodProvider {
         private final AdaptiveMethod method;
 
         Base(AdaptiveMethod method) {
+            super(method.methodName(), "bucketed L2 norm, unbiased stochastic rounding to 2^bits levels re-fitted at "
+                    + "osnap_iter (" + (method.normBased() ? "norm-based mixture" : "norm-less density") + ")",
+                    Aggregation.ALL_GATHER, method.parameters());
             this.method = method;
-        }
-
-        @Override
-        public String name() {
-            return method.methodName();
-        }
-
-        @Override
-        public String summary() {
-            return "bucketed L2 norm, unbiased stochastic rounding to 2^bits levels re-fitted at osnap_iter ("
-                    + (method.normBased() ? "norm-based mixture" : "norm-less density") + ")";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return method.parameters();
         }
 
         @Override

@@ -151,78 +151,41 @@ public final class FloatCast extends RandomizedCompressor {
     }
 
     /** What the three casts' providers share: one parameter, all-reduce. */
-    abstract static class CastProvider implements CompressorProvider {
-        private static final List<ConfigKey> PARAMETERS = List.of(roundingKey("stochastic"));
+    abstract static class CastProvider extends MethodProvider {
+        private final FloatFormat format;
 
-        abstract FloatFormat format();
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_REDUCE;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        CastProvider(String name, FloatFormat format, String summary) {
+            super(name, summary, Aggregation.ALL_REDUCE, List.of(roundingKey("stochastic")));
+            this.format = format;
         }
 
         @Override
         public Compressor create(Settings params, long seed) {
-            return new FloatCast(name(), format(), stochastic(params), seed, 0);
+            return new FloatCast(name(), format, stochastic(params), seed, 0);
         }
     }
 
     /** Registers {@code fp16}: IEEE half precision, E5M10. */
     public static final class Fp16Provider extends CastProvider {
-        @Override
-        FloatFormat format() {
-            return FloatFormat.FP16;
-        }
-
-        @Override
-        public String name() {
-            return "fp16";
-        }
-
-        @Override
-        public String summary() {
-            return "IEEE half precision (E5M10), saturating, stochastic or nearest-even rounding: 16 bits per value";
+        public Fp16Provider() {
+            super("fp16", FloatFormat.FP16,
+                    "IEEE half precision (E5M10), saturating, stochastic or nearest-even rounding: 16 bits per value");
         }
     }
 
     /** Registers {@code bf16}: bfloat16, E8M7. */
     public static final class Bf16Provider extends CastProvider {
-        @Override
-        FloatFormat format() {
-            return FloatFormat.BF16;
-        }
-
-        @Override
-        public String name() {
-            return "bf16";
-        }
-
-        @Override
-        public String summary() {
-            return "bfloat16 (E8M7), saturating, stochastic or nearest-even rounding: 16 bits per value";
+        public Bf16Provider() {
+            super("bf16", FloatFormat.BF16,
+                    "bfloat16 (E8M7), saturating, stochastic or nearest-even rounding: 16 bits per value");
         }
     }
 
     /** Registers {@code fp8}: E5M2. */
     public static final class Fp8Provider extends CastProvider {
-        @Override
-        FloatFormat format() {
-            return FloatFormat.E5M2;
-        }
-
-        @Override
-        public String name() {
-            return "fp8";
-        }
-
-        @Override
-        public String summary() {
-            return "8-bit float E5M2, saturating, stochastic or nearest-even rounding: 8 bits per value";
+        public Fp8Provider() {
+            super("fp8", FloatFormat.E5M2,
+                    "8-bit float E5M2, saturating, stochastic or nearest-even rounding: 8 bits per value");
         }
     }
 }

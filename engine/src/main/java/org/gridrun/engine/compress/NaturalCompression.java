@@ -2,7 +2,6 @@ package org.gridrun.engine.compress;
 
 import java.util.List;
 import java.util.Map;
-import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 
 /**
@@ -120,25 +119,10 @@ public final class NaturalCompression extends RandomizedCompressor {
     }
 
     /** Registers {@code natural}; it has no parameters. */
-    public static final class Provider implements CompressorProvider {
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "natural compression: unbiased stochastic rounding to signed powers of two, 9 bits per value";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return List.of();
+    public static final class Provider extends MethodProvider {
+        public Provider() {
+            super(NAME, "natural compression: unbiased stochastic rounding to signed powers of two, 9 bits per value",
+                    Aggregation.ALL_GATHER, List.of());
         }
 
         @Override

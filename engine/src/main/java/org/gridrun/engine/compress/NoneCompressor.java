@@ -5,7 +5,6 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Map;
-import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 
 /**
@@ -62,25 +61,9 @@ public final class NoneCompressor extends BaseCompressor {
     }
 
     /** Registers {@code none}. */
-    public static final class Provider implements CompressorProvider {
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String summary() {
-            return "full precision: float32 on the wire (32 bits per value)";
-        }
-
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_REDUCE;
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return List.of();
+    public static final class Provider extends MethodProvider {
+        public Provider() {
+            super(NAME, "full precision: float32 on the wire (32 bits per value)", Aggregation.ALL_REDUCE, List.of());
         }
 
         @Override

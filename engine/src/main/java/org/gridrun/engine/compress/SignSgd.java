@@ -181,29 +181,11 @@ public final class SignSgd extends BaseCompressor {
     private static final ConfigKey SCALED = new ConfigKey("scaled", ValueType.BOOL, true,
             "decode to ±mean|v| (a float32 scale per payload) instead of ±1");
 
-    /** What the three providers share. */
-    abstract static class SignProvider implements CompressorProvider {
-        @Override
-        public Aggregation aggregation() {
-            return Aggregation.ALL_GATHER;
-        }
-    }
-
     /** Registers {@code signsgd}. */
-    public static final class Provider extends SignProvider {
-        @Override
-        public String name() {
-            return Variant.PLAIN.name;
-        }
-
-        @Override
-        public String summary() {
-            return "signSGD: 1 bit per value, decoded to ±mean|g| (or ±1 without scaled)";
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return List.of(SCALED);
+    public static final class Provider extends MethodProvider {
+        public Provider() {
+            super(Variant.PLAIN.name, "signSGD: 1 bit per value, decoded to ±mean|g| (or ±1 without scaled)",
+                    Aggregation.ALL_GATHER, List.of(SCALED));
         }
 
         @Override
@@ -213,20 +195,11 @@ public final class SignSgd extends BaseCompressor {
     }
 
     /** Registers {@code efsignsgd}. */
-    public static final class EfProvider extends SignProvider {
-        @Override
-        public String name() {
-            return Variant.ERROR_FEEDBACK.name;
-        }
-
-        @Override
-        public String summary() {
-            return "EF-signSGD: sign of gradient plus residual, scaled by its mean |·|, residual kept: 32 + n bits";
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return List.of();
+    public static final class EfProvider extends MethodProvider {
+        public EfProvider() {
+            super(Variant.ERROR_FEEDBACK.name,
+                    "EF-signSGD: sign of gradient plus residual, scaled by its mean |·|, residual kept: 32 + n bits",
+                    Aggregation.ALL_GATHER, List.of());
         }
 
         @Override
@@ -236,24 +209,15 @@ public final class SignSgd extends BaseCompressor {
     }
 
     /** Registers {@code signum}. */
-    public static final class SignumProvider extends SignProvider {
+    public static final class SignumProvider extends MethodProvider {
         private static final List<ConfigKey> PARAMETERS = List.of(SCALED,
                 new ConfigKey("signum_momentum", ValueType.DOUBLE, 0.9,
                         "β of the momentum m ← β·m + (1 − β)·g whose sign is sent, in [0, 1)"));
 
-        @Override
-        public String name() {
-            return Variant.MOMENTUM.name;
-        }
-
-        @Override
-        public String summary() {
-            return "Signum: sign of a momentum buffer, 1 bit per value (+ a float32 scale when scaled)";
-        }
-
-        @Override
-        public List<ConfigKey> parameters() {
-            return PARAMETERS;
+        public SignumProvider() {
+            super(Variant.MOMENTUM.name,
+                    "Signum: sign of a momentum buffer, 1 bit per value (+ a float32 scale when scaled)",
+                    Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override
