@@ -157,11 +157,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
 
     @Override
     public Map<String, Object> config() {
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("bits", (long) bits);
-        config.put("bucket_size", (long) bucketSize);
-        config.put("per_layer", perLayer);
-        config.put("ignore_small_buckets", ignoreSmallBuckets);
+        Map<String, Object> config = bucketingConfig();
         config.putAll(method.fitConfig(params));
         config.put("osnap_iter", params.osnapIter().stream().map(String::valueOf).collect(Collectors.joining(",")));
         return config;

@@ -4,6 +4,8 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.gridrun.engine.random.CounterRng;
 
 /**
@@ -118,6 +120,19 @@ abstract class LevelQuantizer extends BaseCompressor {
         this.buckets = new Buckets(bucketSize, perLayer, ignoreSmallBuckets);
         this.initialLevels = levels.clone();
         setLevelsUnchecked(levels);
+    }
+
+    /**
+     * The configuration every level quantizer records, {@code bits}, {@code bucket_size}, {@code per_layer} and
+     * {@code ignore_small_buckets} in that order, in a map a method adds its own keys to.
+     */
+    protected Map<String, Object> bucketingConfig() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("bits", (long) bits);
+        config.put("bucket_size", (long) bucketSize);
+        config.put("per_layer", perLayer);
+        config.put("ignore_small_buckets", ignoreSmallBuckets);
+        return config;
     }
 
     /** {@code count} uniform levels from −1 to 1: {@code −1 + j·2/(count − 1)}. */

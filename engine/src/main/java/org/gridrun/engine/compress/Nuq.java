@@ -1,6 +1,5 @@
 package org.gridrun.engine.compress;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigException;
@@ -49,11 +48,7 @@ public final class Nuq extends LevelQuantizer {
 
     @Override
     public Map<String, Object> config() {
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("bits", (long) bits);
-        config.put("bucket_size", (long) bucketSize);
-        config.put("per_layer", perLayer);
-        config.put("ignore_small_buckets", ignoreSmallBuckets);
+        Map<String, Object> config = bucketingConfig();
         config.put("mul", mul);
         return config;
     }

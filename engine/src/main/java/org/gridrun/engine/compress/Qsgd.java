@@ -1,6 +1,5 @@
 package org.gridrun.engine.compress;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigKey;
@@ -42,12 +41,7 @@ public final class Qsgd extends LevelQuantizer {
 
     @Override
     public Map<String, Object> config() {
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("bits", (long) bits);
-        config.put("bucket_size", (long) bucketSize);
-        config.put("per_layer", perLayer);
-        config.put("ignore_small_buckets", ignoreSmallBuckets);
-        return config;
+        return bucketingConfig();
     }
 
     @Override
