@@ -88,16 +88,20 @@ public final class Curves {
     }
 
     /**
-     * {@code series} resampled at {@code steps} by linear interpolation between its neighbouring records; a step
+     * {@code series} resampled at {@code steps} (ascending) by linear interpolation between its neighbouring records; a step
      * outside the series' range is left out. A step the series has keeps its value exactly.
      */
     public static List<MetricRecord> resample(List<MetricRecord> series, long[] steps) {
         double[] values = valuesAt(series, steps);
         List<MetricRecord> out = new ArrayList<>(steps.length);
         String name = series.isEmpty() ? "" : series.get(0).name();
+        int next = 0; // the first record at or after the step: its wall time is when the step was reached
         for (int i = 0; i < steps.length; i++) {
             if (inRange(series, steps[i])) {
-                out.add(new MetricRecord(name, steps[i], values[i], wallAt(series, steps[i])));
+                while (series.get(next).step() < steps[i]) {
+                    next++;
+                }
+                out.add(new MetricRecord(name, steps[i], values[i], series.get(next).wallMillis()));
             }
         }
         return out;
@@ -152,15 +156,6 @@ public final class Curves {
             }
         }
         return out;
-    }
-
-    private static long wallAt(List<MetricRecord> series, long step) {
-        for (MetricRecord r : series) {
-            if (r.step() >= step) {
-                return r.wallMillis();
-            }
-        }
-        return series.isEmpty() ? 0 : series.get(series.size() - 1).wallMillis();
     }
 
     private static MetricRecord meanAt(String name, long step, List<Map<Long, MetricRecord>> bySteps) {
