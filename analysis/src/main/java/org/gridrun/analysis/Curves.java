@@ -88,8 +88,8 @@ public final class Curves {
     }
 
     /**
-     * {@code series} resampled at {@code steps} (ascending) by linear interpolation between its neighbouring records; a step
-     * outside the series' range is left out. A step the series has keeps its value exactly.
+     * {@code series} resampled at {@code steps} (ascending) by linear interpolation between its neighbouring
+     * records; a step outside the series' range is left out. A step the series has keeps its value exactly.
      */
     public static List<MetricRecord> resample(List<MetricRecord> series, long[] steps) {
         double[] values = valuesAt(series, steps);
