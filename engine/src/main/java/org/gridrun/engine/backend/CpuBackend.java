@@ -60,7 +60,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void copy(Tensor src, Tensor dst) {
-        sameSize(src, dst);
+        Shapes.sameSize(src, dst);
         System.arraycopy(data(src), src.offset(), data(dst), dst.offset(), src.size());
     }
 
@@ -92,7 +92,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void axpy(float alpha, Tensor x, Tensor y) {
-        sameSize(x, y);
+        Shapes.sameSize(x, y);
         float[] xd = data(x);
         float[] yd = data(y);
         int xo = x.offset();
@@ -106,14 +106,10 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void gemm(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c) {
-        int m = transA ? a.cols() : a.rows();
-        int k = transA ? a.rows() : a.cols();
-        int kb = transB ? b.cols() : b.rows();
-        int n = transB ? b.rows() : b.cols();
-        if (k != kb || c.rows() != m || c.cols() != n) {
-            throw new IllegalArgumentException("gemm shapes do not agree: op(a) " + m + "x" + k + ", op(b) " + kb
-                    + "x" + n + ", c " + c.rows() + "x" + c.cols());
-        }
+        int[] mnk = Shapes.gemm(transA, transB, a, b, c);
+        int m = mnk[0];
+        int n = mnk[1];
+        int k = mnk[2];
         if (m == 0 || n == 0) {
             return;
         }
@@ -123,7 +119,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void addRowVector(Tensor row, Tensor x) {
-        requireRow(row, x.cols());
+        Shapes.requireRow(row, x.cols());
         float[] r = data(row);
         float[] d = data(x);
         int n = x.cols();
@@ -140,7 +136,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void columnSums(Tensor x, float beta, Tensor out) {
-        requireRow(out, x.cols());
+        Shapes.requireRow(out, x.cols());
         float[] d = data(x);
         float[] o = data(out);
         int n = x.cols();
@@ -157,7 +153,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void relu(Tensor x, Tensor y) {
-        sameSize(x, y);
+        Shapes.sameSize(x, y);
         float[] xd = data(x);
         float[] yd = data(y);
         int xo = x.offset();
@@ -171,7 +167,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void reluBackward(Tensor y, Tensor grad) {
-        sameSize(y, grad);
+        Shapes.sameSize(y, grad);
         float[] yd = data(y);
         float[] gd = data(grad);
         int yo = y.offset();
@@ -196,9 +192,9 @@ public final class CpuBackend implements Backend {
 
     @Override
     public double softmaxCrossEntropy(Tensor logits, Tensor labels, Tensor grad, float gradScale) {
-        requireLabels(logits, labels);
+        Shapes.requireLabels(logits, labels);
         if (grad != null) {
-            sameSize(logits, grad);
+            Shapes.sameSize(logits, grad);
         }
         return CpuKernels.softmaxCrossEntropy(data(logits), logits.offset(), logits.rows(), logits.cols(),
                 data(labels), labels.offset(), grad == null ? null : data(grad), grad == null ? 0 : grad.offset(),
@@ -207,7 +203,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public int countCorrect(Tensor logits, Tensor labels) {
-        requireLabels(logits, labels);
+        Shapes.requireLabels(logits, labels);
         return CpuKernels.countCorrect(data(logits), logits.offset(), logits.rows(), logits.cols(), data(labels),
                 labels.offset());
     }
@@ -215,9 +211,9 @@ public final class CpuBackend implements Backend {
     @Override
     public void sgdUpdate(Tensor params, Tensor grad, Tensor velocity, float lr, float momentum, boolean nesterov,
                           float weightDecay) {
-        sameSize(params, grad);
+        Shapes.sameSize(params, grad);
         if (momentum != 0f) {
-            sameSize(params, velocity);
+            Shapes.sameSize(params, velocity);
         }
         float[] p = data(params);
         float[] g = data(grad);
@@ -231,8 +227,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void im2col(Tensor x, ConvGeometry g, Tensor cols) {
-        int n = images(x, g.inputSize());
-        requireShape(cols, n * g.outPositions(), g.patchSize());
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(cols, n * g.outPositions(), g.patchSize());
         float[] xd = data(x);
         float[] cd = data(cols);
         CpuParallel.forEach(n, cols.size(), (from, to) -> CpuWindowKernels.im2col(xd, x.offset(), g, cd,
@@ -241,8 +237,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void col2im(Tensor cols, ConvGeometry g, Tensor dx) {
-        int n = images(dx, g.inputSize());
-        requireShape(cols, n * g.outPositions(), g.patchSize());
+        int n = Shapes.images(dx, g.inputSize());
+        Shapes.requireShape(cols, n * g.outPositions(), g.patchSize());
         float[] cd = data(cols);
         float[] dd = data(dx);
         CpuParallel.forEach(n, cols.size(), (from, to) -> CpuWindowKernels.col2im(cd, cols.offset(), g, dd,
@@ -251,17 +247,17 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void convolve(Tensor x, ConvGeometry g, Tensor w, Tensor y) {
-        int n = images(x, g.inputSize());
-        requireShape(w, w.rows(), g.patchSize());
-        requireShape(y, n * g.outPositions(), w.rows());
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(w, w.rows(), g.patchSize());
+        Shapes.requireShape(y, n * g.outPositions(), w.rows());
         convolution.forward(data(x), x.offset(), g, n, data(w), w.offset(), w.rows(), data(y), y.offset());
     }
 
     @Override
     public void convolveWeightGradient(Tensor x, ConvGeometry g, Tensor dy, Tensor dw) {
-        int n = images(x, g.inputSize());
-        requireShape(dw, dw.rows(), g.patchSize());
-        requireShape(dy, n * g.outPositions(), dw.rows());
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(dw, dw.rows(), g.patchSize());
+        Shapes.requireShape(dy, n * g.outPositions(), dw.rows());
         convolution.weightGradient(data(x), x.offset(), g, n, data(dy), dy.offset(), dw.rows(), data(dw),
                 dw.offset());
     }
@@ -270,16 +266,16 @@ public final class CpuBackend implements Backend {
     public void flipKernels(Tensor w, ConvGeometry g, Tensor out) {
         int kernel = g.kernelHeight() * g.kernelWidth();
         int filters = w.rows();
-        requireShape(w, filters, g.patchSize());
-        requireShape(out, g.channels(), kernel * filters);
+        Shapes.requireShape(w, filters, g.patchSize());
+        Shapes.requireShape(out, g.channels(), kernel * filters);
         CpuWindowKernels.flipKernels(data(w), w.offset(), g, filters, data(out), out.offset());
     }
 
     @Override
     public void maxPool(Tensor x, ConvGeometry g, Tensor y) {
-        requirePadless(g);
-        int n = images(x, g.inputSize());
-        requireShape(y, n, g.outPositions() * g.channels());
+        Shapes.requirePadless(g);
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(y, n, g.outPositions() * g.channels());
         float[] xd = data(x);
         float[] yd = data(y);
         CpuParallel.forEach(n, x.size(), (from, to) -> CpuWindowKernels.maxPool(xd, x.offset(), g, yd, y.offset(),
@@ -288,11 +284,11 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
-        requirePadless(g);
-        int n = images(x, g.inputSize());
-        requireShape(y, n, g.outPositions() * g.channels());
-        sameSize(y, dy);
-        sameSize(x, dx);
+        Shapes.requirePadless(g);
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(y, n, g.outPositions() * g.channels());
+        Shapes.sameSize(y, dy);
+        Shapes.sameSize(x, dx);
         float[] xd = data(x);
         float[] gd = data(dy);
         float[] dd = data(dx);
@@ -302,8 +298,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void meanPool(Tensor x, int channels, Tensor y) {
-        requireShape(y, x.rows(), channels);
-        int positions = positions(x, channels);
+        Shapes.requireShape(y, x.rows(), channels);
+        int positions = Shapes.positions(x, channels);
         float[] xd = data(x);
         float[] yd = data(y);
         CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuWindowKernels.meanPool(xd, x.offset(), positions,
@@ -312,8 +308,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void meanPoolBackward(Tensor dy, int channels, Tensor dx) {
-        requireShape(dy, dx.rows(), channels);
-        int positions = positions(dx, channels);
+        Shapes.requireShape(dy, dx.rows(), channels);
+        int positions = Shapes.positions(dx, channels);
         float[] gd = data(dy);
         float[] dd = data(dx);
         CpuParallel.forEach(dx.rows(), dx.size(), (from, to) -> CpuWindowKernels.meanPoolBackward(gd, dy.offset(),
@@ -322,8 +318,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void shortcut(Tensor x, ConvGeometry g, int outChannels, int before, Tensor y) {
-        int n = images(x, g.inputSize());
-        requireShortcut(g, outChannels, before, y, n);
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShortcut(g, outChannels, before, y, n);
         float[] xd = data(x);
         float[] yd = data(y);
         CpuParallel.forEach(n, y.size(), (from, to) -> CpuWindowKernels.shortcut(xd, x.offset(), g, outChannels,
@@ -332,8 +328,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void shortcutBackward(Tensor dy, ConvGeometry g, int outChannels, int before, Tensor dx) {
-        int n = images(dx, g.inputSize());
-        requireShortcut(g, outChannels, before, dy, n);
+        int n = Shapes.images(dx, g.inputSize());
+        Shapes.requireShortcut(g, outChannels, before, dy, n);
         float[] gd = data(dy);
         float[] dd = data(dx);
         CpuParallel.forEach(n, dy.size(), (from, to) -> CpuWindowKernels.shortcut(dd, dx.offset(), g, outChannels,
@@ -344,10 +340,10 @@ public final class CpuBackend implements Backend {
     public void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
                           Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
         int c = x.cols();
-        sameSize(x, y);
-        requireRows(c, gamma, beta, mean, invStd);
+        Shapes.sameSize(x, y);
+        Shapes.requireRows(c, gamma, beta, mean, invStd);
         if (runningMean != null) {
-            requireRows(c, runningMean, runningVar);
+            Shapes.requireRows(c, runningMean, runningVar);
         }
         norm.forwardTraining(data(x), x.offset(), x.rows(), c, data(gamma), gamma.offset(), data(beta),
                 beta.offset(), eps, data(mean), mean.offset(), data(invStd), invStd.offset(),
@@ -360,8 +356,8 @@ public final class CpuBackend implements Backend {
     public void batchNormInference(Tensor x, Tensor gamma, Tensor beta, Tensor runningMean, Tensor runningVar,
                                    float eps, Tensor y) {
         int c = x.cols();
-        sameSize(x, y);
-        requireRows(c, gamma, beta, runningMean, runningVar);
+        Shapes.sameSize(x, y);
+        Shapes.requireRows(c, gamma, beta, runningMean, runningVar);
         norm.forwardInference(data(x), x.offset(), x.rows(), c, data(gamma), gamma.offset(), data(beta),
                 beta.offset(), data(runningMean), runningMean.offset(), data(runningVar), runningVar.offset(), eps,
                 data(y), y.offset());
@@ -371,11 +367,11 @@ public final class CpuBackend implements Backend {
     public void batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
                                   Tensor dBeta, Tensor dx) {
         int c = x.cols();
-        sameSize(x, dy);
+        Shapes.sameSize(x, dy);
         if (dx != null) {
-            sameSize(x, dx);
+            Shapes.sameSize(x, dx);
         }
-        requireRows(c, gamma, mean, invStd, dGamma, dBeta);
+        Shapes.requireRows(c, gamma, mean, invStd, dGamma, dBeta);
         norm.backward(data(x), x.offset(), data(dy), dy.offset(), x.rows(), c, data(gamma), gamma.offset(),
                 data(mean), mean.offset(), data(invStd), invStd.offset(), data(dGamma), dGamma.offset(), data(dBeta),
                 dBeta.offset(), dx == null ? null : data(dx), dx == null ? 0 : dx.offset());
@@ -383,13 +379,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void dropout(Tensor x, float p, int channels, long seed, long stream, Tensor y) {
-        sameSize(x, y);
-        if (!(p >= 0f && p < 1f)) {
-            throw new IllegalArgumentException("dropout probability must be in [0, 1), found " + p);
-        }
-        if (channels < 0 || channels > 0 && x.cols() % channels != 0) {
-            throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
-        }
+        Shapes.sameSize(x, y);
+        Shapes.requireDropout(x, p, channels);
         float[] xd = data(x);
         float[] yd = data(y);
         CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuKernels.dropout(xd, x.offset(), from, to, x.cols(),
@@ -409,74 +400,12 @@ public final class CpuBackend implements Backend {
         return buffer.data();
     }
 
-    /** The number of images in {@code x}, whose rows must each hold one image of {@code imageSize} values. */
-    private static int images(Tensor x, int imageSize) {
-        if (x.cols() != imageSize) {
-            throw new IllegalArgumentException("expected rows of " + imageSize + " values (one image each), found "
-                    + x);
-        }
-        return x.rows();
-    }
-
-    private static int positions(Tensor x, int channels) {
-        if (channels < 1 || x.cols() % channels != 0) {
-            throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
-        }
-        return x.cols() / channels;
-    }
-
-    private static void requireShape(Tensor t, int rows, int cols) {
-        if (t.rows() != rows || t.cols() != cols) {
-            throw new IllegalArgumentException("expected a " + rows + "x" + cols + " tensor, found " + t);
-        }
-    }
-
-    private static void requireRows(int n, Tensor... rows) {
-        for (Tensor row : rows) {
-            requireRow(row, n);
-        }
-    }
-
-    private static void requirePadless(ConvGeometry g) {
-        if (g.padding() != 0) {
-            throw new IllegalArgumentException("pooling takes no padding, found " + g);
-        }
-    }
-
-    private static void requireShortcut(ConvGeometry g, int outChannels, int before, Tensor out, int n) {
-        if (before < 0 || before + g.channels() > outChannels) {
-            throw new IllegalArgumentException(g.channels() + " channels at " + before + " do not fit "
-                    + outChannels);
-        }
-        int outH = (g.height() - 1) / g.stride() + 1;
-        int outW = (g.width() - 1) / g.stride() + 1;
-        requireShape(out, n, outH * outW * outChannels);
-    }
-
-    private static void sameSize(Tensor a, Tensor b) {
-        if (a.size() != b.size()) {
-            throw new IllegalArgumentException("tensor sizes differ: " + a + " and " + b);
-        }
-    }
-
-    private static void requireRow(Tensor row, int n) {
-        if (row.size() != n) {
-            throw new IllegalArgumentException("expected a row of " + n + " values, found " + row);
-        }
-    }
-
-    private static void requireLabels(Tensor logits, Tensor labels) {
-        if (labels.size() != logits.rows()) {
-            throw new IllegalArgumentException("expected " + logits.rows() + " labels, found " + labels);
-        }
-    }
-
     @Override
     public void adamUpdate(Tensor params, Tensor grad, Tensor m, Tensor v, float lr, float beta1, float beta2,
                            float eps, float weightDecay, long t) {
-        sameSize(params, grad);
-        sameSize(params, m);
-        sameSize(params, v);
+        Shapes.sameSize(params, grad);
+        Shapes.sameSize(params, m);
+        Shapes.sameSize(params, v);
         if (t < 1) {
             throw new IllegalArgumentException("the Adam step count starts at 1, found " + t);
         }

@@ -1,0 +1,44 @@
+// gridrun's CUDA kernels: what every kernel source includes.
+//
+// The same sources are compiled two ways: by nvcc to PTX (scripts/build-ptx.sh, committed under
+// engine/src/main/resources/org/gridrun/engine/backend/cuda/), and by g++ for the tests' emulator, which runs every
+// thread of a block as a fiber on the host so that the backend and its kernels are checked without a GPU. Kernels
+// therefore keep to what both understand:
+//   - a kernel is `extern "C" __global__ void gr_<name>(...)`, its parameters pointers, int, unsigned, float,
+//     long long or unsigned long long (the launcher's KernelArgs kinds: address, i32, f32, i64);
+//   - shared memory is static (`__shared__ float tile[64][65];`), never `extern __shared__`;
+//   - no atomics (sums have a fixed order: results are the same bits run to run), no inline PTX, no textures;
+//   - barriers are __syncthreads(), reached by every thread of the block that has not returned; warp shuffles
+//     (__shfl_down_sync, __shfl_xor_sync with the full mask) only in blocks of whole warps, all lanes taking part;
+//   - device math from this list: expf logf sqrtf rsqrtf fabsf fmaxf fminf fmaf exp log sqrt fabs fmax fmin fma,
+//     min and max on ints, __float_as_uint __uint_as_float __float_as_int __int_as_float, __ldg.
+#pragma once
+
+#ifndef GRIDRUN_EMULATED
+#include <stdint.h>
+#endif
+
+// The SplitMix64 finaliser, the mixing function of org.gridrun.engine.random.CounterRng.
+__device__ __forceinline__ unsigned long long gr_mix(unsigned long long z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// The odd constant CounterRng adds per draw.
+#define GR_GAMMA 0x9E3779B97F4A7C15ULL
+
+// Draw `position` of CounterRng(seed, stream): CounterRng.at(position).
+__device__ __forceinline__ unsigned long long gr_draw(unsigned long long key, unsigned long long position) {
+    return gr_mix(key + GR_GAMMA * position);
+}
+
+// The key of CounterRng(seed, stream): mix(mix(seed) + GAMMA·(stream + 1)) | 1.
+__device__ __forceinline__ unsigned long long gr_key(long long seed, long long stream) {
+    return gr_mix(gr_mix((unsigned long long) seed) + GR_GAMMA * ((unsigned long long) stream + 1ULL)) | 1ULL;
+}
+
+// A grid-stride loop over [0, n): every index once, however many blocks the launcher chose.
+#define GR_FOR_EACH(i, n) \
+    for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < (long long) (n); \
+         i += (long long) blockDim.x * gridDim.x)

@@ -1,0 +1,98 @@
+package org.gridrun.engine.backend;
+
+/**
+ * The shape checks every backend makes before an operation, so that each backend fails a wrong call with the same
+ * message before it touches memory.
+ */
+public final class Shapes {
+    private Shapes() {
+    }
+
+    /** The number of images in {@code x}, whose rows must each hold one image of {@code imageSize} values. */
+    public static int images(Tensor x, int imageSize) {
+        if (x.cols() != imageSize) {
+            throw new IllegalArgumentException("expected rows of " + imageSize + " values (one image each), found "
+                    + x);
+        }
+        return x.rows();
+    }
+
+    public static int positions(Tensor x, int channels) {
+        if (channels < 1 || x.cols() % channels != 0) {
+            throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
+        }
+        return x.cols() / channels;
+    }
+
+    public static void requireShape(Tensor t, int rows, int cols) {
+        if (t.rows() != rows || t.cols() != cols) {
+            throw new IllegalArgumentException("expected a " + rows + "x" + cols + " tensor, found " + t);
+        }
+    }
+
+    public static void requireRows(int n, Tensor... rows) {
+        for (Tensor row : rows) {
+            requireRow(row, n);
+        }
+    }
+
+    public static void requirePadless(ConvGeometry g) {
+        if (g.padding() != 0) {
+            throw new IllegalArgumentException("pooling takes no padding, found " + g);
+        }
+    }
+
+    public static void requireShortcut(ConvGeometry g, int outChannels, int before, Tensor out, int n) {
+        if (before < 0 || before + g.channels() > outChannels) {
+            throw new IllegalArgumentException(g.channels() + " channels at " + before + " do not fit "
+                    + outChannels);
+        }
+        int outH = (g.height() - 1) / g.stride() + 1;
+        int outW = (g.width() - 1) / g.stride() + 1;
+        requireShape(out, n, outH * outW * outChannels);
+    }
+
+    public static void sameSize(Tensor a, Tensor b) {
+        if (a.size() != b.size()) {
+            throw new IllegalArgumentException("tensor sizes differ: " + a + " and " + b);
+        }
+    }
+
+    public static void requireRow(Tensor row, int n) {
+        if (row.size() != n) {
+            throw new IllegalArgumentException("expected a row of " + n + " values, found " + row);
+        }
+    }
+
+    public static void requireLabels(Tensor logits, Tensor labels) {
+        if (labels.size() != logits.rows()) {
+            throw new IllegalArgumentException("expected " + logits.rows() + " labels, found " + labels);
+        }
+    }
+
+    /**
+     * The sizes {@code {m, n, k}} of {@code c ← op(a)·op(b)}, or a failure when {@code a}, {@code b} and {@code c}
+     * do not agree.
+     */
+    public static int[] gemm(boolean transA, boolean transB, Tensor a, Tensor b, Tensor c) {
+        int m = transA ? a.cols() : a.rows();
+        int k = transA ? a.rows() : a.cols();
+        int kb = transB ? b.cols() : b.rows();
+        int n = transB ? b.rows() : b.cols();
+        if (k != kb || c.rows() != m || c.cols() != n) {
+            throw new IllegalArgumentException("gemm shapes do not agree: op(a) " + m + "x" + k + ", op(b) " + kb
+                    + "x" + n + ", c " + c.rows() + "x" + c.cols());
+        }
+        return new int[] {m, n, k};
+    }
+
+    /** Fails unless {@code p} is a dropout probability and {@code channels} divides the rows of {@code x}. */
+    public static void requireDropout(Tensor x, float p, int channels) {
+        if (!(p >= 0f && p < 1f)) {
+            throw new IllegalArgumentException("dropout probability must be in [0, 1), found " + p);
+        }
+        if (channels < 0 || channels > 0 && x.cols() % channels != 0) {
+            throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
+        }
+    }
+}

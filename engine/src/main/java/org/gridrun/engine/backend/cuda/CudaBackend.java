@@ -1,0 +1,390 @@
+package org.gridrun.engine.backend.cuda;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.ConvGeometry;
+import org.gridrun.engine.backend.Shapes;
+import org.gridrun.engine.backend.Tensor;
+
+/**
+ * The CUDA backend: tensors live in device memory and every operation is one or a few of gridrun's own kernels
+ * ({@code engine/src/main/cuda/}), queued on one stream.
+ *
+ * <p>Shapes are checked here, with the CPU backend's messages, before anything is queued; the launchers
+ * ({@link CudaBlas}, {@link CudaPooling}, {@link CudaElementwise}, {@link CudaReductions}) get device addresses and
+ * sizes. Operations that return a number ({@link #softmaxCrossEntropy}, {@link #countCorrect}) and
+ * {@link #download} wait for the work before them; the others only queue it.
+ */
+public final class CudaBackend implements Backend {
+    private final Gpu gpu;
+    private final Scratch scratch;
+    private final CudaBlas blas;
+    private final CudaPooling pooling;
+    private final CudaElementwise elementwise;
+    private final CudaReductions reductions;
+    private final List<CudaBuffer> buffers = new ArrayList<>();
+
+    /** A backend on {@code gpu}, which it closes on {@link #close()}. */
+    CudaBackend(Gpu gpu) {
+        this.gpu = gpu;
+        this.scratch = new Scratch(gpu);
+        this.blas = new CudaBlas(gpu, scratch);
+        this.pooling = new CudaPooling(gpu);
+        this.elementwise = new CudaElementwise(gpu);
+        this.reductions = new CudaReductions(gpu, scratch);
+    }
+
+    @Override
+    public String name() {
+        return "cuda";
+    }
+
+    @Override
+    public String blas() {
+        return "gridrun kernels on " + gpu.describe();
+    }
+
+    @Override
+    public Tensor allocate(int rows, int cols) {
+        if (rows < 0 || cols < 0 || (long) rows * cols > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("cannot allocate a " + rows + "x" + cols + " tensor");
+        }
+        long length = (long) rows * cols;
+        long address = gpu.allocate(Math.max(4, 4 * length));
+        CudaBuffer buffer = new CudaBuffer(gpu, address, length);
+        buffers.add(buffer);
+        if (length > 0) {
+            gpu.fill32(address, 0, length);
+        }
+        return Tensor.owning(buffer, rows, cols);
+    }
+
+    @Override
+    public void upload(float[] src, int srcOffset, Tensor dst) {
+        if (srcOffset < 0 || srcOffset + (long) dst.size() > src.length) {
+            throw new IndexOutOfBoundsException(dst.size() + " values at " + srcOffset + " of " + src.length);
+        }
+        if (dst.size() > 0) {
+            gpu.upload(src, srcOffset, CudaBuffer.of(dst), dst.size());
+        }
+    }
+
+    @Override
+    public void download(Tensor src, float[] dst, int dstOffset) {
+        if (dstOffset < 0 || dstOffset + (long) src.size() > dst.length) {
+            throw new IndexOutOfBoundsException(src.size() + " values at " + dstOffset + " of " + dst.length);
+        }
+        if (src.size() > 0) {
+            gpu.download(CudaBuffer.of(src), dst, dstOffset, src.size());
+        }
+    }
+
+    @Override
+    public void copy(Tensor src, Tensor dst) {
+        Shapes.sameSize(src, dst);
+        if (src.size() > 0) {
+            gpu.copy(CudaBuffer.of(src), CudaBuffer.of(dst), 4L * src.size());
+        }
+    }
+
+    @Override
+    public void fill(Tensor x, float value) {
+        if (x.size() > 0) {
+            gpu.fill32(CudaBuffer.of(x), Float.floatToRawIntBits(value), x.size());
+        }
+    }
+
+    @Override
+    public void fillUniform(Tensor x, float low, float high, long seed, long stream) {
+        if (x.size() > 0) {
+            elementwise.fillUniform(CudaBuffer.of(x), x.size(), low, high, seed, stream);
+        }
+    }
+
+    @Override
+    public void scale(float alpha, Tensor x) {
+        if (x.size() > 0) {
+            elementwise.scale(alpha, CudaBuffer.of(x), x.size());
+        }
+    }
+
+    @Override
+    public void axpy(float alpha, Tensor x, Tensor y) {
+        Shapes.sameSize(x, y);
+        if (x.size() > 0) {
+            elementwise.axpy(alpha, CudaBuffer.of(x), CudaBuffer.of(y), x.size());
+        }
+    }
+
+    @Override
+    public void gemm(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c) {
+        int[] mnk = Shapes.gemm(transA, transB, a, b, c);
+        if (mnk[0] == 0 || mnk[1] == 0) {
+            return;
+        }
+        blas.gemm(transA, transB, mnk[0], mnk[1], mnk[2], alpha, CudaBuffer.of(a), a.cols(), CudaBuffer.of(b),
+                b.cols(), beta, CudaBuffer.of(c), c.cols());
+    }
+
+    @Override
+    public void addRowVector(Tensor row, Tensor x) {
+        Shapes.requireRow(row, x.cols());
+        if (x.size() > 0) {
+            elementwise.addRowVector(CudaBuffer.of(row), CudaBuffer.of(x), x.rows(), x.cols());
+        }
+    }
+
+    @Override
+    public void columnSums(Tensor x, float beta, Tensor out) {
+        Shapes.requireRow(out, x.cols());
+        if (x.cols() > 0) {
+            reductions.columnSums(CudaBuffer.of(x), x.rows(), x.cols(), beta, CudaBuffer.of(out));
+        }
+    }
+
+    @Override
+    public void relu(Tensor x, Tensor y) {
+        Shapes.sameSize(x, y);
+        if (x.size() > 0) {
+            elementwise.relu(CudaBuffer.of(x), CudaBuffer.of(y), x.size());
+        }
+    }
+
+    @Override
+    public void reluBackward(Tensor y, Tensor grad) {
+        Shapes.sameSize(y, grad);
+        if (y.size() > 0) {
+            elementwise.reluBackward(CudaBuffer.of(y), CudaBuffer.of(grad), y.size());
+        }
+    }
+
+    @Override
+    public double softmaxCrossEntropy(Tensor logits, Tensor labels, Tensor grad, float gradScale) {
+        Shapes.requireLabels(logits, labels);
+        if (grad != null) {
+            Shapes.sameSize(logits, grad);
+        }
+        if (logits.rows() == 0) {
+            return 0;
+        }
+        return reductions.softmaxCrossEntropy(CudaBuffer.of(logits), logits.rows(), logits.cols(),
+                CudaBuffer.of(labels), CudaBuffer.ofNullable(grad), gradScale);
+    }
+
+    @Override
+    public int countCorrect(Tensor logits, Tensor labels) {
+        Shapes.requireLabels(logits, labels);
+        if (logits.rows() == 0) {
+            return 0;
+        }
+        return reductions.countCorrect(CudaBuffer.of(logits), logits.rows(), logits.cols(), CudaBuffer.of(labels));
+    }
+
+    @Override
+    public void sgdUpdate(Tensor params, Tensor grad, Tensor velocity, float lr, float momentum, boolean nesterov,
+                          float weightDecay) {
+        Shapes.sameSize(params, grad);
+        if (momentum != 0f) {
+            Shapes.sameSize(params, velocity);
+        }
+        if (params.size() > 0) {
+            elementwise.sgd(CudaBuffer.of(params), CudaBuffer.of(grad), momentum == 0f ? 0
+                    : CudaBuffer.of(velocity), params.size(), lr, momentum, nesterov, weightDecay);
+        }
+    }
+
+    @Override
+    public void adamUpdate(Tensor params, Tensor grad, Tensor m, Tensor v, float lr, float beta1, float beta2,
+                           float eps, float weightDecay, long t) {
+        Shapes.sameSize(params, grad);
+        Shapes.sameSize(params, m);
+        Shapes.sameSize(params, v);
+        if (t < 1) {
+            throw new IllegalArgumentException("the Adam step count starts at 1, found " + t);
+        }
+        float stepSize = (float) (lr / (1 - Math.pow(beta1, t)));
+        float correction2Sqrt = (float) Math.sqrt(1 - Math.pow(beta2, t));
+        if (params.size() > 0) {
+            elementwise.adam(CudaBuffer.of(params), CudaBuffer.of(grad), CudaBuffer.of(m), CudaBuffer.of(v),
+                    params.size(), stepSize, beta1, beta2, eps, correction2Sqrt, weightDecay);
+        }
+    }
+
+    @Override
+    public void im2col(Tensor x, ConvGeometry g, Tensor cols) {
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(cols, n * g.outPositions(), g.patchSize());
+        if (n > 0) {
+            blas.im2col(CudaBuffer.of(x), n, g, CudaBuffer.of(cols));
+        }
+    }
+
+    @Override
+    public void col2im(Tensor cols, ConvGeometry g, Tensor dx) {
+        int n = Shapes.images(dx, g.inputSize());
+        Shapes.requireShape(cols, n * g.outPositions(), g.patchSize());
+        if (n > 0) {
+            blas.col2im(CudaBuffer.of(cols), n, g, CudaBuffer.of(dx));
+        }
+    }
+
+    @Override
+    public void convolve(Tensor x, ConvGeometry g, Tensor w, Tensor y) {
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(w, w.rows(), g.patchSize());
+        Shapes.requireShape(y, n * g.outPositions(), w.rows());
+        if (n > 0 && w.rows() > 0) {
+            blas.convolve(CudaBuffer.of(x), n, g, CudaBuffer.of(w), w.rows(), CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void convolveWeightGradient(Tensor x, ConvGeometry g, Tensor dy, Tensor dw) {
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(dw, dw.rows(), g.patchSize());
+        Shapes.requireShape(dy, n * g.outPositions(), dw.rows());
+        if (dw.rows() == 0) {
+            return;
+        }
+        if (n == 0) {
+            fill(dw, 0f);
+            return;
+        }
+        blas.convolveWeightGradient(CudaBuffer.of(x), n, g, CudaBuffer.of(dy), dw.rows(), CudaBuffer.of(dw));
+    }
+
+    @Override
+    public void flipKernels(Tensor w, ConvGeometry g, Tensor out) {
+        int filters = w.rows();
+        Shapes.requireShape(w, filters, g.patchSize());
+        Shapes.requireShape(out, g.channels(), g.kernelHeight() * g.kernelWidth() * filters);
+        if (filters > 0) {
+            blas.flipKernels(CudaBuffer.of(w), filters, g, CudaBuffer.of(out));
+        }
+    }
+
+    @Override
+    public void maxPool(Tensor x, ConvGeometry g, Tensor y) {
+        Shapes.requirePadless(g);
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(y, n, g.outPositions() * g.channels());
+        if (n > 0) {
+            pooling.maxPool(CudaBuffer.of(x), n, g, CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
+        Shapes.requirePadless(g);
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(y, n, g.outPositions() * g.channels());
+        Shapes.sameSize(y, dy);
+        Shapes.sameSize(x, dx);
+        if (n > 0) {
+            pooling.maxPoolBackward(CudaBuffer.of(x), CudaBuffer.of(dy), n, g, CudaBuffer.of(dx));
+        }
+    }
+
+    @Override
+    public void meanPool(Tensor x, int channels, Tensor y) {
+        Shapes.requireShape(y, x.rows(), channels);
+        int positions = Shapes.positions(x, channels);
+        if (x.rows() > 0) {
+            pooling.meanPool(CudaBuffer.of(x), x.rows(), positions, channels, CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void meanPoolBackward(Tensor dy, int channels, Tensor dx) {
+        Shapes.requireShape(dy, dx.rows(), channels);
+        int positions = Shapes.positions(dx, channels);
+        if (dx.rows() > 0) {
+            pooling.meanPoolBackward(CudaBuffer.of(dy), dx.rows(), positions, channels, CudaBuffer.of(dx));
+        }
+    }
+
+    @Override
+    public void shortcut(Tensor x, ConvGeometry g, int outChannels, int before, Tensor y) {
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShortcut(g, outChannels, before, y, n);
+        if (n > 0) {
+            pooling.shortcut(CudaBuffer.of(x), n, g, outChannels, before, CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void shortcutBackward(Tensor dy, ConvGeometry g, int outChannels, int before, Tensor dx) {
+        int n = Shapes.images(dx, g.inputSize());
+        Shapes.requireShortcut(g, outChannels, before, dy, n);
+        if (n > 0) {
+            pooling.shortcutBackward(CudaBuffer.of(dy), n, g, outChannels, before, CudaBuffer.of(dx));
+        }
+    }
+
+    @Override
+    public void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
+                          Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
+        int c = x.cols();
+        Shapes.sameSize(x, y);
+        Shapes.requireRows(c, gamma, beta, mean, invStd);
+        if (runningMean != null) {
+            Shapes.requireRows(c, runningMean, runningVar);
+        }
+        if (x.size() > 0) {
+            reductions.batchNorm(CudaBuffer.of(x), x.rows(), c, CudaBuffer.of(gamma), CudaBuffer.of(beta), eps,
+                    CudaBuffer.of(mean), CudaBuffer.of(invStd), CudaBuffer.ofNullable(runningMean),
+                    CudaBuffer.ofNullable(runningVar), momentum, CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void batchNormInference(Tensor x, Tensor gamma, Tensor beta, Tensor runningMean, Tensor runningVar,
+                                   float eps, Tensor y) {
+        int c = x.cols();
+        Shapes.sameSize(x, y);
+        Shapes.requireRows(c, gamma, beta, runningMean, runningVar);
+        if (x.size() > 0) {
+            reductions.batchNormInference(CudaBuffer.of(x), x.rows(), c, CudaBuffer.of(gamma), CudaBuffer.of(beta),
+                    CudaBuffer.of(runningMean), CudaBuffer.of(runningVar), eps, CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
+                                  Tensor dBeta, Tensor dx) {
+        int c = x.cols();
+        Shapes.sameSize(x, dy);
+        if (dx != null) {
+            Shapes.sameSize(x, dx);
+        }
+        Shapes.requireRows(c, gamma, mean, invStd, dGamma, dBeta);
+        if (x.size() > 0) {
+            reductions.batchNormBackward(CudaBuffer.of(x), CudaBuffer.of(dy), x.rows(), c, CudaBuffer.of(gamma),
+                    CudaBuffer.of(mean), CudaBuffer.of(invStd), CudaBuffer.of(dGamma), CudaBuffer.of(dBeta),
+                    CudaBuffer.ofNullable(dx));
+        }
+    }
+
+    @Override
+    public void dropout(Tensor x, float p, int channels, long seed, long stream, Tensor y) {
+        Shapes.sameSize(x, y);
+        Shapes.requireDropout(x, p, channels);
+        if (x.size() > 0) {
+            elementwise.dropout(CudaBuffer.of(x), x.rows(), x.cols(), p, channels, seed, stream, CudaBuffer.of(y));
+        }
+    }
+
+    /** Waits for every queued operation; for timing. */
+    public void synchronize() {
+        gpu.synchronize();
+    }
+
+    @Override
+    public void close() {
+        buffers.forEach(CudaBuffer::close);
+        buffers.clear();
+        scratch.close();
+        gpu.close();
+    }
+}
