@@ -65,6 +65,7 @@ final class CudaProbe {
 
     private static Outcome look(int ordinal) {
         try {
+            DriverLibrary.prepare();
             JCudaDriver.setExceptionsEnabled(true);
         } catch (LinkageError e) {
             return new Outcome(null, linkFailure(e));

@@ -26,6 +26,17 @@ class CudaProbeTest {
     }
 
     @Test
+    void theDriverLibraryIsWhereJCudaLooks() throws java.io.IOException {
+        assertTrue(DriverLibrary.class.getResource("/lib/" + DriverLibrary.FILE) != null,
+                DriverLibrary.FILE + " is not in JCuda's natives: update DriverLibrary.FILE with jcuda.version");
+        DriverLibrary.prepare();
+        java.nio.file.Path copy = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), DriverLibrary.FILE);
+        try (java.io.InputStream in = DriverLibrary.class.getResourceAsStream("/lib/" + DriverLibrary.FILE)) {
+            assertEquals(in.readAllBytes().length, java.nio.file.Files.size(copy));
+        }
+    }
+
+    @Test
     void cudaComesFirstForAuto() {
         assertEquals("cuda", Backends.providers().get(0).name());
         assertTrue(Backends.names().contains("cuda"));
