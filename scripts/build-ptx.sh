@@ -9,6 +9,7 @@
 # stamps its PTX with ISA version 9.0, which only a CUDA 13 driver reads; the kernels use nothing newer than ISA 8.0,
 # so the header is lowered to 8.0 and a CUDA 12 driver loads the same files.
 set -euo pipefail
+shopt -s nullglob
 root=$(cd "$(dirname "$0")/.." && pwd)
 src="$root/engine/src/main/cuda"
 out=${1:-$root/engine/src/main/resources/org/gridrun/engine/backend/cuda}

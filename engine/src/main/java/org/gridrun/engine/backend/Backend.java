@@ -186,6 +186,13 @@ public interface Backend extends AutoCloseable {
     void adamUpdate(Tensor params, Tensor grad, Tensor m, Tensor v, float lr, float beta1, float beta2, float eps,
                     float weightDecay, long t);
 
+    /**
+     * Waits until every operation queued so far has finished, for timing; a backend that runs each operation before
+     * returning (the CPU) does nothing.
+     */
+    default void synchronize() {
+    }
+
     /** Releases every buffer this backend allocated. */
     @Override
     void close();

@@ -1,8 +1,10 @@
 package org.gridrun.engine.train;
 
+import java.util.Locale;
 import java.util.OptionalLong;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Backends;
+import org.gridrun.engine.backend.cuda.GpuOutOfMemoryException;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.data.TrainTestData;
@@ -56,6 +58,10 @@ public final class TrainJob {
             try (MetricSpool.Writer metrics = MetricSpool.append(dir.metricsFile())) {
                 return trainer.run(metrics, listener, checkpoint, stop);
             }
+        } catch (GpuOutOfMemoryException e) {
+            throw new IllegalStateException(String.format(Locale.ROOT, "model %s at batch %d with %d workers does "
+                    + "not fit the GPU: %s; lower batch_size or ngpu, or use a GPU with more memory",
+                    config.model(), config.batchSize(), config.ngpu(), e.getMessage()), e);
         }
     }
 

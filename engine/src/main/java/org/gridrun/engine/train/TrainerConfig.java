@@ -160,7 +160,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("seed", ValueType.INT, 1L, "seed of initialisation, sampling and compression"),
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
             new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations and checkpoints"),
-            new ConfigKey("backend", ValueType.STRING, "cpu", "compute backend: cpu, or auto for the best available"),
+            new ConfigKey("backend", ValueType.STRING, "auto", "compute backend: cuda (a GPU through JCuda), cpu, or auto: cuda when a usable GPU is present, else cpu"),
             new ConfigKey("memory_codec", ValueType.STRING, "",
                     "SmaQ's memory mode: store the memory_targets through this method after each use (smaq, fp16, "
                             + "bf16, fp8, s2fp8, …) and record memory_ratio; empty: off"),

@@ -204,11 +204,11 @@ class CpuBackendTest {
         BackendProbe cpu = Backends.probe().stream().filter(p -> p.name().equals("cpu")).findFirst().orElseThrow();
         assertTrue(cpu.available());
         assertTrue(cpu.detail().startsWith("netlib "), cpu.detail());
-        try (Backend auto = Backends.open("auto")) {
-            assertEquals("cpu", auto.name());
-            assertEquals(CpuBackend.blasName(), auto.blas());
+        try (Backend opened = Backends.open("cpu")) {
+            assertEquals("cpu", opened.name());
+            assertEquals(CpuBackend.blasName(), opened.blas());
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Backends.open("tpu"));
-        assertEquals("backend must be one of [auto, cpu], found 'tpu'", e.getMessage());
+        assertEquals("backend must be one of [auto, cuda, cpu], found 'tpu'", e.getMessage());
     }
 }

@@ -61,7 +61,10 @@ class TrainJobTest {
         });
         assertFalse(result.diverged());
         assertEquals(30, result.steps());
-        assertEquals("cpu", result.backend());
+        // auto runs on the GPU where one is usable, and the result says which backend ran.
+        boolean gpu = org.gridrun.engine.backend.Backends.probe().stream()
+                .anyMatch(p -> p.name().equals("cuda") && p.available());
+        assertEquals(gpu ? "cuda" : "cpu", result.backend());
         assertEquals("Fashion-MNIST set from " + data + " (400 train / 200 test)", result.dataSource());
         assertTrue(result.finalAccuracy() > 0.5, "synthetic bands are easy: " + result.finalAccuracy());
         assertTrue(events.get(0).startsWith("mlp 784-16-10 (12730 parameters), 3 workers x batch 16, qsgd "

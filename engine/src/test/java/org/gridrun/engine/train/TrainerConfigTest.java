@@ -43,7 +43,7 @@ class TrainerConfigTest {
         expected.put("seed", 1L);
         expected.put("log_interval", 10L);
         expected.put("chkpt_iter", 100L);
-        expected.put("backend", "cpu");
+        expected.put("backend", "auto");
         Map<String, Object> resolved = TrainerConfig.resolve(Map.of());
         assertEquals(TrainerConfig.schema().stream().map(ConfigKey::name).toList(), List.copyOf(resolved.keySet()));
         expected.forEach((key, value) -> assertEquals(value, resolved.get(key), key));
@@ -99,7 +99,7 @@ class TrainerConfigTest {
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
         assertEquals("dataset 'imagenet' is not available in this version of gridrun yet; available: fashion-mnist, "
                 + "mnist, cifar10, cifar100", error(Map.of("dataset", "imagenet")));
-        assertEquals("backend must be one of [auto, cpu], found 'cuda'", error(Map.of("backend", "cuda")));
+        assertEquals("backend must be one of [auto, cuda, cpu], found 'gpu'", error(Map.of("backend", "gpu")));
         assertEquals("method must be one of " + Compressors.names() + ", found 'qsdg'",
                 error(Map.of("method", "qsdg")));
     }

@@ -20,20 +20,32 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code grid-run bench train}: milliseconds per training step (forward, backward, SGD update) of each model on the
- * CPU backend, one worker and no compression, next to PyTorch's time for the identical model measured in the same
- * run when PyTorch is installed.
+ * CPU or CUDA backend, one worker and no compression, next to PyTorch's time for the identical model on the same
+ * device, measured in the same run when PyTorch is installed (with a GPU, for {@code --backend cuda}).
  */
 @Command(name = "train", mixinStandardHelpOptions = true,
         description = "Milliseconds per training step (forward + backward + SGD momentum update, one worker, no "
-                + "compression) of each model on the CPU backend, next to PyTorch's time for the identical model, "
-                + "batch and thread count, measured in the same run when python3 can import torch.")
+                + "compression) of each model on the chosen backend, next to PyTorch's time for the identical "
+                + "model, batch and device (thread count on the CPU), measured in the same run when python3 can "
+                + "import torch (with CUDA, for --backend cuda).")
 final class BenchTrainCommand implements Callable<Integer> {
-    /** The models benchmarked when none is named. */
+    /** The models benchmarked on the CPU when none is named. */
     static final List<String> MODELS = List.of("mlp", "lenet5", "resnet20");
 
-    @Option(names = "--model", paramLabel = "M", description = "Only these models (mlp, lenet5, resnet20); "
-            + "repeatable.")
+    /** The models benchmarked on a GPU when none is named. */
+    static final List<String> GPU_MODELS = List.of("mlp", "lenet5", "resnet20", "resnet32", "resnet110");
+
+    /** Every model the benchmark can build. */
+    static final List<String> KNOWN = List.of("mlp", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44",
+            "resnet56", "resnet110");
+
+    @Option(names = "--model", paramLabel = "M", description = "Only these models (mlp, lenet5, resnet8 … "
+            + "resnet110); repeatable. Default: mlp, lenet5, resnet20 on cpu; also resnet32 and resnet110 on cuda.")
     List<String> models;
+
+    @Option(names = "--backend", paramLabel = "B", defaultValue = "cpu",
+            description = "cpu or cuda (default: ${DEFAULT-VALUE}).")
+    String backendName;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "128",
             description = "Examples per step (default: ${DEFAULT-VALUE}).")
@@ -58,11 +70,16 @@ final class BenchTrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<String> chosen = models == null ? MODELS : models;
+        boolean gpu = backendName.equals("cuda");
+        if (!gpu && !backendName.equals("cpu")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--backend must be cpu or cuda, "
+                    + "found '" + backendName + "'");
+        }
+        List<String> chosen = models == null ? (gpu ? GPU_MODELS : MODELS) : models;
         for (String m : chosen) {
-            if (!MODELS.contains(m)) {
+            if (!KNOWN.contains(m)) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--model must be one of "
-                        + MODELS + ", found '" + m + "'");
+                        + KNOWN + ", found '" + m + "'");
             }
         }
         if (batch < 1 || steps < 1 || warmup < 0) {
@@ -71,21 +88,32 @@ final class BenchTrainCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         int threads = CpuBackend.threads();
-        TorchBench torch = noTorch ? null : TorchBench.find();
+        TorchBench torch = noTorch ? null : TorchBench.find(gpu);
         if (csv) {
             out.println("model,ms_per_step,torch_ms_per_step,ratio");
         } else {
-            String blasThreads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset");
-            out.printf(Locale.ROOT, "batch %d, %d threads, median of %d steps after %d warm-up; %s, "
-                            + "OPENBLAS_NUM_THREADS %s; torch: %s%n", batch, threads, steps, warmup,
-                    CpuBackend.blasName(), blasThreads,
-                    torch == null ? (noTorch ? "skipped" : "missing (python3 cannot import torch)")
-                            : torch.version());
+            String missing = gpu ? "missing (python3 cannot import torch with CUDA)"
+                    : "missing (python3 cannot import torch)";
+            String torchText = torch == null ? (noTorch ? "skipped" : missing) : torch.version();
+            if (gpu) {
+                String device;
+                try (Backend b = Backends.open("cuda")) {
+                    device = b.blas();
+                }
+                out.printf(Locale.ROOT, "batch %d on cuda, median of %d steps after %d warm-up, each step "
+                        + "synchronised; %s; torch: %s%n", batch, steps, warmup, device, torchText);
+            } else {
+                String blasThreads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset");
+                out.printf(Locale.ROOT, "batch %d, %d threads, median of %d steps after %d warm-up; %s, "
+                        + "OPENBLAS_NUM_THREADS %s; torch: %s%n", batch, threads, steps, warmup,
+                        CpuBackend.blasName(), blasThreads, torchText);
+            }
             out.printf(Locale.ROOT, "%-10s %10s %14s %8s%n", "model", "ms/step", "torch ms/step", "ratio");
         }
         for (String m : chosen) {
             double ms = javaMillis(m);
-            double torchMs = torch == null ? Double.NaN : torch.millis(m, batch, threads, warmup, steps);
+            double torchMs = torch == null ? Double.NaN : torch.millis(m, batch, threads, warmup, steps,
+                    backendName);
             double ratio = ms / torchMs;
             if (csv) {
                 out.printf(Locale.ROOT, "%s,%.3f,%s,%s%n", m, ms, number(torchMs, "%.3f"), number(ratio, "%.3f"));
@@ -102,9 +130,9 @@ final class BenchTrainCommand implements Callable<Integer> {
         return Double.isNaN(value) ? "" : String.format(Locale.ROOT, format, value);
     }
 
-    /** The median milliseconds of one forward + backward + SGD step of {@code name} on the CPU backend. */
+    /** The median milliseconds of one forward + backward + SGD step of {@code name} on the chosen backend. */
     private double javaMillis(String name) {
-        try (Backend backend = Backends.open("cpu");
+        try (Backend backend = Backends.open(backendName);
              Model model = create(name, backend);
              Model.Workspace ws = model.newWorkspace(batch);
              Sgd sgd = new Sgd(backend, model.parameterCount(), 0.01, 0.9, false, 0)) {
@@ -127,6 +155,7 @@ final class BenchTrainCommand implements Callable<Integer> {
                 model.forward(ws, x, labels);
                 model.backward(ws, gradient);
                 sgd.step(model.parameters(), gradient);
+                backend.synchronize();
             };
             return median(step, warmup, steps);
         }

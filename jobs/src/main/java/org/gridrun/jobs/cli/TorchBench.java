@@ -34,10 +34,19 @@ final class TorchBench {
 
     /** PyTorch with the first interpreter that can {@code import torch}, else null. */
     static TorchBench find() {
+        return find(false);
+    }
+
+    /**
+     * PyTorch with the first interpreter that can {@code import torch} and, when {@code cuda} is set, also sees a
+     * GPU ({@code torch.cuda.is_available()}); else null.
+     */
+    static TorchBench find(boolean cuda) {
+        String probe = cuda ? "import torch; assert torch.cuda.is_available(); print(torch.__version__ + ' on ' + "
+                + "torch.cuda.get_device_name(0))" : "import torch; print(torch.__version__)";
         for (String python : PYTHONS) {
             try {
-                String[] lines = run(List.of(python, "-c", "import torch; print(torch.__version__)"), 1).strip()
-                        .split("\n");
+                String[] lines = run(List.of(python, "-c", probe), 1).strip().split("\n");
                 String last = lines[lines.length - 1].strip();
                 if (!last.isEmpty()) {
                     return new TorchBench(python, "PyTorch " + last + " (" + python + ")");
@@ -53,14 +62,15 @@ final class TorchBench {
         return version;
     }
 
-    /** The median milliseconds PyTorch takes for one training step of {@code model}. */
-    double millis(String model, int batch, int threads, int warmup, int steps) {
+    /** The median milliseconds PyTorch takes for one training step of {@code model} on {@code device}. */
+    double millis(String model, int batch, int threads, int warmup, int steps, String device) {
         try {
             Path script = Files.createTempFile("gridrun-bench-train", ".py");
             try (InputStream in = TorchBench.class.getResourceAsStream(SCRIPT)) {
                 Files.write(script, in.readAllBytes());
                 String printed = run(List.of(python, script.toString(), model, Integer.toString(batch),
-                        Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps)), threads);
+                        Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps), device),
+                        threads);
                 for (String line : printed.split("\n")) {
                     if (line.startsWith("ms_per_step ")) {
                         return Double.parseDouble(line.substring("ms_per_step ".length()).strip());

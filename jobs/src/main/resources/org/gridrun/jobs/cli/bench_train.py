@@ -1,9 +1,13 @@
 """PyTorch's side of `grid-run bench train`: the median milliseconds of one SGD training step.
 
-Usage: python3 bench_train.py MODEL BATCH THREADS WARMUP STEPS
+Usage: python3 bench_train.py MODEL BATCH THREADS WARMUP STEPS [DEVICE]
 Builds the same network as gridrun's model of that name (mlp 784-512-512-10, the seed's MNIST lenet5 with dropout
-in train mode, the CIFAR resnet20 with option-A shortcuts), times forward + cross-entropy + backward + SGD momentum
-step on random data, and prints one line: `ms_per_step <value>`.
+in train mode, the CIFAR resnets (resnet20, resnet32, resnet110, ...) with option-A shortcuts), times forward +
+cross-entropy + backward + SGD momentum step on random data, and prints one line: `ms_per_step <value>`.
+
+DEVICE is cpu (default) or cuda. On cuda PyTorch gets its best eager configuration for a float32 comparison:
+cuDNN's autotuner on, TF32 off (gridrun computes in float32 unless its tf32 key is set), and both memory formats
+(NCHW and channels-last) timed, the faster reported; each step ends with a device synchronisation.
 """
 import statistics
 import sys
@@ -63,20 +67,34 @@ def mlp(classes=10):
                          nn.Linear(512, classes)), (784,)
 
 
-def main():
-    name, batch, threads, warmup, steps = sys.argv[1], *map(int, sys.argv[2:6])
-    torch.set_num_threads(threads)
+def build(name):
+    if name == "mlp":
+        return mlp()
+    if name == "lenet5":
+        return lenet5()
+    if name.startswith("resnet"):
+        return resnet(int(name[len("resnet"):]))
+    raise SystemExit("unknown model " + name)
+
+
+def median_ms(name, batch, warmup, steps, device, channels_last):
     torch.manual_seed(1)
-    model, shape = {"mlp": mlp, "lenet5": lenet5, "resnet20": lambda: resnet(20)}[name]()
+    model, shape = build(name)
+    model = model.to(device)
+    x = torch.randn(batch, *shape, device=device)
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
+        x = x.contiguous(memory_format=torch.channels_last)
     model.train()
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x = torch.randn(batch, *shape)
-    y = torch.randint(0, 10, (batch,))
+    y = torch.randint(0, 10, (batch,), device=device)
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
 
     def step():
-        opt.zero_grad()
+        opt.zero_grad(set_to_none=True)
         F.cross_entropy(model(x), y).backward()
         opt.step()
+        sync()
 
     for _ in range(warmup):
         step()
@@ -85,7 +103,22 @@ def main():
         start = time.perf_counter()
         step()
         times.append((time.perf_counter() - start) * 1e3)
-    print("ms_per_step %.6f" % statistics.median(times))
+    return statistics.median(times)
+
+
+def main():
+    name, batch, threads, warmup, steps = sys.argv[1], *map(int, sys.argv[2:6])
+    device = sys.argv[6] if len(sys.argv) > 6 else "cpu"
+    torch.set_num_threads(threads)
+    if device == "cuda":
+        torch.backends.cudnn.benchmark = True
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
+        formats = [False, True] if len(build(name)[1]) == 3 else [False]
+        best = min(median_ms(name, batch, max(warmup, 5), steps, device, cl) for cl in formats)
+    else:
+        best = median_ms(name, batch, warmup, steps, device, False)
+    print("ms_per_step %.6f" % best)
 
 
 if __name__ == "__main__":

@@ -375,7 +375,7 @@ public final class CudaBackend implements Backend {
         }
     }
 
-    /** Waits for every queued operation; for timing. */
+    @Override
     public void synchronize() {
         gpu.synchronize();
     }

@@ -1,0 +1,266 @@
+// The CUDA that gridrun's kernels may use, for the host emulator.
+//
+// scripts/build-cuda-emu.sh force-includes this header (g++ -include) into every kernel source, compiled as C++17
+// with -DGRIDRUN_EMULATED. Each thread of a block runs as a fiber on the launching OS thread (emu_runtime.cpp),
+// switching only at barriers and warp operations, so the device code below is ordinary host code: `__shared__` is a
+// `static thread_local` (every fiber of the running block sees the same variable, as every thread of a CUDA block
+// sees the same shared memory), threadIdx and friends are set by the scheduler for the running fiber, and barriers
+// and shuffles call into the scheduler. Here is what gridrun.cuh allows, and the vector types and rounded arithmetic
+// kernels use; the rest fails to compile: `extern __shared__` (an extern static), atomics (a static_assert),
+// textures, inline PTX, intrinsics not listed.
+#pragma once
+
+// Everything a kernel source might include comes first: each source is included inside a namespace of its own (so
+// that two sources may both define a helper of the same name, as two CUDA modules may), where a standard header
+// included for the first time would land in the wrong namespace.
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <type_traits>
+#include <utility>
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __shared__ static thread_local
+#define __launch_bounds__(...)
+
+struct dim3 {
+    unsigned x, y, z;
+};
+typedef dim3 uint3;
+
+#define GR_EMU_API __attribute__((visibility("hidden")))
+
+// Set by the scheduler before it runs a fiber. Plain globals, as the emulator runs one launch at a time: a
+// thread-local variable of a dlopen'ed library costs a call (__tls_get_addr) on every read.
+extern uint3 threadIdx GR_EMU_API;
+extern uint3 blockIdx GR_EMU_API;
+extern dim3 blockDim GR_EMU_API;
+extern dim3 gridDim GR_EMU_API;
+constexpr int warpSize = 32;
+
+namespace gr_emu {
+// Warp operations; a lane that arrives at a different one than its warp's other lanes is an error.
+enum WarpOp : int { SYNCWARP, SHFL, SHFL_DOWN, SHFL_XOR };
+
+GR_EMU_API void syncthreads(const char* file, int line);
+// Waits for every live lane of the warp, then returns the 64-bit value lane `source` deposited (see the shuffles).
+GR_EMU_API uint64_t warp(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* file, int line);
+
+template <class T>
+T shuffle(WarpOp op, unsigned mask, T value, int arg, int width, const char* file, int line) {
+    static_assert(std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                  "shuffles move float, double, int, unsigned, long long or unsigned long long values");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof value);
+    bits = warp(op, mask, bits, arg, width, file, line);
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+}  // namespace gr_emu
+
+// The call site (file, line) rides along as default arguments, so that the emulator can say where each thread
+// waits when a barrier is reached from two places or never released.
+inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    gr_emu::syncthreads(file, line);
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE()) {
+    gr_emu::warp(gr_emu::SYNCWARP, mask, 0, 0, warpSize, file, line);
+}
+template <class T>
+inline T __shfl_sync(unsigned mask, T value, int srcLane, int width = warpSize, const char* file = __builtin_FILE(),
+                     int line = __builtin_LINE()) {
+    return gr_emu::shuffle(gr_emu::SHFL, mask, value, srcLane, width, file, line);
+}
+template <class T>
+inline T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = warpSize,
+                          const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return gr_emu::shuffle(gr_emu::SHFL_DOWN, mask, value, (int) delta, width, file, line);
+}
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T value, int laneMask, int width = warpSize,
+                         const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return gr_emu::shuffle(gr_emu::SHFL_XOR, mask, value, laneMask, width, file, line);
+}
+
+// Device math. The float and double overloads of exp, log, sqrt, fabs, fmax, fmin and fma come from <cmath> and
+// <math.h> as CUDA has them; rsqrtf is CUDA's own (exact here, within 2 ulp on a GPU).
+inline float rsqrtf(float x) {
+    return 1.0f / sqrtf(x);
+}
+
+// CUDA's min and max: defined for every pair of arithmetic types, in the type the usual arithmetic conversions give
+// (so min(int, unsigned) compares as unsigned, as on the GPU); floating-point ones ignore a NaN as fminf/fmaxf do.
+template <class A, class B, class C = std::common_type_t<A, B>>
+inline std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>, C> min(A a, B b) {
+    if constexpr (std::is_floating_point_v<C>) {
+        return std::fmin((C) a, (C) b);
+    } else {
+        return (C) a < (C) b ? (C) a : (C) b;
+    }
+}
+template <class A, class B, class C = std::common_type_t<A, B>>
+inline std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B>, C> max(A a, B b) {
+    if constexpr (std::is_floating_point_v<C>) {
+        return std::fmax((C) a, (C) b);
+    } else {
+        return (C) a < (C) b ? (C) b : (C) a;
+    }
+}
+
+inline unsigned __float_as_uint(float x) {
+    unsigned u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+inline float __uint_as_float(unsigned u) {
+    float x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+inline int __float_as_int(float x) {
+    return (int) __float_as_uint(x);
+}
+inline float __int_as_float(int i) {
+    return __uint_as_float((unsigned) i);
+}
+template <class T>
+inline T __ldg(const T* p) {
+    return *p;
+}
+
+// Arithmetic rounded to nearest, never contracted into an FMA (the build passes -ffp-contract=off for everything).
+inline float __fadd_rn(float a, float b) {
+    return a + b;
+}
+inline float __fsub_rn(float a, float b) {
+    return a - b;
+}
+inline float __fmul_rn(float a, float b) {
+    return a * b;
+}
+inline float __fdiv_rn(float a, float b) {
+    return a / b;
+}
+inline float __fsqrt_rn(float a) {
+    return sqrtf(a);
+}
+inline float __fmaf_rn(float a, float b, float c) {
+    return fmaf(a, b, c);
+}
+
+// CUDA's vector types for 8- and 16-byte loads, aligned as on the GPU: a misaligned float4 access faults there, and
+// here it may fault too (SSE), which crashes the JVM rather than passing silently.
+struct __attribute__((aligned(8))) float2 {
+    float x, y;
+};
+struct __attribute__((aligned(16))) float4 {
+    float x, y, z, w;
+};
+inline float2 make_float2(float x, float y) {
+    return {x, y};
+}
+inline float4 make_float4(float x, float y, float z, float w) {
+    return {x, y, z, w};
+}
+
+// Sums in gridrun have a fixed order (the same bits run to run), so no kernel may use an atomic.
+#define GR_EMU_FORBID(name)                                                                     \
+    template <class... A>                                                                       \
+    void name(A...) {                                                                           \
+        static_assert(sizeof...(A) == ~std::size_t(0), #name ": gridrun kernels use no atomics"); \
+    }
+GR_EMU_FORBID(atomicAdd)
+GR_EMU_FORBID(atomicSub)
+GR_EMU_FORBID(atomicExch)
+GR_EMU_FORBID(atomicMin)
+GR_EMU_FORBID(atomicMax)
+GR_EMU_FORBID(atomicInc)
+GR_EMU_FORBID(atomicDec)
+GR_EMU_FORBID(atomicCAS)
+GR_EMU_FORBID(atomicAnd)
+GR_EMU_FORBID(atomicOr)
+GR_EMU_FORBID(atomicXor)
+#undef GR_EMU_FORBID
+
+// Launching by name: the build script registers every `extern "C" __global__ void NAME(` it finds with
+// register_kernel(NAME), which records how to unpack the launcher's 64-bit argument slots into the parameters.
+namespace gr_emu {
+// The ordinals of org.gridrun.engine.backend.cuda.KernelArgs.Kind.
+enum Kind : int { ADDRESS, INT, FLOAT, LONG };
+
+using Invoke = void (*)(void (*kernel)(), const uint64_t* args);
+
+struct Kernel {
+    const char* name;
+    void (*entry)();
+    Invoke invoke;
+    int params;
+    const Kind* kinds;
+    const char* const* types;
+};
+
+GR_EMU_API void add_kernel(const Kernel& kernel);
+
+// What a parameter of type T takes: its KernelArgs kind, a name for messages, and how to read it from a slot.
+template <class T>
+struct Param {
+    static_assert(std::is_pointer_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                          (std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)),
+                  "kernel parameters are pointers, int, unsigned, float, long long or unsigned long long");
+    static constexpr Kind kind = std::is_pointer_v<T> ? ADDRESS
+                                 : std::is_same_v<T, float> ? FLOAT
+                                 : sizeof(T) == 4 ? INT
+                                                  : LONG;  // 64-bit integers, and a double's bits
+    static constexpr const char* name = std::is_pointer_v<T> ? "a pointer"
+                                        : std::is_same_v<T, float> ? "a float"
+                                        : std::is_same_v<T, double> ? "a double"
+                                        : sizeof(T) == 4 ? "a 32-bit int"
+                                                         : "a 64-bit int";
+
+    static T from(uint64_t slot) {
+        if constexpr (std::is_pointer_v<T>) {
+            return reinterpret_cast<T>(static_cast<uintptr_t>(slot));
+        } else if constexpr (sizeof(T) == 4) {
+            auto low = static_cast<uint32_t>(slot);
+            T value;
+            std::memcpy(&value, &low, sizeof value);
+            return value;
+        } else {
+            T value;
+            std::memcpy(&value, &slot, sizeof value);
+            return value;
+        }
+    }
+};
+
+template <class... P, std::size_t... I>
+void call(void (*kernel)(P...), const uint64_t* args, std::index_sequence<I...>) {
+    kernel(Param<P>::from(args[I])...);
+}
+
+template <class... P>
+void invoke(void (*entry)(), const uint64_t* args) {
+    call(reinterpret_cast<void (*)(P...)>(entry), args, std::index_sequence_for<P...>{});
+}
+
+template <class... P>
+bool register_kernel(const char* name, void (*kernel)(P...)) {
+    // One extra entry, so that a kernel without parameters still has arrays.
+    static constexpr Kind kinds[] = {Param<P>::kind..., ADDRESS};
+    static constexpr const char* types[] = {Param<P>::name..., ""};
+    add_kernel({name, reinterpret_cast<void (*)()>(kernel), &invoke<P...>, (int) sizeof...(P), kinds, types});
+    return true;
+}
+}  // namespace gr_emu

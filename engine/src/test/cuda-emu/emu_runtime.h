@@ -1,0 +1,47 @@
+// The host emulator's device, as the JNI bridge (emu_jni.cpp) drives it: memory (emu_memory.cpp) and launches
+// (emu_runtime.cpp). Every failure is an Error whose message says what went wrong where; none is fatal.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace gr_emu {
+
+struct Error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// One allocation: its bytes lie between two guard zones that only an out-of-bounds write changes.
+struct Allocation {
+    uint64_t bytes;
+    uint64_t id;  // 1, 2, … in allocation order, to name it in messages
+    char* block;  // what was allocated: guard, the bytes rounded up to 256, guard
+};
+
+// The memory of one emulated device, keyed by address.
+struct Device {
+    std::map<uint64_t, Allocation> allocations;
+    uint64_t allocated = 0;
+};
+
+// A new allocation of `bytes` bytes, aligned to 256 and filled with 0xFF (NaN as floats); 0 when the host cannot
+// hold it.
+uint64_t allocate(Device& device, uint64_t bytes);
+// Frees an allocation, checking its guard zones first.
+void release(Device& device, uint64_t address);
+void release_all(Device& device);
+// The host pointer for [address, address + bytes), which must lie inside one allocation; `what` names the use.
+char* at(Device& device, uint64_t address, uint64_t bytes, const char* what);
+// Checks every allocation's guard zones and restores them; a message per damaged allocation, empty when none.
+std::string check_guards(Device& device, const char* culprit);
+uint64_t host_memory();
+
+// The registered kernel of this name, or -1.
+int find_kernel(const char* name);
+// Runs a kernel to completion: grid and block are x, y, z; kinds are KernelArgs.Kind ordinals, slots their bits.
+void launch(Device& device, int kernel, const unsigned grid[3], const unsigned block[3], int count, const int* kinds,
+            const uint64_t* slots);
+
+}  // namespace gr_emu

@@ -1,0 +1,153 @@
+// Kernels that show what the host emulator catches (CudaEmulatorTest): right ones whose results are exact, and
+// wrong ones (a missing barrier, barriers that deadlock, an out-of-bounds write) that a GPU may let pass silently.
+#include "../../../main/cuda/gridrun.cuh"
+
+// Each block's sum of its 256 values of x, by the usual tree in shared memory: exact for small integers. Without
+// the barrier inside the tree (`racy`) a thread reads partial sums before the others have written them.
+template <bool racy>
+__device__ void block_sum(const float* x, float* sums, int n) {
+    __shared__ float partial[256];
+    unsigned t = threadIdx.x;
+    long long i = (long long) blockIdx.x * blockDim.x + t;
+    partial[t] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half) {
+            partial[t] += partial[t + half];
+        }
+        if (!racy) {
+            __syncthreads();
+        }
+    }
+    if (t == 0) {
+        sums[blockIdx.x] = partial[0];
+    }
+}
+
+extern "C" __global__ void gr_selftest_block_sum(const float* x, float* sums, int n) {
+    block_sum<false>(x, sums, n);
+}
+
+extern "C" __global__ void gr_selftest_block_sum_racy(const float* x, float* sums, int n) {
+    block_sum<true>(x, sums, n);
+}
+
+// Warp shuffles, 32 values of x per warp: `down` gets each warp's sum by __shfl_down_sync (lane 0's), `butterfly`
+// every lane's sum by __shfl_xor_sync, `broadcast` lane 5's value, `wide` the warp's sum in double, and `mirrored`
+// the 64-bit id of lane 31 - lane.
+extern "C" __global__ void gr_selftest_warp(const float* x, float* down, float* butterfly, float* broadcast,
+                                            double* wide, long long* mirrored) {
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned lane = threadIdx.x % 32;
+    float v = x[t];
+    float sum = v;
+    double dsum = v;
+    for (int offset = 16; offset > 0; offset /= 2) {
+        sum += __shfl_down_sync(0xffffffffu, sum, offset);
+        dsum += __shfl_down_sync(0xffffffffu, dsum, offset);
+    }
+    float all = v;
+    for (int mask = 1; mask < 32; mask *= 2) {
+        all += __shfl_xor_sync(0xffffffffu, all, mask);
+    }
+    if (lane == 0) {
+        down[t / 32] = sum;
+        wide[t / 32] = dsum;
+    }
+    butterfly[t] = all;
+    broadcast[t] = __shfl_sync(0xffffffffu, v, 5);
+    long long id = ((long long) t << 32) | t;
+    mirrored[t] = __shfl_sync(0xffffffffu, id, 31 - (int) lane);
+}
+
+// `rounds` times: every thread passes its value to the thread before it through shared memory; so thread t ends
+// with the value thread (t + rounds) mod blockDim.x started with.
+extern "C" __global__ void gr_selftest_rotate(const float* x, float* y, int rounds) {
+    __shared__ float ring[1024];
+    unsigned t = threadIdx.x;
+    float v = x[blockIdx.x * blockDim.x + t];
+    for (int r = 0; r < rounds; r++) {
+        ring[t] = v;
+        __syncthreads();
+        v = ring[(t + 1) % blockDim.x];
+        __syncthreads();
+    }
+    y[blockIdx.x * blockDim.x + t] = v;
+}
+
+// Threads from `active` on return at once; a barrier waits only for the others, which then read each other's values.
+extern "C" __global__ void gr_selftest_early_exit(float* out, int active) {
+    __shared__ float values[1024];
+    unsigned t = threadIdx.x;
+    if (t >= (unsigned) active) {
+        return;
+    }
+    values[t] = (float) t;
+    __syncthreads();
+    out[t] = values[(t + 1) % active];
+}
+
+// Lane 31 returns; lane 30 then shuffles down from it, reading a value no thread gives.
+extern "C" __global__ void gr_selftest_shuffle_from_returned(float* out) {
+    if (threadIdx.x == 31) {
+        return;
+    }
+    out[threadIdx.x] = __shfl_down_sync(0xffffffffu, 1.0f, 1);
+}
+
+// Threads below 16 wait at one barrier, the others at another: a deadlock (undefined behaviour on a GPU).
+extern "C" __global__ void gr_selftest_divergent_barrier(float* out) {
+    if (threadIdx.x < 16) {
+        __syncthreads();
+    } else {
+        __syncthreads();
+    }
+    out[threadIdx.x] = 1.0f;
+}
+
+// Lanes below 16 wait for their warp, the others for the block: neither can ever be released.
+extern "C" __global__ void gr_selftest_stuck(float* out) {
+    if (threadIdx.x < 16) {
+        __syncwarp();
+    } else {
+        __syncthreads();
+    }
+    out[threadIdx.x] = 1.0f;
+}
+
+// One thread writes `value` at x[index], wherever that is.
+extern "C" __global__ void gr_selftest_write_at(float* x, long long index, float value) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        x[index] = value;
+    }
+}
+
+extern "C" __global__ void gr_selftest_copy(const float* x, float* y, int n) {
+    GR_FOR_EACH(i, n) {
+        y[i] = x[i];
+    }
+}
+
+// Every thread writes its indices and the launch's dimensions, 12 values at its linear position in the grid.
+extern "C" __global__ void gr_selftest_indices(unsigned* out) {
+    unsigned block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    unsigned thread = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    unsigned* o = out + 12 * (block * blockDim.x * blockDim.y * blockDim.z + thread);
+    unsigned values[12] = {threadIdx.x, threadIdx.y, threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z,
+                           blockDim.x,  blockDim.y,  blockDim.z,  gridDim.x,  gridDim.y,  gridDim.z};
+    for (int k = 0; k < 12; k++) {
+        o[k] = values[k];
+    }
+}
+
+// CUDA's mixed-type min and max and a few math functions, as the test expects them.
+extern "C" __global__ void gr_selftest_math(float x, unsigned* bits, float* out) {
+    bits[0] = min(-1, 1u);                   // compared as unsigned: 1
+    bits[1] = max(-1, 1u);                   // 0xffffffff
+    bits[2] = (unsigned) max(-3LL, 2);       // 2
+    bits[3] = __float_as_uint(__int_as_float(__float_as_int(x)));
+    out[0] = rsqrtf(x * x);
+    out[1] = fmaxf(x, __uint_as_float(0x7fc00000u));  // the number, not the NaN
+    out[2] = fmaf(x, x, -1.0f);
+    out[3] = (float) exp(log((double) x));
+}

@@ -1,0 +1,108 @@
+package org.gridrun.engine.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.model.Model;
+import org.gridrun.engine.model.nn.Models;
+import org.gridrun.engine.model.nn.Shape;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Whole models on the CUDA backend compute the CPU backend's loss and gradient: mlp, lenet5 (dropout masks
+ * included) and resnet20 (batch norm, option-A shortcuts), from the same initial weights and batch. On the GPU at
+ * their real input sizes; on the emulator at a smaller image and batch, which exercises the same kernels.
+ */
+class CudaModelAgreementTest {
+    /** Gradients agree within this, relative to the largest gradient magnitude. */
+    private static final double TOLERANCE = 1e-4;
+
+    private record Result(double loss, float[] gradient, float[] statistics) {
+    }
+
+    private static Result step(Backend backend, String name, Shape input, int batch) {
+        try (Model model = Models.create(name, backend, input, 10, List.of(64, 32), true);
+             Model.Workspace ws = model.newWorkspace(batch)) {
+            model.initialize(5);
+            Tensor x = backend.allocate(batch, model.inputSize());
+            Tensor labels = backend.allocate(batch, 1);
+            Tensor gradient = backend.allocate(1, model.parameterCount());
+            SplittableRandom random = new SplittableRandom(17);
+            float[] host = new float[x.size()];
+            for (int i = 0; i < host.length; i++) {
+                host[i] = (float) random.nextGaussian();
+            }
+            backend.upload(host, 0, x);
+            float[] classes = new float[batch];
+            for (int i = 0; i < batch; i++) {
+                classes[i] = random.nextInt(10);
+            }
+            backend.upload(classes, 0, labels);
+            double loss = model.forward(ws, x, labels);
+            model.backward(ws, gradient);
+            float[] g = new float[gradient.size()];
+            backend.download(gradient, g, 0);
+            float[] s = new float[model.statistics().size()];
+            backend.download(model.statistics(), s, 0);
+            return new Result(loss, g, s);
+        }
+    }
+
+    private static void assertAgree(String name, Shape input, int batch, GpuTarget target) {
+        Result expected;
+        try (Backend cpu = new CpuBackend()) {
+            expected = step(cpu, name, input, batch);
+        }
+        Result actual;
+        Result again;
+        try (Backend cuda = target.backend()) {
+            actual = step(cuda, name, input, batch);
+            again = step(cuda, name, input, batch);
+        }
+        assertEquals(expected.loss(), actual.loss(), 1e-5 * Math.max(1, Math.abs(expected.loss())), name + " loss");
+        double scale = 0;
+        for (float v : expected.gradient()) {
+            scale = Math.max(scale, Math.abs(v));
+        }
+        assertTrue(scale > 0, "the gradient is not all zero");
+        double worst = 0;
+        int at = -1;
+        for (int i = 0; i < expected.gradient().length; i++) {
+            double d = Math.abs(expected.gradient()[i] - actual.gradient()[i]) / scale;
+            if (!(d <= worst)) {
+                worst = d;
+                at = i;
+            }
+        }
+        assertTrue(worst <= TOLERANCE, name + ": gradient " + at + " differs by " + worst + " of the largest ("
+                + scale + "): cpu " + (at < 0 ? "" : expected.gradient()[at] + ", cuda " + actual.gradient()[at]));
+        assertArrayEquals(expected.statistics(), actual.statistics(), 1e-4f, name + " batch-norm statistics");
+        assertArrayEquals(actual.gradient(), again.gradient(), 0f, name + ": the same step twice gives the same bits");
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void mlpGradientsAgreeWithTheCpu(GpuTarget target) {
+        assertAgree("mlp", Shape.flat(784), target == GpuTarget.DEVICE ? 128 : 16, target);
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void lenet5GradientsAgreeWithTheCpu(GpuTarget target) {
+        assertAgree("lenet5", new Shape(28, 28, 1), target == GpuTarget.DEVICE ? 64 : 2, target);
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void resnet20GradientsAgreeWithTheCpu(GpuTarget target) {
+        boolean device = target == GpuTarget.DEVICE;
+        assertAgree("resnet20", device ? new Shape(32, 32, 3) : new Shape(8, 8, 3), device ? 32 : 2, target);
+    }
+}

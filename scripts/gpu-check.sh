@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The GPU check of gridrun's CUDA backend, for a Linux x86-64 machine with an NVIDIA GPU and no Java or network.
+#
+#   scripts/gpu-check.sh bundle [FILE]   here (Java 17+, Maven, xz): builds the self-contained bundle FILE
+#                                        (default target/gpu-bundle/gridrun-gpu.tar.xz): a jlinked Java runtime,
+#                                        the shaded grid-run.jar, the engine's tests with JUnit's console launcher,
+#                                        this script and the quick-start grid (the Fashion-MNIST subset is in the jar)
+#   scripts/gpu-check.sh run [FILE]      on the GPU machine: unpacks the bundle and runs the CUDA tests with
+#                                        GRIDRUN_REQUIRE_CUDA=1 (a missing GPU fails instead of skipping), the
+#                                        resume tests (backend auto picks the GPU), grid-run bench train --backend
+#                                        cuda beside PyTorch when python3 imports a CUDA torch, and a short quick
+#                                        start on cuda; prints a summary table last and exits non-zero on a failure
+#
+# Copy the bundle and this script to the GPU machine (or run from a checkout that has both); the bundle alone also
+# works: tar xf gridrun-gpu.tar.xz && gridrun-gpu/gpu-check.sh run-unpacked gridrun-gpu
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+default_bundle="$root/target/gpu-bundle/gridrun-gpu.tar.xz"
+junit_version=1.10.3
+
+bundle() {
+  local file="${1:-$default_bundle}"
+  local work; work="$(mktemp -d)"
+  trap 'rm -rf "$work"' RETURN
+  local dir="$work/gridrun-gpu"
+  mkdir -p "$dir" "$(dirname "$file")"
+  echo "gpu-check: building gridrun and its tests (Maven)" >&2
+  (cd "$root" && mvn -B -q -ntp -DskipTests package \
+      && mvn -B -q -ntp -pl engine test-compile \
+      && mvn -B -q -ntp dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_version" \
+           -DoutputDirectory="$work" -Dmdep.stripVersion=true)
+  cp "$root/jobs/target/grid-run.jar" "$dir/"
+  jar --create --file "$dir/engine-tests.jar" -C "$root/engine/target/test-classes" .
+  cp "$work/junit-platform-console-standalone.jar" "$dir/junit.jar"
+  cp "$here/gpu-check.sh" "$dir/"
+  mkdir -p "$dir/grids" && cp "$root/grids/quickstart.yaml" "$dir/grids/"
+  echo "gpu-check: linking a Java runtime (jlink)" >&2
+  local modules
+  modules="$(jdeps --multi-release 17 --print-module-deps --ignore-missing-deps "$dir/grid-run.jar"),jdk.unsupported,jdk.crypto.ec,jdk.zipfs"
+  jlink --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
+      --strip-native-debug-symbols=exclude-debuginfo-files --output "$dir/java" 2>/dev/null
+  echo "gpu-check: compressing" >&2
+  tar -C "$work" -cf - gridrun-gpu | xz -T2 -6 > "$file"
+  echo "gpu-check: wrote $file ($(du -h "$file" | cut -f1))"
+}
+
+# Runs a command, keeping its output in the log and its status for the summary.
+step() {
+  local name="$1"; shift
+  echo "=== $name: $*" | tee -a "$log"
+  local status=0
+  "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+  results+=("$name|$status")
+  [ "$status" = 0 ] || failed=1
+}
+
+run_unpacked() {
+  local dir; dir="$(cd "$1" && pwd)"
+  local java="$dir/java/bin/java"
+  local work; work="$(mktemp -d)"
+  log="$work/gpu-check.log"
+  results=()
+  failed=0
+  export GRIDRUN_REQUIRE_CUDA=1
+  echo "gpu-check: log in $log"
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader \
+      | tee -a "$log" || true
+  step "list backends" "$java" -jar "$dir/grid-run.jar" list backends
+  # The CUDA backend's tests (every operation against the CPU, whole-model gradients, training runs) and the resume
+  # tests, whose default backend (auto) is the GPU here.
+  step "cuda tests" "$java" -jar "$dir/junit.jar" execute --disable-banner --details=summary \
+      --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
+      --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.Cuda\w*Test|train\.(ResumeTest|TrainJobTest))$' \
+      --reports-dir "$work/junit"
+  step "bench train" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
+  sed -e 's/^  niters: 300/  niters: 300\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
+  step "quick start" "$java" -jar "$dir/grid-run.jar" --grid "$work/quickstart-cuda.yaml" --workdir "$work/qs" --jobs 1
+  step "quick start status" "$java" -jar "$dir/grid-run.jar" status --workdir "$work/qs"
+  echo
+  echo "== gpu-check summary (log: $log)"
+  grep -E "tests (successful|failed|skipped|aborted)" "$log" | sed 's/^/  /' || true
+  sed -n '/^=== bench train/,/^===/p' "$log" | grep -v '^===' | sed 's/^/  /' || true
+  printf '%-20s %s\n' "step" "result"
+  for r in "${results[@]}"; do
+    printf '%-20s %s\n' "${r%%|*}" "$([ "${r##*|}" = 0 ] && echo ok || echo "FAILED (exit ${r##*|})")"
+  done
+  return "$failed"
+}
+
+run() {
+  local file="${1:-$default_bundle}"
+  local work; work="$(mktemp -d)"
+  xz -dc "$file" | tar -C "$work" -xf -
+  run_unpacked "$work/gridrun-gpu"
+}
+
+case "${1:-}" in
+  bundle) shift; bundle "$@" ;;
+  run) shift; run "$@" ;;
+  run-unpacked) shift; run_unpacked "${1:-$here}" ;;
+  *) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
