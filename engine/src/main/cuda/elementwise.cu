@@ -15,22 +15,6 @@
 // and (float) Math.sqrt). No fmaf anywhere. Each operation keeps the CPU loop's order of evaluation.
 #include "gridrun.cuh"
 
-#ifdef GRIDRUN_EMULATED
-// On the host a compiler may contract a·b + c as well (GCC does by default where the target has FMA); a volatile
-// store rounds each operation to float on its own, which is what the intrinsics guarantee on the GPU.
-__device__ __forceinline__ float gr_ew_mul(float a, float b) { volatile float r = a * b; return r; }
-__device__ __forceinline__ float gr_ew_add(float a, float b) { volatile float r = a + b; return r; }
-__device__ __forceinline__ float gr_ew_sub(float a, float b) { volatile float r = a - b; return r; }
-__device__ __forceinline__ float gr_ew_div(float a, float b) { volatile float r = a / b; return r; }
-__device__ __forceinline__ float gr_ew_sqrt(float a) { volatile float r = sqrtf(a); return r; }
-#else
-__device__ __forceinline__ float gr_ew_mul(float a, float b) { return __fmul_rn(a, b); }
-__device__ __forceinline__ float gr_ew_add(float a, float b) { return __fadd_rn(a, b); }
-__device__ __forceinline__ float gr_ew_sub(float a, float b) { return __fsub_rn(a, b); }
-__device__ __forceinline__ float gr_ew_div(float a, float b) { return __fdiv_rn(a, b); }
-__device__ __forceinline__ float gr_ew_sqrt(float a) { return __fsqrt_rn(a); }
-#endif
-
 // Runs op over elements [0, n): op.quad(e) for the aligned groups of four starting at e = head, head + 4, …, and
 // op.one(i) for the `head` elements before them and the ones after the last group.
 template <class Op>
@@ -63,7 +47,7 @@ struct GrEwFillUniform {
     __device__ __forceinline__ float value(long long i) const {
         // The top 24 bits, as a float (exact), times 2^-24 (exact): CounterRng.nextFloat().
         float u = (float) (unsigned) (gr_draw(key, (unsigned long long) i) >> 40) * 0x1.0p-24f;
-        return gr_ew_add(low, gr_ew_mul(width, u));
+        return __fadd_rn(low, __fmul_rn(width, u));
     }
     __device__ __forceinline__ void one(long long i) { x[i] = value(i); }
     __device__ __forceinline__ void quad(long long e) {
@@ -83,13 +67,13 @@ struct GrEwScale {
     float *x;
     float alpha;
 
-    __device__ __forceinline__ void one(long long i) { x[i] = gr_ew_mul(x[i], alpha); }
+    __device__ __forceinline__ void one(long long i) { x[i] = __fmul_rn(x[i], alpha); }
     __device__ __forceinline__ void quad(long long e) {
         float4 a = gr_ew_load4(x, e);
-        a.x = gr_ew_mul(a.x, alpha);
-        a.y = gr_ew_mul(a.y, alpha);
-        a.z = gr_ew_mul(a.z, alpha);
-        a.w = gr_ew_mul(a.w, alpha);
+        a.x = __fmul_rn(a.x, alpha);
+        a.y = __fmul_rn(a.y, alpha);
+        a.z = __fmul_rn(a.z, alpha);
+        a.w = __fmul_rn(a.w, alpha);
         gr_ew_store4(x, e, a);
     }
 };
@@ -106,7 +90,7 @@ struct GrEwAxpy {
     float *y;
     float alpha;
 
-    __device__ __forceinline__ float f(float xv, float yv) const { return gr_ew_add(yv, gr_ew_mul(alpha, xv)); }
+    __device__ __forceinline__ float f(float xv, float yv) const { return __fadd_rn(yv, __fmul_rn(alpha, xv)); }
     __device__ __forceinline__ void one(long long i) { y[i] = f(x[i], y[i]); }
     __device__ __forceinline__ void quad(long long e) {
         float4 a = gr_ew_load4(x, e);
@@ -133,7 +117,7 @@ struct GrEwAddRow {
     int cols;
 
     __device__ __forceinline__ void one(long long i) {
-        x[i] = gr_ew_add(x[i], __ldg(row + (unsigned) i % (unsigned) cols));
+        x[i] = __fadd_rn(x[i], __ldg(row + (unsigned) i % (unsigned) cols));
     }
     __device__ __forceinline__ void quad(long long e) {
         float4 a = gr_ew_load4(x, e);
@@ -141,7 +125,7 @@ struct GrEwAddRow {
         float v[4] = {a.x, a.y, a.z, a.w};
 #pragma unroll
         for (int c = 0; c < 4; c++) {
-            v[c] = gr_ew_add(v[c], __ldg(row + j));
+            v[c] = __fadd_rn(v[c], __ldg(row + j));
             j = j + 1 == cols ? 0 : j + 1;
         }
         gr_ew_store4(x, e, make_float4(v[0], v[1], v[2], v[3]));
@@ -219,7 +203,7 @@ struct GrEwDropout {
 
     __device__ __forceinline__ float f(float xv, unsigned r, int group) const {
         unsigned long long h = gr_mix(key + GR_GAMMA * ((unsigned long long) r * groups + group));
-        return (h >> 11) < threshold ? 0.0f : gr_ew_mul(xv, scale);
+        return (h >> 11) < threshold ? 0.0f : __fmul_rn(xv, scale);
     }
     // Indices are below 2^31 (CudaBackend's sizes are ints): 32-bit division is several times cheaper than 64-bit.
     __device__ __forceinline__ void one(long long i) {
@@ -263,7 +247,7 @@ struct GrEwSgd {
     float lr, wd;
 
     __device__ __forceinline__ float f(float pv, float gv) const {
-        return gr_ew_sub(pv, gr_ew_mul(lr, gr_ew_add(gv, gr_ew_mul(wd, pv))));
+        return __fsub_rn(pv, __fmul_rn(lr, __fadd_rn(gv, __fmul_rn(wd, pv))));
     }
     __device__ __forceinline__ void one(long long i) { p[i] = f(p[i], g[i]); }
     __device__ __forceinline__ void quad(long long e) {
@@ -288,10 +272,10 @@ struct GrEwSgdMomentum {
     int nesterov;
 
     __device__ __forceinline__ void f(float &pv, float gv, float &vv) const {
-        float d = gr_ew_add(gv, gr_ew_mul(wd, pv));
-        float vel = gr_ew_add(gr_ew_mul(momentum, vv), d);
+        float d = __fadd_rn(gv, __fmul_rn(wd, pv));
+        float vel = __fadd_rn(__fmul_rn(momentum, vv), d);
         vv = vel;
-        pv = gr_ew_sub(pv, gr_ew_mul(lr, nesterov ? gr_ew_add(d, gr_ew_mul(momentum, vel)) : vel));
+        pv = __fsub_rn(pv, __fmul_rn(lr, nesterov ? __fadd_rn(d, __fmul_rn(momentum, vel)) : vel));
     }
     __device__ __forceinline__ void one(long long i) {
         float pv = p[i], vv = v[i];
@@ -329,13 +313,13 @@ struct GrEwAdam {
     float stepSize, beta1, oneMinusBeta1, beta2, oneMinusBeta2, eps, correction2Sqrt, wd;
 
     __device__ __forceinline__ void f(float &pv, float gv, float &mv, float &vv) const {
-        float d = gr_ew_add(gv, gr_ew_mul(wd, pv));
-        float mi = gr_ew_add(gr_ew_mul(beta1, mv), gr_ew_mul(oneMinusBeta1, d));
-        float vi = gr_ew_add(gr_ew_mul(beta2, vv), gr_ew_mul(gr_ew_mul(oneMinusBeta2, d), d));
+        float d = __fadd_rn(gv, __fmul_rn(wd, pv));
+        float mi = __fadd_rn(__fmul_rn(beta1, mv), __fmul_rn(oneMinusBeta1, d));
+        float vi = __fadd_rn(__fmul_rn(beta2, vv), __fmul_rn(__fmul_rn(oneMinusBeta2, d), d));
         mv = mi;
         vv = vi;
-        float denominator = gr_ew_add(gr_ew_div(gr_ew_sqrt(vi), correction2Sqrt), eps);
-        pv = gr_ew_sub(pv, gr_ew_div(gr_ew_mul(stepSize, mi), denominator));
+        float denominator = __fadd_rn(__fdiv_rn(__fsqrt_rn(vi), correction2Sqrt), eps);
+        pv = __fsub_rn(pv, __fdiv_rn(__fmul_rn(stepSize, mi), denominator));
     }
     __device__ __forceinline__ void one(long long i) {
         float pv = p[i], mv = m[i], vv = v[i];
