@@ -1,0 +1,78 @@
+package org.gridrun.engine.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.data.FashionMnist;
+import org.gridrun.engine.data.TrainTestData;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.train.TrainListener;
+import org.gridrun.engine.train.Trainer;
+import org.gridrun.engine.train.TrainerConfig;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The trainer on the CUDA backend (batch uploads, gradient downloads to the host compressors, the averaged
+ * gradient's upload, the optimizer step, evaluation) records the CPU backend's losses and accuracies, and the same
+ * bits when run twice.
+ */
+class CudaTrainerTest {
+    private static final TrainTestData DATA = FashionMnist.subset();
+    /** Metrics that measure time, which no two runs share. */
+    private static final Set<String> TIMINGS = Set.of("step_ms", "encode_ms", "decode_ms", "compute_ms",
+            "comm_ms_model", "speedup_model");
+
+    @TempDir
+    Path dir;
+
+    private int runs;
+
+    private List<MetricRecord> train(Backend backend, Map<String, Object> params) {
+        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
+        Path spool = dir.resolve("metrics-" + (++runs) + ".csv");
+        try (backend;
+             Trainer trainer = new Trainer(config, backend, DATA);
+             MetricSpool.Writer out = MetricSpool.append(spool)) {
+            trainer.run(out, TrainListener.NONE);
+        }
+        return MetricSpool.read(spool).stream().filter(r -> !TIMINGS.contains(r.name())).toList();
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void anMlpTrainsAsOnTheCpu(GpuTarget target) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("hidden", "32");
+        params.put("ngpu", 2L);
+        params.put("batch_size", 16L);
+        params.put("lr", 0.05);
+        params.put("momentum", 0.9);
+        params.put("niters", 20L);
+        params.put("log_interval", 5L);
+        params.put("chkpt_iter", 10L);
+        params.put("method", "none");
+        List<MetricRecord> cpu = train(new CpuBackend(), params);
+        List<MetricRecord> cuda = train(target.backend(), params);
+        List<MetricRecord> again = train(target.backend(), params);
+        assertEquals(cpu.size(), cuda.size());
+        assertTrue(cpu.stream().anyMatch(r -> r.name().equals("Vacc")), "the runs were evaluated");
+        for (int i = 0; i < cpu.size(); i++) {
+            MetricRecord e = cpu.get(i);
+            MetricRecord a = cuda.get(i);
+            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step());
+            assertEquals(e.value(), a.value(), 1e-4 * Math.max(1, Math.abs(e.value())), e.name() + "@" + e.step());
+            assertEquals(a.value(), again.get(i).value(), 0, "run twice on " + target + ": " + a.name() + "@"
+                    + a.step());
+        }
+    }
+}
