@@ -62,6 +62,26 @@ class PtxTest {
         }
     }
 
+    /**
+     * Every committed module assembles for the oldest GPU the PTX targets and for a Hopper GPU, with the lowered ISA
+     * version in its header (what the driver's JIT does on the GPU machine), and no kernel spills to local memory.
+     */
+    @Test
+    void theCommittedPtxAssemblesForTuringAndHopper(@TempDir Path out) throws Exception {
+        Assumptions.assumeTrue(onPath("ptxas"), "ptxas is not on the PATH: the PTX cannot be assembled here");
+        for (String name : names(COMMITTED, ".ptx")) {
+            for (String arch : List.of("sm_75", "sm_90")) {
+                Process p = new ProcessBuilder("ptxas", "-arch=" + arch, "-v", "-o", out.resolve(name + ".cubin")
+                        .toString(), COMMITTED.resolve(name + ".ptx").toString()).redirectErrorStream(true).start();
+                String log = new String(p.getInputStream().readAllBytes());
+                assertTrue(p.waitFor(5, TimeUnit.MINUTES), "ptxas took too long");
+                assertEquals(0, p.exitValue(), name + ".ptx for " + arch + ": " + log);
+                assertTrue(!log.matches("(?s).*[1-9]\\d* bytes spill (stores|loads).*"), name + " spills on " + arch
+                        + ": " + log);
+            }
+        }
+    }
+
     @Test
     void noKernelNeedsMoreThan48KiBOfStaticSharedMemory() throws IOException {
         Pattern entry = Pattern.compile("\\.entry\\s+(\\w+)\\(");
