@@ -211,10 +211,7 @@ public final class CpuBackend implements Backend {
     @Override
     public void sgdUpdate(Tensor params, Tensor grad, Tensor velocity, float lr, float momentum, boolean nesterov,
                           float weightDecay) {
-        Shapes.sameSize(params, grad);
-        if (momentum != 0f) {
-            Shapes.sameSize(params, velocity);
-        }
+        Shapes.sgd(params, grad, velocity, momentum);
         float[] p = data(params);
         float[] g = data(grad);
         float[] v = momentum == 0f ? null : data(velocity);
@@ -284,11 +281,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
-        Shapes.requirePadless(g);
-        int n = Shapes.images(x, g.inputSize());
-        Shapes.requireShape(y, n, g.outPositions() * g.channels());
-        Shapes.sameSize(y, dy);
-        Shapes.sameSize(x, dx);
+        int n = Shapes.maxPoolBackward(x, y, dy, g, dx);
         float[] xd = data(x);
         float[] gd = data(dy);
         float[] dd = data(dx);
@@ -339,12 +332,7 @@ public final class CpuBackend implements Backend {
     @Override
     public void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
                           Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
-        int c = x.cols();
-        Shapes.sameSize(x, y);
-        Shapes.requireRows(c, gamma, beta, mean, invStd);
-        if (runningMean != null) {
-            Shapes.requireRows(c, runningMean, runningVar);
-        }
+        int c = Shapes.batchNorm(x, gamma, beta, mean, invStd, runningMean, runningVar, y);
         norm.forwardTraining(data(x), x.offset(), x.rows(), c, data(gamma), gamma.offset(), data(beta),
                 beta.offset(), eps, data(mean), mean.offset(), data(invStd), invStd.offset(),
                 runningMean == null ? null : data(runningMean), runningMean == null ? 0 : runningMean.offset(),
@@ -366,12 +354,7 @@ public final class CpuBackend implements Backend {
     @Override
     public void batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
                                   Tensor dBeta, Tensor dx) {
-        int c = x.cols();
-        Shapes.sameSize(x, dy);
-        if (dx != null) {
-            Shapes.sameSize(x, dx);
-        }
-        Shapes.requireRows(c, gamma, mean, invStd, dGamma, dBeta);
+        int c = Shapes.batchNormBackward(x, dy, gamma, mean, invStd, dGamma, dBeta, dx);
         norm.backward(data(x), x.offset(), data(dy), dy.offset(), x.rows(), c, data(gamma), gamma.offset(),
                 data(mean), mean.offset(), data(invStd), invStd.offset(), data(dGamma), dGamma.offset(), data(dBeta),
                 dBeta.offset(), dx == null ? null : data(dx), dx == null ? 0 : dx.offset());
@@ -403,16 +386,8 @@ public final class CpuBackend implements Backend {
     @Override
     public void adamUpdate(Tensor params, Tensor grad, Tensor m, Tensor v, float lr, float beta1, float beta2,
                            float eps, float weightDecay, long t) {
-        Shapes.sameSize(params, grad);
-        Shapes.sameSize(params, m);
-        Shapes.sameSize(params, v);
-        if (t < 1) {
-            throw new IllegalArgumentException("the Adam step count starts at 1, found " + t);
-        }
-        float stepSize = (float) (lr / (1 - Math.pow(beta1, t)));
-        float correction2Sqrt = (float) Math.sqrt(1 - Math.pow(beta2, t));
+        AdamStep step = AdamStep.of(params, grad, m, v, lr, beta1, beta2, eps, weightDecay, t);
         CpuKernels.adam(data(params), params.offset(), data(grad), grad.offset(), data(m), m.offset(), data(v),
-                v.offset(), params.size(), new CpuKernels.AdamStep(stepSize, beta1, beta2, eps, correction2Sqrt,
-                        weightDecay));
+                v.offset(), params.size(), step);
     }
 }

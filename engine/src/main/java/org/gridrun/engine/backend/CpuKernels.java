@@ -65,10 +65,6 @@ final class CpuKernels {
         }
     }
 
-    /** The scalars of one Adam step: {@code lr/(1 − β1^t)}, the betas, eps, {@code √(1 − β2^t)}, weight decay. */
-    record AdamStep(float stepSize, float beta1, float beta2, float eps, float correction2Sqrt, float wd) {
-    }
-
     static void adam(float[] p, int po, float[] g, int go, float[] m, int mo, float[] v, int vo, int n, AdamStep s) {
         for (int i = 0; i < n; i++) {
             float d = g[go + i] + s.wd() * p[po + i];

@@ -95,4 +95,46 @@ public final class Shapes {
             throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");
         }
     }
+
+    /** The checks of {@link Backend#batchNorm}: the number of channels. */
+    public static int batchNorm(Tensor x, Tensor gamma, Tensor beta, Tensor mean, Tensor invStd, Tensor runningMean,
+                                Tensor runningVar, Tensor y) {
+        int c = x.cols();
+        sameSize(x, y);
+        requireRows(c, gamma, beta, mean, invStd);
+        if (runningMean != null) {
+            requireRows(c, runningMean, runningVar);
+        }
+        return c;
+    }
+
+    /** The checks of {@link Backend#batchNormBackward}: the number of channels. */
+    public static int batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd,
+                                        Tensor dGamma, Tensor dBeta, Tensor dx) {
+        int c = x.cols();
+        sameSize(x, dy);
+        if (dx != null) {
+            sameSize(x, dx);
+        }
+        requireRows(c, gamma, mean, invStd, dGamma, dBeta);
+        return c;
+    }
+
+    /** The checks of {@link Backend#maxPoolBackward}: the number of images. */
+    public static int maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
+        requirePadless(g);
+        int n = images(x, g.inputSize());
+        requireShape(y, n, g.outPositions() * g.channels());
+        sameSize(y, dy);
+        sameSize(x, dx);
+        return n;
+    }
+
+    /** The checks of {@link Backend#sgdUpdate}: {@code velocity} is needed only with momentum. */
+    public static void sgd(Tensor params, Tensor grad, Tensor velocity, float momentum) {
+        sameSize(params, grad);
+        if (momentum != 0f) {
+            sameSize(params, velocity);
+        }
+    }
 }

@@ -2,6 +2,7 @@ package org.gridrun.engine.backend.cuda;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.gridrun.engine.backend.AdamStep;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.ConvGeometry;
 import org.gridrun.engine.backend.Shapes;
@@ -184,10 +185,7 @@ public final class CudaBackend implements Backend {
     @Override
     public void sgdUpdate(Tensor params, Tensor grad, Tensor velocity, float lr, float momentum, boolean nesterov,
                           float weightDecay) {
-        Shapes.sameSize(params, grad);
-        if (momentum != 0f) {
-            Shapes.sameSize(params, velocity);
-        }
+        Shapes.sgd(params, grad, velocity, momentum);
         if (params.size() > 0) {
             elementwise.sgd(CudaBuffer.of(params), CudaBuffer.of(grad), momentum == 0f ? 0
                     : CudaBuffer.of(velocity), params.size(), lr, momentum, nesterov, weightDecay);
@@ -197,17 +195,10 @@ public final class CudaBackend implements Backend {
     @Override
     public void adamUpdate(Tensor params, Tensor grad, Tensor m, Tensor v, float lr, float beta1, float beta2,
                            float eps, float weightDecay, long t) {
-        Shapes.sameSize(params, grad);
-        Shapes.sameSize(params, m);
-        Shapes.sameSize(params, v);
-        if (t < 1) {
-            throw new IllegalArgumentException("the Adam step count starts at 1, found " + t);
-        }
-        float stepSize = (float) (lr / (1 - Math.pow(beta1, t)));
-        float correction2Sqrt = (float) Math.sqrt(1 - Math.pow(beta2, t));
+        AdamStep step = AdamStep.of(params, grad, m, v, lr, beta1, beta2, eps, weightDecay, t);
         if (params.size() > 0) {
             elementwise.adam(CudaBuffer.of(params), CudaBuffer.of(grad), CudaBuffer.of(m), CudaBuffer.of(v),
-                    params.size(), stepSize, beta1, beta2, eps, correction2Sqrt, weightDecay);
+                    params.size(), step.stepSize(), beta1, beta2, eps, step.correction2Sqrt(), weightDecay);
         }
     }
 
@@ -276,11 +267,7 @@ public final class CudaBackend implements Backend {
 
     @Override
     public void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
-        Shapes.requirePadless(g);
-        int n = Shapes.images(x, g.inputSize());
-        Shapes.requireShape(y, n, g.outPositions() * g.channels());
-        Shapes.sameSize(y, dy);
-        Shapes.sameSize(x, dx);
+        int n = Shapes.maxPoolBackward(x, y, dy, g, dx);
         if (n > 0) {
             pooling.maxPoolBackward(CudaBuffer.of(x), CudaBuffer.of(dy), n, g, CudaBuffer.of(dx));
         }
@@ -325,12 +312,7 @@ public final class CudaBackend implements Backend {
     @Override
     public void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
                           Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
-        int c = x.cols();
-        Shapes.sameSize(x, y);
-        Shapes.requireRows(c, gamma, beta, mean, invStd);
-        if (runningMean != null) {
-            Shapes.requireRows(c, runningMean, runningVar);
-        }
+        int c = Shapes.batchNorm(x, gamma, beta, mean, invStd, runningMean, runningVar, y);
         if (x.size() > 0) {
             reductions.batchNorm(CudaBuffer.of(x), x.rows(), c, CudaBuffer.of(gamma), CudaBuffer.of(beta), eps,
                     CudaBuffer.of(mean), CudaBuffer.of(invStd), CudaBuffer.ofNullable(runningMean),
@@ -353,12 +335,7 @@ public final class CudaBackend implements Backend {
     @Override
     public void batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
                                   Tensor dBeta, Tensor dx) {
-        int c = x.cols();
-        Shapes.sameSize(x, dy);
-        if (dx != null) {
-            Shapes.sameSize(x, dx);
-        }
-        Shapes.requireRows(c, gamma, mean, invStd, dGamma, dBeta);
+        int c = Shapes.batchNormBackward(x, dy, gamma, mean, invStd, dGamma, dBeta, dx);
         if (x.size() > 0) {
             reductions.batchNormBackward(CudaBuffer.of(x), CudaBuffer.of(dy), x.rows(), c, CudaBuffer.of(gamma),
                     CudaBuffer.of(mean), CudaBuffer.of(invStd), CudaBuffer.of(dGamma), CudaBuffer.of(dBeta),
