@@ -160,8 +160,9 @@ extern "C" __global__ void gr_bn_stats(const double* partials, int chunks, int r
     scale[c] = gamma[c] * is;
     if (runningMean != 0) {
         double unbiased = rows > 1 ? m2 / (n - 1.0) : variance;
-        runningMean[c] = (1.0f - momentum) * runningMean[c] + momentum * m;
-        runningVar[c] = (float) ((double) ((1.0f - momentum) * runningVar[c]) + (double) momentum * unbiased);
+        float keep = 1.0f - momentum;
+        runningMean[c] = __fadd_rn(__fmul_rn(keep, runningMean[c]), __fmul_rn(momentum, m));
+        runningVar[c] = (float) ((double) __fmul_rn(keep, runningVar[c]) + (double) momentum * unbiased);
     }
 }
 
@@ -178,7 +179,8 @@ extern "C" __global__ void gr_bn_inference_scale(const float* gamma, const float
 
 // The element-wise pass of both directions: y = (x − centre[c])·scale[c] + shift[c] for every element of x
 // (rows × channels), and when g is not null y = gScale[c]·g + (x − centre[c])·scale[c] + shift[c] (the backward
-// pass's dx = k·dy + kx·(x − mean) + k0, added in the CPU's order). y may be x or g: each element is read before it
+// pass's dx = k·dy + kx·(x − mean) + k0), each product and sum rounded on its own in the CPU's order (no FMA
+// contraction), so that with the same coefficients the outputs are the CPU's bits. y may be x or g: each element is read before it
 // is written by the same thread. A grid-stride loop over the n = rows·channels < 2^31 elements: each thread keeps
 // its channel and steps it by stride mod channels, so there is no division per element.
 extern "C" __global__ void gr_bn_normalize(const float* x, const float* g, int rows, int channels,
@@ -191,8 +193,8 @@ extern "C" __global__ void gr_bn_normalize(const float* x, const float* g, int r
     unsigned c = i % ch;
     unsigned step = stride % ch;
     for (; i < n; i += stride) {
-        float v = (x[i] - centre[c]) * scale[c];
-        y[i] = g == 0 ? v + shift[c] : gScale[c] * g[i] + v + shift[c];
+        float v = __fmul_rn(__fsub_rn(x[i], centre[c]), scale[c]);
+        y[i] = __fadd_rn(g == 0 ? v : __fadd_rn(__fmul_rn(gScale[c], g[i]), v), shift[c]);
         c += step;
         if (c >= ch) {
             c -= ch;

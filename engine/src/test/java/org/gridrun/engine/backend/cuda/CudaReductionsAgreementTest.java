@@ -123,6 +123,10 @@ class CudaReductionsAgreementTest {
     }
 
     private static double assertClose(String what, float[] expected, float[] actual) {
+        return assertClose(what, expected, actual, TOLERANCE);
+    }
+
+    private static double assertClose(String what, float[] expected, float[] actual, double tolerance) {
         double scale = 0;
         for (float e : expected) {
             if (Float.isFinite(e)) {
@@ -144,7 +148,7 @@ class CudaReductionsAgreementTest {
             }
             double error = Math.abs((double) expected[i] - actual[i]) / scale;
             worst = Math.max(worst, error);
-            if (error > TOLERANCE) {
+            if (error > tolerance) {
                 fail(what + "[" + i + "]: expected " + expected[i] + ", found " + actual[i] + " (" + error
                         + " of the largest magnitude " + scale + ")");
             }
@@ -185,6 +189,48 @@ class CudaReductionsAgreementTest {
                     }
                 }
             }
+            f.checkGuards();
+        }
+    }
+
+    /**
+     * The bias gradient of a convolution over a batch of 128 images of 32×32: 131072 rows. The CPU adds each column
+     * in float, row after row, which at this length is itself off by about 1e-5, so the check is twofold: values
+     * that are multiples of 1/64 in [−1, 1], whose sums are exact in float, must give the CPU's sums exactly; and
+     * on Gaussian values the GPU must be within 1e-6 of a sum in double.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void columnSumsOfAConvolutionBias(GpuTarget target) {
+        int rows = 128 * 32 * 32;
+        int cols = 16;
+        try (Fixture f = new Fixture(target, 19)) {
+            float[] exact = new float[rows * cols];
+            for (int i = 0; i < exact.length; i++) {
+                exact[i] = (f.rng.nextInt(129) - 64) / 64f;
+            }
+            Both x = f.tensor(rows, cols, exact);
+            Both out = f.nan(1, cols);
+            f.cpu.columnSums(x.cpu, 0f, out.cpu);
+            f.cuda.columnSums(x.gpu, 0f, out.gpu);
+            assertSameBits("exact column sums", values(f.cpu, out.cpu), values(f.cuda, out.gpu));
+            Both g = f.gaussian(rows, cols, 0.25, 1);
+            float[] v = values(f.cpu, g.cpu);
+            float[] oracle = new float[cols];
+            for (int j = 0; j < cols; j++) {
+                double sum = 0;
+                for (int i = 0; i < rows; i++) {
+                    sum += v[i * cols + j];
+                }
+                oracle[j] = (float) sum;
+            }
+            f.cpu.columnSums(g.cpu, 0f, out.cpu);
+            f.cuda.columnSums(g.gpu, 0f, out.gpu);
+            float[] gpu = values(f.cuda, out.gpu);
+            double gpuError = assertClose("column sums against double", oracle, gpu, 1e-6);
+            double cpuError = assertClose("cpu column sums against double", oracle, values(f.cpu, out.cpu), 1e-4);
+            report("columnSums " + rows + "x" + cols + ": exact sums equal; against double, gpu " + gpuError
+                    + ", cpu " + cpuError);
             f.checkGuards();
         }
     }
@@ -352,7 +398,7 @@ class CudaReductionsAgreementTest {
     /** Shapes of batch normalisation: rows × channels, and the mean of the inputs. */
     private static final double[][] NORM_SHAPES = {
         {1, 1, 0}, {2, 3, 0}, {7, 5, 0.5}, {33, 1, 0}, {65, 64, -2}, {300, 37, 0}, {1000, 70, 1}, {2000, 16, 1000},
-        {4099, 3, 1000},
+        {4099, 3, 1000}, {128 * 8 * 8, 64, 0}, {128 * 32 * 32, 16, 1000},
     };
 
     @ParameterizedTest
