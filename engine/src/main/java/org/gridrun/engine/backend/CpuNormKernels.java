@@ -12,6 +12,9 @@ package org.gridrun.engine.backend;
  * scratch, grown once to the widest layer, so a call allocates nothing.
  */
 final class CpuNormKernels {
+    // engine/src/main/cuda/norm.cu sums the batch mean over the same runs and blocks, so that the CUDA backend's mean
+    // is this one's to the bit: change BLOCKS or RUN there too.
+
     /** The fixed number of row blocks whose partial sums are merged. */
     private static final int BLOCKS = 2;
     /** Rows summed in float, a run the JIT vectorises, before the run's sums are added to the double totals. */
