@@ -12,7 +12,8 @@ import org.gridrun.engine.random.CounterRng;
  * <p>The draws are a pure function of (seed, worker, sample number): sample {@code n} of worker {@code w} (the
  * {@code n}-th image that worker has drawn since the start, counting from 0) reads its own three positions of the
  * worker's random stream. An augmentation therefore has no state to checkpoint: a resumed run that knows how many
- * images it has drawn augments them exactly as the uninterrupted run did. {@link Batches} keeps that count.
+ * images it has drawn augments them exactly as the uninterrupted run did. {@link Batches} keeps that count and
+ * {@link Dataset#copyAugmented} applies the draws; an instance of this class replays them for tests and tools.
  *
  * <p>Not thread-safe: one per worker. Allocates nothing per call.
  */
@@ -22,7 +23,8 @@ public final class Augmentation {
     /** The zero padding added on each side before cropping. */
     public static final int PADDING = 4;
 
-    private static final int DRAWS = 3;
+    /** The random values one augmented image reads: two offsets and the flip. */
+    static final int DRAWS = 3;
     private static final int OFFSETS = 2 * PADDING + 1;
 
     private final CounterRng rng;
@@ -35,23 +37,17 @@ public final class Augmentation {
         this.rng = new CounterRng(seed, STREAM_BASE + worker);
     }
 
-    /**
-     * Writes images {@code indices[from … from + count)} of {@code data}, augmented, into {@code x} and their classes
-     * into {@code y}; the first of them is this worker's sample number {@code firstSample}.
-     */
-    public void gather(Dataset data, int[] indices, int from, int count, long firstSample, float[] x, float[] y) {
-        for (int r = 0; r < count; r++) {
-            draw(firstSample + r);
-            data.copyShifted(indices[from + r], r, dy, dx, flip, x, y);
-        }
-    }
-
     /** Draws sample {@code sample}'s crop offsets and flip, which {@link #dy}, {@link #dx}, {@link #flip} return. */
     void draw(long sample) {
         rng.seek(sample * DRAWS);
-        dy = rng.nextInt(OFFSETS) - PADDING;
-        dx = rng.nextInt(OFFSETS) - PADDING;
+        dy = offset(rng);
+        dx = offset(rng);
         flip = rng.nextLong() < 0;
+    }
+
+    /** One crop offset in [−PADDING, PADDING] from the next value of {@code rng}. */
+    static int offset(CounterRng rng) {
+        return rng.nextInt(OFFSETS) - PADDING;
     }
 
     /** The row offset of the last drawn crop, in [−PADDING, PADDING]. */

@@ -62,7 +62,7 @@ final class CifarImages implements ImageSet {
     }
 
     @Override
-    public TrainTestData load(String dataDir, String envDir) {
+    public TrainTestData load(String dataDir, String envDir, DataOptions options) {
         Path dir = location.require(dataDir, envDir, null);
         List<Path> train = new ArrayList<>();
         trainFiles.forEach(file -> train.add(dir.resolve(file)));

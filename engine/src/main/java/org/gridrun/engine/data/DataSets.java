@@ -57,7 +57,12 @@ public final class DataSets {
      * or naming the file and the byte offset when one is truncated or malformed.
      */
     public static TrainTestData load(String dataset, String dataDir) {
-        return set(dataset).load(dataDir, System.getenv(DataLocation.ENV));
+        return load(dataset, dataDir, DataOptions.DEFAULT);
+    }
+
+    /** As {@link #load(String, String)}, reading a set decoded from files with {@code options}. */
+    public static TrainTestData load(String dataset, String dataDir, DataOptions options) {
+        return set(dataset).load(dataDir, System.getenv(DataLocation.ENV), options);
     }
 
     /** The one-line source description {@link #load} would give, reading only the files' headers or sizes. */

@@ -1,6 +1,7 @@
 package org.gridrun.engine.data;
 
 import java.util.Objects;
+import org.gridrun.engine.random.CounterRng;
 
 /**
  * A labelled set of 8-bit images held in host memory, normalised on the way out.
@@ -18,7 +19,7 @@ import java.util.Objects;
  * <p>{@link #augments()} says whether training batches from this set should be randomly cropped and flipped
  * ({@link Augmentation}); the flag does not change what {@link #gather} writes.
  */
-public final class Dataset {
+public final class Dataset implements ImageData {
     private final String name;
     private final byte[] pixels;
     private final int[] labels;
@@ -108,25 +109,30 @@ public final class Dataset {
         return on == augments ? this : new Dataset(name, pixels, labels, shape, classes, table, on);
     }
 
+    @Override
     public String name() {
         return name;
     }
 
     /** The number of images. */
+    @Override
     public int size() {
         return labels.length;
     }
 
     /** The values per image: {@code shape().features()}. */
+    @Override
     public int features() {
         return features;
     }
 
     /** Each image's height, width and channels. */
+    @Override
     public ImageShape shape() {
         return shape;
     }
 
+    @Override
     public int classes() {
         return classes;
     }
@@ -137,6 +143,7 @@ public final class Dataset {
     }
 
     /** The class of image {@code i}. */
+    @Override
     public int label(int i) {
         return labels[i];
     }
@@ -172,7 +179,8 @@ public final class Dataset {
         }
     }
 
-    private void copyImage(int image, int row, float[] x, float[] y) {
+    @Override
+    public void copyImage(int image, int row, float[] x, float[] y) {
         int src = image * features;
         int dst = row * features;
         if (channels == 1) {
@@ -187,6 +195,26 @@ public final class Dataset {
             }
         }
         y[row] = labels[image];
+    }
+
+    /** {@link Augmentation#DRAWS} when the set {@link #augments()}, else 0. */
+    @Override
+    public int augmentationDraws() {
+        return augments ? Augmentation.DRAWS : 0;
+    }
+
+    /** The pad-crop-flip {@link Augmentation} of image {@code image}, drawn from {@code draws}. */
+    @Override
+    public void copyAugmented(int image, int row, CounterRng draws, float[] x, float[] y) {
+        int dy = Augmentation.offset(draws);
+        int dx = Augmentation.offset(draws);
+        copyShifted(image, row, dy, dx, draws.nextLong() < 0, x, y);
+    }
+
+    /** False: the images are in memory. */
+    @Override
+    public boolean decodesOnDemand() {
+        return false;
     }
 
     /**

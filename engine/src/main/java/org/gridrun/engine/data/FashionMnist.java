@@ -41,7 +41,7 @@ public final class FashionMnist {
 
     /** Loads the train and test sets from where {@code dataDir} (may be empty) resolves to. */
     public static TrainTestData load(String dataDir) {
-        return SET.load(dataDir, System.getenv(ENV));
+        return SET.load(dataDir, System.getenv(ENV), DataOptions.DEFAULT);
     }
 
     /** The one-line source description {@link #load} would give, reading only the files' headers. */

@@ -53,7 +53,7 @@ final class IdxImages implements ImageSet {
     }
 
     @Override
-    public TrainTestData load(String dataDir, String envDir) {
+    public TrainTestData load(String dataDir, String envDir, DataOptions options) {
         return load(locate(dataDir, envDir, location.systemDir()));
     }
 

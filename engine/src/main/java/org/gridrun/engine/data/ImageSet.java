@@ -7,8 +7,16 @@ package org.gridrun.engine.data;
  * {@code GRIDRUN_DATA_DIR} (may be null); both are passed in so tests need not touch the environment.
  */
 interface ImageSet {
-    /** Loads the train and test sets; missing or malformed files fail with a message that names them. */
-    TrainTestData load(String dataDir, String envDir);
+    /**
+     * Loads the train and test sets (or, for a set decoded from files, indexes them, reading images as they are
+     * used with {@code options}); missing or malformed files fail with a message that names them.
+     */
+    TrainTestData load(String dataDir, String envDir, DataOptions options);
+
+    /** {@link #load(String, String, DataOptions)} with the default options. */
+    default TrainTestData load(String dataDir, String envDir) {
+        return load(dataDir, envDir, DataOptions.DEFAULT);
+    }
 
     /** The source line {@link #load} would give, reading no more than the files' headers or sizes. */
     String describeSource(String dataDir, String envDir);

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param source where the data came from, for logs and status lines, e.g.
  *               {@code Fashion-MNIST full set from /usr/share/datasets/fashion-mnist (60000 train / 10000 test)}
  */
-public record TrainTestData(Dataset train, Dataset test, String source) {
+public record TrainTestData(ImageData train, ImageData test, String source) {
     public TrainTestData {
         Objects.requireNonNull(train, "train");
         Objects.requireNonNull(test, "test");

@@ -3,7 +3,8 @@ package org.gridrun.engine.train;
 import java.util.Map;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.compress.Compressor;
-import org.gridrun.engine.data.Dataset;
+import org.gridrun.engine.data.DataThreads;
+import org.gridrun.engine.data.ImageData;
 import org.gridrun.engine.model.Evaluation;
 import org.gridrun.engine.model.Model;
 import org.gridrun.engine.run.MetricSpool;
@@ -28,14 +29,15 @@ final class StepMetrics implements AutoCloseable {
     private final Evaluator trainEvaluator;
 
     /** Allocates the variance measurement and the training-set evaluator only when they are asked for. */
-    StepMetrics(MetricsConfig config, Backend backend, Model model, Dataset train, Worker[] workers,
+    StepMetrics(MetricsConfig config, Backend backend, Model model, ImageData train, DataThreads threads,
+                Model.Workspace workspace, Worker[] workers,
                 Compressor prototype) {
         this.config = config;
         this.comm = config.commModel(workers.length);
         this.parameters = model.parameterCount();
         this.variance = config.gvarLogIter() == 0 ? null : new GradientVariance(workers, prototype,
                 Trainer.COMPRESSOR_STREAM_BASE, model.layout(), config.gvarEstimIter());
-        this.trainEvaluator = config.trainAccuracy() ? new Evaluator(backend, model, train) : null;
+        this.trainEvaluator = config.trainAccuracy() ? new Evaluator(backend, model, train, threads, workspace) : null;
     }
 
     /** The communication metrics of a log record: {@code interval}'s timings, {@code collective}'s last step. */

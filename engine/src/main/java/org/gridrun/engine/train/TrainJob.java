@@ -49,7 +49,7 @@ public final class TrainJob {
     public static TrainResult run(RunDir dir, TrainListener listener, StopSignal stop) {
         ExperimentRecord experiment = dir.readExperiment();
         TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(experiment.config()));
-        TrainTestData data = DataSets.load(config.dataset(), config.dataDir());
+        TrainTestData data = DataSets.load(config.dataset(), config.dataDir(), config.dataOptions());
         Checkpoint checkpoint = new Checkpoint(dir.checkpointFile(), experiment.id());
         try (Backend backend = Backends.open(config.backend());
              Trainer trainer = new Trainer(config, backend, data)) {

@@ -14,6 +14,7 @@ import org.gridrun.engine.compress.CollectiveCompressor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.data.DataThreads;
 import org.gridrun.engine.data.ImageShape;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.model.Evaluation;
@@ -71,6 +72,10 @@ public final class Trainer implements AutoCloseable {
     private final Backend backend;
     private final TrainTestData data;
     private final Model model;
+    /** The threads decoding images, for a data set read from files; else inline. */
+    private final DataThreads dataThreads;
+    /** The activation buffers all workers share (they run one after another). */
+    private final Model.Workspace workspace;
     private final Optimizer optimizer;
     private final LearningRateSchedule schedule;
     /** The run's length, {@link TrainerConfig#totalIterations}. */
@@ -113,10 +118,14 @@ public final class Trainer implements AutoCloseable {
         this.schedule = config.schedule(data.train().size());
         Compressor prototype = Compressors.create(config.method(), config.compressorParams(), config.seed());
         this.aggregation = prototype.aggregation();
+        this.dataThreads = data.train().decodesOnDemand() ? DataThreads.of(config.dataThreads())
+                : DataThreads.inline();
+        this.workspace = model.newWorkspace(config.batchSize());
         this.workers = new Worker[config.ngpu()];
         this.compressors = new Compressor[config.ngpu()];
         for (int w = 0; w < workers.length; w++) {
-            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed());
+            workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(), dataThreads,
+                    workspace);
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
             compressors[w].bind(model.layout());
             compressors[w].bindSampler(workers[w]::sampleGradient);
@@ -126,14 +135,15 @@ public final class Trainer implements AutoCloseable {
                 ? Arrays.copyOf(compressors, compressors.length, CollectiveCompressor[].class) : null;
         this.workerGradients = collectives == null ? null : new float[workers.length][n];
         this.collective = new SimulatedCollective(workers.length, n);
-        this.evaluator = new Evaluator(backend, model, data.test());
+        this.evaluator = new Evaluator(backend, model, data.test(), dataThreads, workspace);
         this.memory = config.memoryCodec().isEmpty() ? null : memoryCodec(config, backend, model);
         this.hostGradient = new float[n];
         this.hostAverage = new float[n];
         this.hostPlain = new float[n];
         this.average = backend.allocate(1, n);
         this.modes = config.metrics();
-        this.stepMetrics = new StepMetrics(modes, backend, model, data.train(), workers, prototype);
+        this.stepMetrics = new StepMetrics(modes, backend, model, data.train(), dataThreads, workspace, workers,
+                prototype);
     }
 
     /** The model being trained. */
@@ -369,6 +379,8 @@ public final class Trainer implements AutoCloseable {
         }
         evaluator.close();
         stepMetrics.close();
+        workspace.close();
+        dataThreads.close();
         average.close();
         optimizer.close();
         model.close();

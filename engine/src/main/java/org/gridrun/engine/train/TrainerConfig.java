@@ -13,6 +13,7 @@ import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.ErrorFeedback;
+import org.gridrun.engine.data.DataOptions;
 import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.model.nn.Models;
 import org.gridrun.engine.optim.LearningRateSchedule;
@@ -26,9 +27,10 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * {@code lr must be positive, found -0.1}. Key names follow the ALQ/AMQ seed ({@code ngpu}, {@code niters},
  * {@code chkpt_iter}).
  *
- * @param dataset          the data set; only {@code fashion-mnist} for now
+ * @param dataset          the data set (one of {@link DataSets#names()})
  * @param dataDir          where its files are; empty for automatic resolution
- * @param model            the model; only {@code mlp} for now
+ * @param dataOptions      how a data set read from files is read: data_threads, skip_bad_images
+ * @param model            the model (one of {@code Models.NAMES})
  * @param hidden           the hidden layer widths
  * @param dropout          whether lenet5 uses dropout
  * @param ngpu             the number of simulated data-parallel workers
@@ -60,7 +62,7 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
  * @param metrics          the training modes, measurements and modelled network
  */
-public record TrainerConfig(String dataset, String dataDir, String model, List<Integer> hidden, boolean dropout,
+public record TrainerConfig(String dataset, String dataDir, DataOptions dataOptions, String model, List<Integer> hidden, boolean dropout,
                             int ngpu,
                             int batchSize, String optim, double lr, double momentum, boolean nesterov,
                             double weightDecay, boolean noDecayBnBias, double beta1, double beta2, double eps,
@@ -73,6 +75,12 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
                     "directory of the data files; empty: $GRIDRUN_DATA_DIR, the Debian package, or the shipped subset"),
+            new ConfigKey("data_threads", ValueType.INT, 0L,
+                    "threads decoding and augmenting images of a data set read from files (imagenet); 0: the cores "
+                            + "the job was given"),
+            new ConfigKey("skip_bad_images", ValueType.BOOL, false,
+                    "skip an unreadable image of a data set read from files, count it and report it at the end, "
+                            + "instead of failing with its file name"),
             new ConfigKey("model", ValueType.STRING, "mlp", "model (the seed's arch; its MNIST cnn is lenet5)"),
             new ConfigKey("hidden", ValueType.INT_LIST, "256", "hidden layer widths of the mlp, e.g. 512,512"),
             new ConfigKey("dropout", ValueType.BOOL, true,
@@ -267,7 +275,7 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
         }
         String optim = runnable(s, "optim");
         OptimizerKeys.check(s, optim, TrainerConfig::isDefault);
-        return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"),
+        return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"), dataOptions(s),
                 runnable(s, "model"), s.positiveIntList("hidden"), s.bool("dropout"),
                 s.positiveInt("ngpu"),
                 s.positiveInt("batch_size"), optim, s.positiveDouble("lr"), momentum, nesterov,
@@ -278,6 +286,18 @@ public record TrainerConfig(String dataset, String dataDir, String model, List<I
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
                 memoryCodec, memoryTargets(s, memoryCodec), memoryParams, MetricsConfig.from(s));
+    }
+
+    /** {@code data_threads} (0: the processors this JVM may use) and {@code skip_bad_images}. */
+    private static DataOptions dataOptions(Settings s) {
+        int threads = s.intIn("data_threads", 0, 4096);
+        return new DataOptions(threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
+                s.bool("skip_bad_images"));
+    }
+
+    /** The threads decoding images of a data set read from files. */
+    public int dataThreads() {
+        return dataOptions.threads();
     }
 
     /**

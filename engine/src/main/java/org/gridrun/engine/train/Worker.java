@@ -5,16 +5,21 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.data.BatchAssembler;
 import org.gridrun.engine.data.Batches;
-import org.gridrun.engine.data.Dataset;
+import org.gridrun.engine.data.DataThreads;
+import org.gridrun.engine.data.ImageData;
 import org.gridrun.engine.model.Model;
 import org.gridrun.engine.random.CounterRng;
 
 /**
  * One simulated worker: its minibatch sampler, its batch and gradient buffers and its workspace.
  *
- * <p>Everything is allocated at construction; {@link #computeGradient(long)} allocates nothing. Its only state across
- * steps is the sampler's position, which a checkpoint saves.
+ * <p>Everything is allocated at construction; {@link #computeGradient(long)} allocates nothing for a data set in
+ * memory. Its only state across steps is the sampler's position, which a checkpoint saves.
+ *
+ * <p>Workers run one after another, and each call here is a whole forward and backward pass, so the workers of one
+ * trainer may share one workspace (its activation buffers): K workers then need the activation memory of one.
  *
  * <p>{@link #sampleGradient} computes extra gradients for a compressor that fits itself to the gradient
  * distribution: draw {@code d} is the gradient of {@code batchSize} examples drawn uniformly with replacement from
@@ -32,28 +37,42 @@ final class Worker implements AutoCloseable {
     private final Backend backend;
     private final Model model;
     private final int index;
-    private final Dataset data;
+    private final ImageData data;
     private final Batches batches;
+    private final BatchAssembler draws;
     private final CounterRng sampleRng;
     private final CounterRng varianceRng;
     private final int[] sampleBatch;
     private final Model.Workspace workspace;
+    private final boolean ownsWorkspace;
     private final float[] hostX;
     private final float[] hostY;
     private final Tensor x;
     private final Tensor y;
     private final Tensor gradient;
 
-    Worker(int index, Backend backend, Model model, Dataset data, int batchSize, long seed) {
+    /** A worker with a workspace of its own and no data threads. */
+    Worker(int index, Backend backend, Model model, ImageData data, int batchSize, long seed) {
+        this(index, backend, model, data, batchSize, seed, DataThreads.inline(), null);
+    }
+
+    /**
+     * Worker {@code index} training {@code model} on {@code data}, assembling its batches on {@code threads}, in
+     * {@code workspace} (a workspace of at least {@code batchSize} rows it does not close) or, when null, its own.
+     */
+    Worker(int index, Backend backend, Model model, ImageData data, int batchSize, long seed, DataThreads threads,
+           Model.Workspace workspace) {
         this.backend = backend;
         this.model = model;
         this.index = index;
         this.data = data;
-        this.batches = new Batches(data, batchSize, seed, index);
+        this.batches = new Batches(data, batchSize, seed, index, threads);
+        this.draws = new BatchAssembler(data, batchSize, 1, threads, seed, 0);
         this.sampleRng = new CounterRng(seed, SAMPLE_STREAM_BASE + index);
         this.varianceRng = new CounterRng(seed, VARIANCE_STREAM_BASE + index);
         this.sampleBatch = new int[batchSize];
-        this.workspace = model.newWorkspace(batchSize);
+        this.ownsWorkspace = workspace == null;
+        this.workspace = ownsWorkspace ? model.newWorkspace(batchSize) : workspace;
         this.hostX = new float[batchSize * data.features()];
         this.hostY = new float[batchSize];
         this.x = backend.allocate(batchSize, data.features());
@@ -91,7 +110,8 @@ final class Worker implements AutoCloseable {
         for (int j = 0; j < sampleBatch.length; j++) {
             sampleBatch[j] = rng.nextInt(data.size());
         }
-        data.gather(sampleBatch, 0, sampleBatch.length, hostX, hostY);
+        draws.submit(sampleBatch, sampleBatch.length, -1);
+        draws.take(hostX, hostY);
         gradientOfHostBatch(CounterRng.mix(~draw ^ ((long) index << 40) ^ salt));
         backend.download(gradient, out, 0);
     }
@@ -120,7 +140,10 @@ final class Worker implements AutoCloseable {
 
     @Override
     public void close() {
-        workspace.close();
+        batches.close();
+        if (ownsWorkspace) {
+            workspace.close();
+        }
         x.close();
         y.close();
         gradient.close();

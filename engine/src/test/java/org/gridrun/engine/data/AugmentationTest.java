@@ -166,7 +166,12 @@ class AugmentationTest {
         float[] x = new float[4 * data.features()];
         float[] y = new float[4];
         for (long b = 0; b < 7; b++) {
-            augmentation.gather(data, sampler.next(), 0, 4, 4 * b, expected, y);
+            int[] batch = sampler.next();
+            for (int r = 0; r < 4; r++) {
+                augmentation.draw(4 * b + r);
+                data.copyShifted(batch[r], r, augmentation.dy(), augmentation.dx(), augmentation.flip(), expected,
+                        y);
+            }
             batches.next(x, y);
             assertArrayEquals(expected, x, "batch " + b);
         }

@@ -41,8 +41,8 @@ class CifarTest {
                 assertEquals((f + i) % 10, data.train().label((f - 1) * 4 + i));
             }
         }
-        assertTrue(data.train().augments());
-        assertFalse(data.test().augments());
+        assertTrue(((Dataset) data.train()).augments());
+        assertFalse(((Dataset) data.test()).augments());
         assertEquals("CIFAR-10 set from " + dir + " (20 train / 3 test, training images augmented)", data.source());
         assertEquals(data.source(), CifarImages.CIFAR10.describeSource(dir.toString(), null));
     }
@@ -50,7 +50,7 @@ class CifarTest {
     @Test
     void imagesAreTransposedToChannelsLastAndNormalisedPerChannel() throws Exception {
         CifarFiles.writeCifar10(dir, 2);
-        Dataset train = CifarImages.CIFAR10.load(dir.toString(), null).train();
+        Dataset train = (Dataset) CifarImages.CIFAR10.load(dir.toString(), null).train();
         // Image 1 of data_batch_3 is dataset image 5; check every value against the file's planes.
         for (int y = 0; y < 32; y++) {
             for (int x = 0; x < 32; x++) {
@@ -98,7 +98,7 @@ class CifarTest {
             assertEquals((95 + i) % 100, data.train().label(i));
         }
         int raw = CifarFiles.value(0, 2, 1, 4, 9);
-        assertEquals(normalised(raw, MEAN100[1], STD100[1]), data.test().pixel(2, (4 * 32 + 9) * 3 + 1), 1e-5);
+        assertEquals(normalised(raw, MEAN100[1], STD100[1]), ((Dataset) data.test()).pixel(2, (4 * 32 + 9) * 3 + 1), 1e-5);
     }
 
     @Test

@@ -34,12 +34,12 @@ class DataSetsTest {
         assertEquals(12, data.train().size());
         assertEquals(8, data.test().size());
         assertEquals(new ImageShape(28, 28, 1), data.train().shape());
-        assertFalse(data.train().augments());
+        assertFalse(((Dataset) data.train()).augments());
         assertEquals("mnist train", data.train().name());
         assertEquals("MNIST set from " + dir + " (12 train / 8 test)", data.source());
         IdxData raw = Idx.read(dir.resolve("train-images-idx3-ubyte"), 3);
         int value = raw.data()[784 + 300] & 0xFF;
-        assertEquals((value / 255.0 - 0.1307) / 0.3081, data.train().pixel(1, 300), 1e-5);
+        assertEquals((value / 255.0 - 0.1307) / 0.3081, ((Dataset) data.train()).pixel(1, 300), 1e-5);
     }
 
     @Test

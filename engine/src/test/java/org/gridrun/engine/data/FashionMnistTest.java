@@ -25,13 +25,13 @@ class FashionMnistTest {
         assertEquals(784, data.train().features());
         assertEquals("Fashion-MNIST subset shipped with gridrun (6000 train / 2000 test); apt-get install "
                 + "dataset-fashion-mnist for the full set", data.source());
-        for (int count : data.train().classCounts()) {
+        for (int count : ((Dataset) data.train()).classCounts()) {
             assertTrue(count >= 540 && count <= 660, "class balance: " + count);
         }
         // Standard normalisation: a black pixel is (0 − 0.2860)/0.3530.
         float min = Float.MAX_VALUE;
         for (int j = 0; j < 784; j++) {
-            min = Math.min(min, data.train().pixel(0, j));
+            min = Math.min(min, ((Dataset) data.train()).pixel(0, j));
         }
         assertEquals(-0.2860f / 0.3530f, min, 1e-6f);
     }
