@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.gridrun.engine.backend.Backend;
@@ -15,6 +16,7 @@ import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.data.DataThreads;
+import org.gridrun.engine.data.ImageData;
 import org.gridrun.engine.data.ImageShape;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.model.Evaluation;
@@ -166,12 +168,24 @@ public final class Trainer implements AutoCloseable {
         return new Shape(image.height(), image.width(), image.channels());
     }
 
+    /** Where the data came from, and what reading it met (images skipped as unreadable). */
+    private String dataReport() {
+        StringBuilder report = new StringBuilder(data.source());
+        for (ImageData split : List.of(data.train(), data.test())) {
+            if (!split.summary().isEmpty()) {
+                report.append("; ").append(split.name()).append(": ").append(split.summary());
+            }
+        }
+        return report.toString();
+    }
+
     /** One line: model, workers, compressor, data and backend. */
     public String describe() {
         return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d, %s %s (%s), %d iterations; "
                         + "data: %s; backend: %s (%s)", model.describe(), model.parameterCount(), workers.length,
                 config.batchSize(), config.method(), compressors[0].config(), aggregation.name().toLowerCase(
-                        Locale.ROOT).replace('_', '-'), niters, data.source(), backend.name(),
+                        Locale.ROOT).replace('_', '-'), niters, data.train().decodesOnDemand() ? data.source() + ", " + dataThreads : data.source(),
+                backend.name(),
                 backend.blas());
     }
 
@@ -235,7 +249,7 @@ public final class Trainer implements AutoCloseable {
         metrics.flush();
         Evaluation last = lastEvaluation;
         return new TrainResult(step, last == null ? Double.NaN : last.accuracy(),
-                last == null ? Double.NaN : last.meanLoss(), diverged, stopped ? stop.reason() : "", data.source(),
+                last == null ? Double.NaN : last.meanLoss(), diverged, stopped ? stop.reason() : "", dataReport(),
                 backend.name(), backend.blas(), (System.nanoTime() - start) / 1e9);
     }
 
