@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import org.gridrun.engine.train.TrainJob;
 import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.TrainerConfig;
 import org.gridrun.jobs.GitProvenance;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -157,13 +159,23 @@ class TrainCommandTest {
                 "no (name, step) twice");
     }
 
+    /** Every job a test started, killed after it whatever the outcome: a failed assertion must not orphan one. */
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killLeftoverJobs() {
+        started.forEach(Process::destroyForcibly);
+    }
+
     private Process startJob(RunDir dir) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder builder = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
                 GridRun.class.getName(), "train", dir.path().toString());
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.logFile().toFile()));
-        return builder.start();
+        Process job = builder.start();
+        started.add(job);
+        return job;
     }
 
     private static void waitFor(RunDir dir, String what, Predicate<RunDir> condition, Process job)
