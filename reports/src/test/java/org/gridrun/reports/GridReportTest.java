@@ -52,6 +52,9 @@ class GridReportTest {
             }
             String index = Files.readString(result.index(), StandardCharsets.UTF_8);
             assertTrue(index.contains("<li>COMPLETED: 5</li>") && index.contains("<li>DIVERGED: 1</li>"), index);
+            assertTrue(result.table().lines().findFirst().orElseThrow().endsWith("state"), result.table());
+            assertTrue(result.table().lines().anyMatch(line -> line.endsWith("COMPLETED, 1 DIVERGED")),
+                    "the console's table marks the group holding the diverged experiment:\n" + result.table());
             assertTrue(index.contains("<th title=\"sort\">loss mean5</th>"), index);
             assertTrue(index.contains("<a href=\"experiments/topk_seed1.html\">topk_seed1</a>"), index);
             assertTrue(index.contains("<a href=\"compare/Vacc.html\">Vacc</a>"), index);

@@ -81,6 +81,34 @@ public final class Checkpoint {
         }
     }
 
+    /**
+     * The step saved in the file once the whole file has been checked: header, config id and checksum. Empty when
+     * there is no file or it belongs to another config; a damaged file fails as {@link #load} does, naming it.
+     */
+    public OptionalLong verifiedStep() {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return OptionalLong.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read checkpoint " + file + ": " + e.getMessage(), e);
+        }
+        Header header = verify(bytes);
+        return header.configId().equals(configId) ? OptionalLong.of(header.step()) : OptionalLong.empty();
+    }
+
+    /** The header of a checkpoint's {@code bytes} after checking their checksum. */
+    private Header verify(byte[] bytes) {
+        Header header = Header.read(new DataInputStream(new ByteArrayInputStream(bytes)), file);
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, bytes.length - CRC_BYTES);
+        if ((int) crc.getValue() != ByteBuffer.wrap(bytes, bytes.length - CRC_BYTES, CRC_BYTES).getInt()) {
+            throw unreadable(file, "its checksum does not match: the file is damaged", null);
+        }
+        return header;
+    }
+
     /** Saves a checkpoint at {@code step} whose state {@code state} writes, replacing the file atomically. */
     void save(long step, Section state) {
         CRC32 crc = new CRC32();
@@ -116,14 +144,10 @@ public final class Checkpoint {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read checkpoint " + file + ": " + e.getMessage(), e);
         }
+        Header header = verify(bytes);
         ByteArrayInputStream stream = new ByteArrayInputStream(bytes);
         DataInputStream in = new DataInputStream(stream);
-        Header header = Header.read(in, file);
-        CRC32 crc = new CRC32();
-        crc.update(bytes, 0, bytes.length - CRC_BYTES);
-        if ((int) crc.getValue() != ByteBuffer.wrap(bytes, bytes.length - CRC_BYTES, CRC_BYTES).getInt()) {
-            throw unreadable(file, "its checksum does not match: the file is damaged", null);
-        }
+        Header.read(in, file);
         if (!header.configId().equals(configId)) {
             throw unreadable(file, "it belongs to config " + header.configId() + ", not " + configId, null);
         }

@@ -75,4 +75,12 @@ public final class TrainJob {
     public static OptionalLong checkpointStep(RunDir dir) {
         return new Checkpoint(dir.checkpointFile(), dir.readExperiment().id()).step();
     }
+
+    /**
+     * As {@link #checkpointStep}, once the whole checkpoint has been read and its checksum checked: what a status
+     * line may call the step a run resumes from. A damaged file fails with a message that names it.
+     */
+    public static OptionalLong verifiedCheckpointStep(RunDir dir) {
+        return new Checkpoint(dir.checkpointFile(), dir.readExperiment().id()).verifiedStep();
+    }
 }

@@ -141,7 +141,7 @@ final class TrainCommand implements Callable<Integer> {
             stopper.finish(() -> fail(dir, "bad config: " + e.getMessage()));
             throw e;
         } catch (RuntimeException | Error e) {
-            stopper.finish(() -> fail(dir, e.toString()));
+            stopper.finish(() -> fail(dir, e.getMessage() == null ? e.toString() : e.getMessage()));
             throw e;
         }
     }
@@ -163,9 +163,10 @@ final class TrainCommand implements Callable<Integer> {
                 + GitProvenance.ofThisBuild().map(git -> "; " + git.note()).orElse("");
     }
 
+    /** "; resumed from checkpoint at step N" once the checkpoint has been checked whole; else nothing. */
     private static String resumeNote(RunDir dir) {
         try {
-            OptionalLong step = TrainJob.checkpointStep(dir);
+            OptionalLong step = TrainJob.verifiedCheckpointStep(dir);
             return step.isPresent() ? "; resumed from checkpoint at step " + step.getAsLong() : "";
         } catch (RuntimeException unreadable) {
             return ""; // training fails on the same file and records why

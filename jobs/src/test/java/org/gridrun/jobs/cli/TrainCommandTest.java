@@ -106,6 +106,24 @@ class TrainCommandTest {
     }
 
     @Test
+    void aDamagedCheckpointIsNeverCalledResumedAndFailsWithItsMessage() throws IOException {
+        RunDir dir = stage(10, 2, 4);
+        assertEquals(TrainCommand.TERMINATED_EXIT, train(dir, TrainCommand.Interruption.SIGTERM, 6));
+        byte[] bytes = Files.readAllBytes(dir.checkpointFile());
+        bytes[bytes.length / 2] ^= 0x10;
+        Files.write(dir.checkpointFile(), bytes);
+        assertEquals(OptionalLong.of(6), TrainJob.checkpointStep(dir), "the header alone still reads");
+
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> train(dir, null, 0));
+        List<String> last = lastTwo(dir);
+        assertEquals("RUNNING " + RUNNING_NOTE, last.get(0), "no resume is claimed before the file is checked");
+        assertEquals("FAILED " + e.getMessage(), last.get(1));
+        assertTrue(e.getMessage().startsWith(dir.checkpointFile() + ": cannot resume from this checkpoint: its "
+                + "checksum does not match"), e.getMessage());
+    }
+
+    @Test
     void theAttemptRecordsTheCommitOfThisBuildAndStatusCountsIt() {
         RunDir dir = stage(4, 2, 4);
         assertEquals(0, train(dir, null, 0));
