@@ -38,26 +38,20 @@ __device__ __forceinline__ float gr_java_max(float a, float b) {
     return a >= b ? a : b;
 }
 
-// Max pooling; padded positions never win (each window is clipped to the image). x: images × height·width·channels;
-// y: images × outH·outW·channels. One thread per output value; its window's reads are strided by `channels`, shared
-// through L1 with the neighbouring channels' threads. The window is folded in kernel order starting from its first
-// position inside the image, exactly as the CPU loop does.
+// Max pooling without padding. x: images × height·width·channels; y: images × outH·outW·channels. One thread per
+// output value; its window's reads are strided by `channels`, shared through L1 with the neighbouring channels'
+// threads. The window is folded in kernel order starting from its first value, exactly as the CPU loop does.
 extern "C" __global__ void gr_max_pool(const float* x, float* y, long long total, int height, int width,
-                                       int channels, int kernelHeight, int kernelWidth, int stride, int padding,
-                                       int outHeight, int outWidth) {
+                                       int channels, int kernelHeight, int kernelWidth, int stride, int outHeight,
+                                       int outWidth) {
     GR_FOR_EACH(i, total) {
         gr_pixel o = gr_split((unsigned) i, outHeight, outWidth, channels);
-        int y0 = (int) o.y * stride - padding;
-        int x0 = (int) o.x * stride - padding;
-        int kyFrom = max(0, -y0);
-        int kyTo = min(kernelHeight, height - y0);
-        int kxFrom = max(0, -x0);
-        int kxTo = min(kernelWidth, width - x0);
-        const float* image = x + (long long) o.n * height * width * channels + o.c;
-        float m = image[((long long) (y0 + kyFrom) * width + x0 + kxFrom) * channels];
-        for (int ky = kyFrom; ky < kyTo; ky++) {
-            const float* row = image + ((long long) (y0 + ky) * width + x0) * channels;
-            for (int kx = kxFrom; kx < kxTo; kx++) {
+        const float* first = x + (((long long) o.n * height + (long long) o.y * stride) * width
+                                  + (long long) o.x * stride) * channels + o.c;
+        float m = first[0];
+        for (int ky = 0; ky < kernelHeight; ky++) {
+            const float* row = first + (long long) ky * width * channels;
+            for (int kx = 0; kx < kernelWidth; kx++) {
                 m = gr_java_max(m, row[(long long) kx * channels]);
             }
         }
@@ -67,41 +61,34 @@ extern "C" __global__ void gr_max_pool(const float* x, float* y, long long total
 
 // The max-pooling backward pass as a gather. One thread per INPUT value (n, iy, ix, ch): it walks the windows that
 // contain it in output order (oy, then ox), finds each window's argmax again from x with the CPU's rule (start at
-// the window's first position inside the image, move only on a strictly greater one: ties go to the first in kernel
-// order, a NaN first value keeps the gradient there, later NaNs never win), and adds that output's gradient when the
-// argmax is itself. The sum starts at 0 and runs in the CPU's order, so the bits agree. Overlapping windows (e.g.
-// 3×3 stride 2) cost a window scan per window containing the input — at most ceil(k/s)² scans of k² values, cached.
+// the window's first value, move only on a strictly greater one: ties go to the first in kernel order, a NaN first
+// value keeps the gradient there, later NaNs never win), and adds that output's gradient when the argmax is itself.
+// The sum starts at 0 and runs in the CPU's order, so the bits agree. Overlapping windows (e.g. 3×3 stride 2)
+// cost a window scan per window containing the input — at most ceil(k/s)² scans of k² values, all cached.
 extern "C" __global__ void gr_max_pool_backward(const float* x, const float* dy, float* dx, long long total,
                                                 int height, int width, int channels, int kernelHeight,
-                                                int kernelWidth, int stride, int padding, int outHeight,
-                                                int outWidth) {
+                                                int kernelWidth, int stride, int outHeight, int outWidth) {
     GR_FOR_EACH(i, total) {
         gr_pixel in = gr_split((unsigned) i, height, width, channels);
-        int iy = (int) in.y + padding;
-        int ix = (int) in.x + padding;
-        // Windows oy with oy·stride ≤ iy ≤ oy·stride + kernelHeight − 1 (padded coordinates), within
-        // [0, outHeight); likewise ox.
+        int iy = (int) in.y;
+        int ix = (int) in.x;
+        // Windows oy with oy·stride ≤ iy ≤ oy·stride + kernelHeight − 1, within [0, outHeight); likewise ox.
         int oy0 = iy < kernelHeight ? 0 : (iy - kernelHeight + stride) / stride;
         int oy1 = min(iy / stride, outHeight - 1);
         int ox0 = ix < kernelWidth ? 0 : (ix - kernelWidth + stride) / stride;
         int ox1 = min(ix / stride, outWidth - 1);
         const float* image = x + (long long) in.n * height * width * channels + in.c;
         const float* grad = dy + (long long) in.n * outHeight * outWidth * channels + in.c;
-        int self = (int) in.y * width + (int) in.x;
+        int self = iy * width + ix;
         float sum = 0.0f;
         for (int oy = oy0; oy <= oy1; oy++) {
-            int y0 = oy * stride - padding;
-            int kyFrom = max(0, -y0);
-            int kyTo = min(kernelHeight, height - y0);
             for (int ox = ox0; ox <= ox1; ox++) {
-                int x0 = ox * stride - padding;
-                int kxFrom = max(0, -x0);
-                int kxTo = min(kernelWidth, width - x0);
-                int at = (y0 + kyFrom) * width + x0 + kxFrom;
-                float m = image[(long long) at * channels];
-                for (int ky = kyFrom; ky < kyTo; ky++) {
-                    for (int kx = kxFrom; kx < kxTo; kx++) {
-                        int p = (y0 + ky) * width + x0 + kx;
+                int start = oy * stride * width + ox * stride;
+                float m = image[(long long) start * channels];
+                int at = start;
+                for (int ky = 0; ky < kernelHeight; ky++) {
+                    for (int kx = 0; kx < kernelWidth; kx++) {
+                        int p = start + ky * width + kx;
                         float v = image[(long long) p * channels];
                         if (v > m) {
                             m = v;

@@ -100,10 +100,7 @@ final class CpuWindowKernels {
         }
     }
 
-    /**
-     * Max pooling of images {@code [from, to)}; padded positions never win (PyTorch's {@code max_pool2d}): each
-     * window is clipped to the image, which holds at least one of its positions for any geometry PyTorch accepts.
-     */
+    /** Max pooling of images {@code [from, to)} (no padding). */
     static void maxPool(float[] x, int xo, ConvGeometry g, float[] y, int yo, int from, int to) {
         int c = g.channels();
         int w = g.width();
@@ -113,18 +110,12 @@ final class CpuWindowKernels {
             int xBase = xo + n * image;
             int dst = yo + n * outImage;
             for (int oy = 0; oy < g.outHeight(); oy++) {
-                int y0 = oy * g.stride() - g.padding();
-                int kyFrom = Math.max(0, -y0);
-                int kyTo = Math.min(g.kernelHeight(), g.height() - y0);
                 for (int ox = 0; ox < g.outWidth(); ox++, dst += c) {
-                    int x0 = ox * g.stride() - g.padding();
-                    int kxFrom = Math.max(0, -x0);
-                    int kxTo = Math.min(g.kernelWidth(), w - x0);
-                    int corner = xBase + (y0 * w + x0) * c;
-                    System.arraycopy(x, corner + (kyFrom * w + kxFrom) * c, y, dst, c);
-                    for (int ky = kyFrom; ky < kyTo; ky++) {
-                        for (int kx = kxFrom; kx < kxTo; kx++) {
-                            int src = corner + (ky * w + kx) * c;
+                    int first = xBase + (oy * g.stride() * w + ox * g.stride()) * c;
+                    System.arraycopy(x, first, y, dst, c);
+                    for (int ky = 0; ky < g.kernelHeight(); ky++) {
+                        for (int kx = 0; kx < g.kernelWidth(); kx++) {
+                            int src = first + (ky * w + kx) * c;
                             for (int ch = 0; ch < c; ch++) {
                                 y[dst + ch] = Math.max(y[dst + ch], x[src + ch]);
                             }
@@ -137,8 +128,8 @@ final class CpuWindowKernels {
 
     /**
      * The max-pooling backward pass of images {@code [from, to)}: each output's gradient goes to the first input of
-     * its window (in kernel order, padding skipped) holding the window's maximum, found again from {@code x} (so it
-     * does not matter whether the output was changed since, e.g. stored through a codec); every other input gets 0.
+     * its window (in kernel order) holding the window's maximum, found again from {@code x} (so it does not matter
+     * whether the output was changed since, e.g. stored through a codec); every other input gets 0.
      */
     static void maxPoolBackward(float[] x, int xo, float[] dy, int dyo, ConvGeometry g,
                                 float[] dx, int dxo, int from, int to) {
@@ -150,20 +141,14 @@ final class CpuWindowKernels {
         for (int n = from; n < to; n++) {
             int out = n * outImage;
             for (int oy = 0; oy < g.outHeight(); oy++) {
-                int y0 = oy * g.stride() - g.padding();
-                int kyFrom = Math.max(0, -y0);
-                int kyTo = Math.min(g.kernelHeight(), g.height() - y0);
                 for (int ox = 0; ox < g.outWidth(); ox++, out += c) {
-                    int x0 = ox * g.stride() - g.padding();
-                    int kxFrom = Math.max(0, -x0);
-                    int kxTo = Math.min(g.kernelWidth(), w - x0);
-                    int corner = n * image + (y0 * w + x0) * c;
+                    int first = n * image + (oy * g.stride() * w + ox * g.stride()) * c;
                     for (int ch = 0; ch < c; ch++) {
-                        int at = corner + (kyFrom * w + kxFrom) * c + ch;
+                        int at = first + ch;
                         float max = x[xo + at];
-                        for (int ky = kyFrom; ky < kyTo; ky++) {
-                            for (int kx = kxFrom; kx < kxTo; kx++) {
-                                int src = corner + (ky * w + kx) * c + ch;
+                        for (int ky = 0; ky < g.kernelHeight(); ky++) {
+                            for (int kx = 0; kx < g.kernelWidth(); kx++) {
+                                int src = first + (ky * w + kx) * c + ch;
                                 if (x[xo + src] > max) {
                                     max = x[xo + src];
                                     at = src;

@@ -36,10 +36,9 @@ public final class Shapes {
         }
     }
 
-    /** Pooling padding of at most half the kernel (PyTorch's rule), so every window holds a position of the image. */
-    public static void requirePoolPadding(ConvGeometry g) {
-        if (2 * g.padding() > Math.min(g.kernelHeight(), g.kernelWidth())) {
-            throw new IllegalArgumentException("pooling padding must be at most half the kernel, found " + g);
+    public static void requirePadless(ConvGeometry g) {
+        if (g.padding() != 0) {
+            throw new IllegalArgumentException("pooling takes no padding, found " + g);
         }
     }
 
@@ -123,7 +122,7 @@ public final class Shapes {
 
     /** The checks of {@link Backend#maxPoolBackward}: the number of images. */
     public static int maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
-        requirePoolPadding(g);
+        requirePadless(g);
         int n = images(x, g.inputSize());
         requireShape(y, n, g.outPositions() * g.channels());
         sameSize(y, dy);

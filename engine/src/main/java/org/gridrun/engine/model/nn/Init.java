@@ -8,11 +8,6 @@ import org.gridrun.engine.random.CounterRng;
 public enum Init {
     /** {@code N(0, 2/fan_in)}: {@code kaiming_normal_} as the seed's CIFAR ResNets initialise convs and linears. */
     KAIMING_NORMAL,
-    /**
-     * {@code N(0, 2/fan_out)}: {@code kaiming_normal_(mode='fan_out', nonlinearity='relu')}, as torchvision's ImageNet
-     * ResNets initialise their convs; the slot's fan is then the fan-out, filters × kernel area.
-     */
-    KAIMING_NORMAL_FAN_OUT,
     /** {@code U(±1/sqrt(fan_in))}: PyTorch's default for the weights and biases of {@code Conv2d} and {@code Linear}. */
     FAN_IN_UNIFORM,
     /** All zeros. */
@@ -20,10 +15,7 @@ public enum Init {
     /** All ones (batch-norm scales). */
     ONES;
 
-    /**
-     * Fills {@code out[offset … offset + size)} for a tensor with {@code fanIn} inputs per output (the fan-out for
-     * {@link #KAIMING_NORMAL_FAN_OUT}).
-     */
+    /** Fills {@code out[offset … offset + size)} for a tensor with {@code fanIn} inputs per output. */
     void fill(float[] out, int offset, int size, int fanIn, CounterRng rng) {
         switch (this) {
             case ZEROS -> java.util.Arrays.fill(out, offset, offset + size, 0f);
@@ -34,7 +26,7 @@ public enum Init {
                     out[offset + i] = (float) ((2 * rng.nextDouble() - 1) * bound);
                 }
             }
-            case KAIMING_NORMAL, KAIMING_NORMAL_FAN_OUT -> {
+            case KAIMING_NORMAL -> {
                 double std = Math.sqrt(2.0 / fanIn);
                 for (int i = 0; i < size; i += 2) {
                     double radius = Math.sqrt(-2 * Math.log(1 - rng.nextDouble()));

@@ -17,22 +17,11 @@ import org.gridrun.engine.model.Model;
  * {@code models/cifar10.py}, and Kaiming-normal convs and linear weights. {@code lenet5} is the seed's MNIST
  * {@code Convnet}: conv 5×5 to 64, max-pool 2, ReLU, conv 5×5 to 128, channel dropout 0.5, max-pool 2, ReLU,
  * linear to 1000, ReLU, dropout 0.5, linear to the classes, with PyTorch's default initialisation.
- *
- * <p>{@code resnet18}, {@code resnet34} and {@code resnet50} are torchvision's ImageNet ResNets: a 7×7 stride-2
- * convolution to 64 channels, batch norm, ReLU and 3×3 stride-2 max pooling with padding 1; four stages of 64, 128,
- * 256 and 512 planes (basic blocks, or bottlenecks of four times the planes for resnet50, the stride on the 3×3 conv
- * as in v1.5), each but the first starting with stride 2, with projection shortcuts where the shape changes; global
- * average pooling and a linear layer {@code fc}. Convs start Kaiming-normal on their fan-out, the linear layer with
- * PyTorch's default, as torchvision does; parameter names are torchvision's.
  */
 public final class Models {
     /** Every model name {@link #create} accepts. */
     public static final List<String> NAMES = List.of("logreg", "mlp", "lenet5", "resnet8", "resnet20", "resnet32",
-            "resnet44", "resnet56", "resnet110", "resnet18", "resnet34", "resnet50");
-
-    /** The blocks per stage of torchvision's ImageNet ResNets. */
-    private static final Map<Integer, int[]> IMAGENET_STAGES = Map.of(18, new int[] {2, 2, 2, 2},
-            34, new int[] {3, 4, 6, 3}, 50, new int[] {3, 4, 6, 3});
+            "resnet44", "resnet56", "resnet110");
 
     private Models() {
     }
@@ -53,9 +42,7 @@ public final class Models {
                 return lenet5(backend, input, classes, dropout);
             default:
                 if (name.startsWith("resnet") && NAMES.contains(name)) {
-                    int depth = Integer.parseInt(name.substring("resnet".length()));
-                    return IMAGENET_STAGES.containsKey(depth) ? imagenetResnet(backend, depth, input, classes)
-                            : resnet(backend, depth, input, classes);
+                    return resnet(backend, Integer.parseInt(name.substring("resnet".length())), input, classes);
                 }
                 throw new IllegalArgumentException("unknown model '" + name + "'; known: " + String.join(", ",
                         NAMES));
@@ -80,37 +67,6 @@ public final class Models {
                 b.dropout(0.5, false);
             }
             b.linear("fc2", classes, Init.FAN_IN_UNIFORM);
-        });
-    }
-
-    /** torchvision's ImageNet ResNet of {@code depth} 18, 34 or 50 layers, for any input of at least 32×32. */
-    public static Network imagenetResnet(Backend backend, int depth, Shape input, int classes) {
-        int[] stages = IMAGENET_STAGES.get(depth);
-        if (stages == null) {
-            throw new IllegalArgumentException("torchvision's ImageNet ResNets have 18, 34 or 50 layers, found "
-                    + depth);
-        }
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("model", "resnet" + depth);
-        config.put("shortcut", "projection");
-        config.put("init", "kaiming_normal_fan_out");
-        boolean bottleneck = depth >= 50;
-        return new Network(backend, "resnet" + depth, config, input, classes, b -> {
-            b.conv("conv1", 64, 7, 2, 3, false, Init.KAIMING_NORMAL_FAN_OUT).batchNorm("bn1").relu()
-                    .maxPool(3, 2, 1);
-            int[] planes = {64, 128, 256, 512};
-            for (int stage = 0; stage < stages.length; stage++) {
-                for (int i = 0; i < stages[stage]; i++) {
-                    int stride = stage > 0 && i == 0 ? 2 : 1;
-                    String name = "layer" + (stage + 1) + "." + i;
-                    if (bottleneck) {
-                        b.bottleneckBlock(name, planes[stage], stride, Init.KAIMING_NORMAL_FAN_OUT);
-                    } else {
-                        b.basicProjectedBlock(name, planes[stage], stride, Init.KAIMING_NORMAL_FAN_OUT);
-                    }
-                }
-            }
-            b.meanPool().linear("fc", classes, Init.FAN_IN_UNIFORM);
         });
     }
 

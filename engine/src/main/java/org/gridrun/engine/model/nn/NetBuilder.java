@@ -34,9 +34,8 @@ public final class NetBuilder {
         ConvGeometry g = ConvGeometry.square(shape.height(), shape.width(), shape.channels(), kernel, stride,
                 padding);
         int fanIn = g.patchSize();
-        int fan = init == Init.KAIMING_NORMAL_FAN_OUT ? filters * kernel * kernel : fanIn;
         Slot w = parameter(name + ".weight", filters, fanIn, new int[] {filters, kernel, kernel, shape.channels()},
-                init, fan);
+                init, fanIn);
         Slot b = bias ? parameter(name + ".bias", 1, filters, new int[] {filters}, Init.FAN_IN_UNIFORM, fanIn)
                 : null;
         return add(new Conv(shape, g, filters, w, b));
@@ -59,13 +58,8 @@ public final class NetBuilder {
 
     /** Max pooling over {@code kernel × kernel} windows moving by {@code stride}. */
     public NetBuilder maxPool(int kernel, int stride) {
-        return maxPool(kernel, stride, 0);
-    }
-
-    /** Max pooling as {@link #maxPool(int, int)}, the image padded by {@code padding} positions that never win. */
-    public NetBuilder maxPool(int kernel, int stride, int padding) {
         return add(new MaxPool(shape, ConvGeometry.square(shape.height(), shape.width(), shape.channels(), kernel,
-                stride, padding)));
+                stride, 0)));
     }
 
     /** Global average pooling to one value per channel. */
@@ -107,51 +101,6 @@ public final class NetBuilder {
         ConvGeometry shortcut = stride == 1 && planes == in.channels() ? null
                 : new ConvGeometry(in.height(), in.width(), in.channels(), 1, 1, stride, 0);
         return add(new Residual(in, main, shortcut));
-    }
-
-    /**
-     * A residual block whose shortcut is the identity when the shape stays, else a projection (a 1×1 convolution
-     * moving by {@code stride}, then batch norm: torchvision's {@code downsample}); {@code mainPath} adds the main
-     * path's layers. torchvision's ImageNet ResNets use it for their basic and bottleneck blocks.
-     */
-    public NetBuilder projectedBlock(String name, int outChannels, int stride, Init init,
-                                     java.util.function.Consumer<NetBuilder> mainPath) {
-        Shape in = shape;
-        List<Layer> outer = layers;
-        layers = new ArrayList<>();
-        mainPath.accept(this);
-        List<Layer> main = layers;
-        if (!shape.equals(new Shape((in.height() - 1) / stride + 1, (in.width() - 1) / stride + 1, outChannels))) {
-            throw new IllegalStateException(name + ": the main path outputs " + shape + ", not " + outChannels
-                    + " channels at stride " + stride);
-        }
-        List<Layer> projection = null;
-        if (stride != 1 || outChannels != in.channels()) {
-            layers = new ArrayList<>();
-            shape = in;
-            conv(name + ".downsample.0", outChannels, 1, stride, 0, false, init).batchNorm(name + ".downsample.1");
-            projection = layers;
-        }
-        layers = outer;
-        return add(new Residual(in, main, projection));
-    }
-
-    /** torchvision's {@code BasicBlock}: two 3×3 convolutions with batch norms, the first moving by stride. */
-    public NetBuilder basicProjectedBlock(String name, int planes, int stride, Init init) {
-        return projectedBlock(name, planes, stride, init, b -> b
-                .conv(name + ".conv1", planes, 3, stride, 1, false, init).batchNorm(name + ".bn1").relu()
-                .conv(name + ".conv2", planes, 3, 1, 1, false, init).batchNorm(name + ".bn2"));
-    }
-
-    /**
-     * torchvision's {@code Bottleneck} (v1.5): 1×1 to {@code planes}, 3×3 moving by stride, 1×1 to
-     * {@code 4 · planes}, each with a batch norm.
-     */
-    public NetBuilder bottleneckBlock(String name, int planes, int stride, Init init) {
-        return projectedBlock(name, 4 * planes, stride, init, b -> b
-                .conv(name + ".conv1", planes, 1, 1, 0, false, init).batchNorm(name + ".bn1").relu()
-                .conv(name + ".conv2", planes, 3, stride, 1, false, init).batchNorm(name + ".bn2").relu()
-                .conv(name + ".conv3", 4 * planes, 1, 1, 0, false, init).batchNorm(name + ".bn3"));
     }
 
     private boolean reusable() {

@@ -76,24 +76,9 @@ class TorchReferenceTest {
         compare("resnet8", Models.resnet(backend, 8, new Shape(12, 12, 3), 5), new Shape(12, 12, 3), 5);
     }
 
-    /** torchvision's own resnet18 (basic blocks, projection shortcuts, the padded stem pooling) on 32×32 images. */
-    @Test
-    void resnet18MatchesTorchvision() throws Exception {
-        compare("resnet18", Models.imagenetResnet(backend, 18, new Shape(32, 32, 3), 7), new Shape(32, 32, 3), 7);
-    }
-
-    /** torchvision's own resnet50 (bottleneck blocks, stride on the 3×3 conv) on 40×36 images. */
-    @Test
-    void resnet50MatchesTorchvision() throws Exception {
-        compare("resnet50", Models.imagenetResnet(backend, 50, new Shape(64, 64, 3), 5), new Shape(64, 64, 3), 5, 8);
-    }
-
     private void compare(String name, Model model, Shape input, int classes) throws Exception {
-        compare(name, model, input, classes, 6);
-    }
-
-    private void compare(String name, Model model, Shape input, int classes, int batch) throws Exception {
         assumeTrue(python != null, "python3 cannot import torch (apt-get install python3-torch): no PyTorch reference");
+        int batch = 6;
         model.initialize(3);
         CounterRng rng = new CounterRng(5, 0);
         float[] x = new float[batch * input.size()];
@@ -135,27 +120,18 @@ class TorchReferenceTest {
         assertEquals(0, p.exitValue(), output);
 
         double reference = Double.parseDouble(Files.readString(tmp.resolve("loss.txt")).trim());
-        assertEquals(reference, loss, 1e-4 * Math.abs(reference), "loss");
+        assertEquals(reference, loss, 1e-5 * Math.abs(reference), "loss");
         float[] theirs = read(tmp.resolve("grad.f32"), ours.length);
-        float[] theirsInFloat = read(tmp.resolve("grad_float.f32"), ours.length);
         List<String> off = new ArrayList<>();
         for (TensorLayout.Tensor t : model.layout().tensors()) {
             double diff = 0;
             double norm = 0;
-            double floatDiff = 0;
             for (int i = t.offset(); i < t.offset() + t.size(); i++) {
                 diff += (ours[i] - theirs[i]) * (double) (ours[i] - theirs[i]);
                 norm += theirs[i] * (double) theirs[i];
-                floatDiff += (theirsInFloat[i] - theirs[i]) * (double) (theirsInFloat[i] - theirs[i]);
             }
-            // Deep nets with batch norm over a few values per channel are ill-conditioned: PyTorch's own float32
-            // lands up to 2 % from float64 on resnet50 here (0.5 % on its last block), and gridrun's float32 2-2.5
-            // times as far (other summation orders). A wrong formula shows as errors of order 1, so gridrun must be
-            // within 1e-4 of float64 or within 4 times PyTorch's float32 error, whichever is larger.
-            double allowed = Math.max(1e-4 * Math.sqrt(norm), 4 * Math.sqrt(floatDiff)) + 1e-7;
-            if (Math.sqrt(diff) > allowed) {
-                off.add(t.name() + ": relative error " + Math.sqrt(diff / Math.max(norm, 1e-30)) + " (PyTorch's "
-                        + "float32: " + Math.sqrt(floatDiff / Math.max(norm, 1e-30)) + ")");
+            if (Math.sqrt(diff) > 1e-4 * Math.sqrt(norm) + 1e-7) {
+                off.add(t.name() + ": relative error " + Math.sqrt(diff / Math.max(norm, 1e-30)));
             }
         }
         assertTrue(off.isEmpty(), "gradients that differ from PyTorch's: " + off);

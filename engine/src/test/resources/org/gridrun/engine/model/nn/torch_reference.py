@@ -3,10 +3,8 @@
 Usage: python3 torch_reference.py MODEL DIR
 DIR holds layout.txt (one tensor per line: name and gridrun's shape), params.f32 (gridrun's flat parameters),
 x.f32 (the batch, channels-last), y.f32 (class indices) and shape.txt (height width channels classes batch).
-Writes loss.txt and grad.f32 (gradients in gridrun's flat layout, computed in float64) and grad_float.f32 (the same
-in float32: how far PyTorch's own single precision lands from float64 on this model and batch).
+Writes loss.txt and grad.f32 (gradients in gridrun's flat layout).
 """
-import copy
 import sys
 import numpy as np
 import torch
@@ -100,11 +98,9 @@ def main():
         h, w = ((height - 4) // 2 - 4) // 2, ((width - 4) // 2 - 4) // 2
         flat_hwc = (h, w, 128)
         model = SeedConvnet(channels, classes, h * w * 128)
-    elif model_name in ("resnet18", "resnet34", "resnet50"):
-        import torchvision
-        model = getattr(torchvision.models, model_name)(num_classes=classes)
     else:
         model = CifarResNet(int(model_name[len("resnet"):]), channels, classes)
+    model = model.double()
     layout = [line.split() for line in open(folder + "/layout.txt").read().splitlines()]
     params = np.fromfile(folder + "/params.f32", dtype="<f4").astype(np.float64)
     named = dict(model.named_parameters())
@@ -119,18 +115,13 @@ def main():
         offset += size
     assert offset == len(params) and len(layout) == len(named), "layouts differ"
     x = np.fromfile(folder + "/x.f32", dtype="<f4").astype(np.float64).reshape(batch, height, width, channels)
-    y = torch.from_numpy(np.fromfile(folder + "/y.f32", dtype="<f4").astype(np.int64))
-    for dtype, suffix in ((torch.float64, ""), (torch.float32, "_float")):
-        copy_ = copy.deepcopy(model).to(dtype)
-        copy_.train()
-        loss = F.cross_entropy(copy_(torch.from_numpy(x).to(dtype).permute(0, 3, 1, 2)), y)
-        loss.backward()
-        params = dict(copy_.named_parameters())
-        grads = [to_gridrun(name, params[name].grad.double(), shapes[name], flat_hwc).reshape(-1)
-                 for name, _ in layout]
-        torch.cat(grads).numpy().astype("<f4").tofile(folder + "/grad" + suffix + ".f32")
-        if dtype == torch.float64:
-            open(folder + "/loss.txt", "w").write(repr(loss.item()))
+    y = np.fromfile(folder + "/y.f32", dtype="<f4").astype(np.int64)
+    model.train()
+    loss = F.cross_entropy(model(torch.from_numpy(x).permute(0, 3, 1, 2)), torch.from_numpy(y))
+    loss.backward()
+    grads = [to_gridrun(name, named[name].grad, shapes[name], flat_hwc).reshape(-1) for name, _ in layout]
+    torch.cat(grads).numpy().astype("<f4").tofile(folder + "/grad.f32")
+    open(folder + "/loss.txt", "w").write(repr(loss.item()))
 
 
 if __name__ == "__main__":
