@@ -47,6 +47,11 @@ final class CpuGemm {
      */
     void gemm(boolean transA, boolean transB, int m, int n, int k, float alpha, float[] a, int ao, int lda,
               float[] b, int bo, int ldb, float beta, float[] c, int co) {
+        if (alpha == 0f || k == 0) {
+            // BLAS leaves A and B unread here; OpenBLAS's small-matrix kernels read them anyway (0·NaN = NaN)
+            scale(beta, c, co, m * n);
+            return;
+        }
         if (split != null) {
             split.gemm(transA, transB, m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co);
             return;
@@ -66,6 +71,17 @@ final class CpuGemm {
             bo = 0;
         }
         dotProducts(m, n, k, alpha, a, ao, b, bo, beta, c, co);
+    }
+
+    /** {@code C ← beta·C}, with beta 0 writing zeros whatever C held (as BLAS does). */
+    private static void scale(float beta, float[] c, int co, int length) {
+        if (beta == 0f) {
+            java.util.Arrays.fill(c, co, co + length, 0f);
+        } else if (beta != 1f) {
+            for (int i = co; i < co + length; i++) {
+                c[i] *= beta;
+            }
+        }
     }
 
     /**
