@@ -3,7 +3,10 @@ package org.gridrun.engine.model.nn;
 import org.gridrun.engine.backend.ConvGeometry;
 import org.gridrun.engine.backend.Tensor;
 
-/** Max pooling over windows of channels-last images, without padding ({@code max_pool2d}). */
+/**
+ * Max pooling over windows of channels-last images ({@code max_pool2d}), which may reach into a padding whose
+ * positions never win.
+ */
 final class MaxPool extends Layer {
     private final ConvGeometry g;
     private Tensor output;
