@@ -11,8 +11,6 @@ import org.gridrun.engine.backend.Tensor;
 final class OptionAShortcut extends Layer {
     private final ConvGeometry g;
     private final int padBefore;
-    private Tensor output;
-    private Tensor inputGradient;
 
     OptionAShortcut(Shape in, int stride, int outChannels) {
         super(in, new Shape((in.height() - 1) / stride + 1, (in.width() - 1) / stride + 1, outChannels));
@@ -21,14 +19,8 @@ final class OptionAShortcut extends Layer {
     }
 
     @Override
-    void allocate(Context ctx, int capacity) {
-        output = own(ctx, capacity, out().size());
-        inputGradient = own(ctx, capacity, in().size());
-    }
-
-    @Override
     Tensor forward(Context ctx, Tensor x) {
-        Tensor y = rows(output, x.rows());
+        Tensor y = output(x.rows());
         ctx.backend.shortcut(x, g, out().channels(), padBefore, y);
         return y;
     }
@@ -38,7 +30,7 @@ final class OptionAShortcut extends Layer {
         if (!needInput) {
             return null;
         }
-        Tensor dx = rows(inputGradient, dy.rows());
+        Tensor dx = inputGradient(dy.rows());
         ctx.backend.shortcutBackward(dy, g, out().channels(), padBefore, dx);
         return dx;
     }
