@@ -38,21 +38,38 @@ __device__ __forceinline__ float gr_java_max(float a, float b) {
     return a >= b ? a : b;
 }
 
-// Max pooling without padding. x: images × height·width·channels; y: images × outH·outW·channels. One thread per
-// output value; its window's reads are strided by `channels`, shared through L1 with the neighbouring channels'
-// threads. The window is folded in kernel order starting from its first value, exactly as the CPU loop does.
+// The image rows (or columns) [from, to) that window o covers along one axis of `size` positions padded with
+// `padding` on each side: the padding is cut off, so padded positions are never read and never win. Pooling's
+// padding is at most half the kernel (Shapes.requirePoolWindow), so the span is never empty.
+struct gr_span {
+    int from, to;
+};
+
+__device__ __forceinline__ gr_span gr_window(int o, int stride, int padding, int kernel, int size) {
+    int start = o * stride - padding;
+    gr_span s;
+    s.from = max(start, 0);
+    s.to = min(start + kernel, size);
+    return s;
+}
+
+// Max pooling, padded windows included. x: images × height·width·channels; y: images × outH·outW·channels. One
+// thread per output value; its window's reads are strided by `channels`, shared through L1 with the neighbouring
+// channels' threads. The window is folded in kernel order starting from its first position inside the image, exactly
+// as the CPU loop does.
 extern "C" __global__ void gr_max_pool(const float* x, float* y, long long total, int height, int width,
-                                       int channels, int kernelHeight, int kernelWidth, int stride, int outHeight,
-                                       int outWidth) {
+                                       int channels, int kernelHeight, int kernelWidth, int stride, int padding,
+                                       int outHeight, int outWidth) {
     GR_FOR_EACH(i, total) {
         gr_pixel o = gr_split((unsigned) i, outHeight, outWidth, channels);
-        const float* first = x + (((long long) o.n * height + (long long) o.y * stride) * width
-                                  + (long long) o.x * stride) * channels + o.c;
-        float m = first[0];
-        for (int ky = 0; ky < kernelHeight; ky++) {
-            const float* row = first + (long long) ky * width * channels;
-            for (int kx = 0; kx < kernelWidth; kx++) {
-                m = gr_java_max(m, row[(long long) kx * channels]);
+        gr_span rows = gr_window((int) o.y, stride, padding, kernelHeight, height);
+        gr_span cols = gr_window((int) o.x, stride, padding, kernelWidth, width);
+        const float* image = x + (long long) o.n * height * width * channels + o.c;
+        float m = image[((long long) rows.from * width + cols.from) * channels];
+        for (int iy = rows.from; iy < rows.to; iy++) {
+            const float* row = image + (long long) iy * width * channels;
+            for (int ix = cols.from; ix < cols.to; ix++) {
+                m = gr_java_max(m, row[(long long) ix * channels]);
             }
         }
         y[i] = m;
@@ -61,34 +78,38 @@ extern "C" __global__ void gr_max_pool(const float* x, float* y, long long total
 
 // The max-pooling backward pass as a gather. One thread per INPUT value (n, iy, ix, ch): it walks the windows that
 // contain it in output order (oy, then ox), finds each window's argmax again from x with the CPU's rule (start at
-// the window's first value, move only on a strictly greater one: ties go to the first in kernel order, a NaN first
-// value keeps the gradient there, later NaNs never win), and adds that output's gradient when the argmax is itself.
-// The sum starts at 0 and runs in the CPU's order, so the bits agree. Overlapping windows (e.g. 3×3 stride 2)
-// cost a window scan per window containing the input — at most ceil(k/s)² scans of k² values, all cached.
+// the window's first position inside the image, move only on a strictly greater one: ties go to the first in kernel
+// order, a NaN first value keeps the gradient there, later NaNs never win, padding is skipped), and adds that
+// output's gradient when the argmax is itself. The sum starts at 0 and runs in the CPU's order, so the bits agree.
+// Overlapping windows (e.g. 3×3 stride 2) cost a window scan per window containing the input — at most ceil(k/s)²
+// scans of k² values, all cached.
 extern "C" __global__ void gr_max_pool_backward(const float* x, const float* dy, float* dx, long long total,
                                                 int height, int width, int channels, int kernelHeight,
-                                                int kernelWidth, int stride, int outHeight, int outWidth) {
+                                                int kernelWidth, int stride, int padding, int outHeight,
+                                                int outWidth) {
     GR_FOR_EACH(i, total) {
         gr_pixel in = gr_split((unsigned) i, height, width, channels);
-        int iy = (int) in.y;
-        int ix = (int) in.x;
-        // Windows oy with oy·stride ≤ iy ≤ oy·stride + kernelHeight − 1, within [0, outHeight); likewise ox.
-        int oy0 = iy < kernelHeight ? 0 : (iy - kernelHeight + stride) / stride;
-        int oy1 = min(iy / stride, outHeight - 1);
-        int ox0 = ix < kernelWidth ? 0 : (ix - kernelWidth + stride) / stride;
-        int ox1 = min(ix / stride, outWidth - 1);
+        // In padded coordinates py = iy + padding: windows oy with oy·stride ≤ py ≤ oy·stride + kernelHeight − 1,
+        // within [0, outHeight); likewise ox.
+        int py = (int) in.y + padding;
+        int px = (int) in.x + padding;
+        int oy0 = py < kernelHeight ? 0 : (py - kernelHeight + stride) / stride;
+        int oy1 = min(py / stride, outHeight - 1);
+        int ox0 = px < kernelWidth ? 0 : (px - kernelWidth + stride) / stride;
+        int ox1 = min(px / stride, outWidth - 1);
         const float* image = x + (long long) in.n * height * width * channels + in.c;
         const float* grad = dy + (long long) in.n * outHeight * outWidth * channels + in.c;
-        int self = iy * width + ix;
+        int self = (int) in.y * width + (int) in.x;
         float sum = 0.0f;
         for (int oy = oy0; oy <= oy1; oy++) {
+            gr_span rows = gr_window(oy, stride, padding, kernelHeight, height);
             for (int ox = ox0; ox <= ox1; ox++) {
-                int start = oy * stride * width + ox * stride;
-                float m = image[(long long) start * channels];
-                int at = start;
-                for (int ky = 0; ky < kernelHeight; ky++) {
-                    for (int kx = 0; kx < kernelWidth; kx++) {
-                        int p = start + ky * width + kx;
+                gr_span cols = gr_window(ox, stride, padding, kernelWidth, width);
+                int at = rows.from * width + cols.from;
+                float m = image[(long long) at * channels];
+                for (int iy = rows.from; iy < rows.to; iy++) {
+                    for (int ix = cols.from; ix < cols.to; ix++) {
+                        int p = iy * width + ix;
                         float v = image[(long long) p * channels];
                         if (v > m) {
                             m = v;

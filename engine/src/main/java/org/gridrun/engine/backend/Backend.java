@@ -119,13 +119,16 @@ public interface Backend extends AutoCloseable {
      */
     void flipKernels(Tensor w, ConvGeometry g, Tensor out);
 
-    /** Max pooling (no padding) of channels-last images: {@code y} is n × outPositions·channels. */
+    /**
+     * Max pooling of channels-last images: {@code y} is n × outPositions·channels. Windows may reach into the
+     * padding (at most half the kernel), whose positions never win, as in PyTorch's {@code max_pool2d}.
+     */
     void maxPool(Tensor x, ConvGeometry g, Tensor y);
 
     /**
      * The backward pass of {@link #maxPool}: each output gradient goes to the first input of its window (in kernel
-     * order) holding the window's maximum, found from {@code x}; {@code y} (the forward's output, same shape as
-     * {@code dy}) is not read by every backend; {@code dx} is overwritten.
+     * order, padding skipped) holding the window's maximum, found from {@code x}; {@code y} (the forward's output,
+     * same shape as {@code dy}) is not read by every backend; {@code dx} is overwritten.
      */
     void maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx);
 

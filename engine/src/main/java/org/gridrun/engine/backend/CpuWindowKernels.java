@@ -100,22 +100,24 @@ final class CpuWindowKernels {
         }
     }
 
-    /** Max pooling of images {@code [from, to)} (no padding). */
+    /**
+     * Max pooling of images {@code [from, to)}: each window folded with {@link Math#max} in kernel order, starting
+     * from its first position inside the image; positions in the padding are skipped, so they never win.
+     */
     static void maxPool(float[] x, int xo, ConvGeometry g, float[] y, int yo, int from, int to) {
         int c = g.channels();
-        int w = g.width();
-        int image = g.inputSize();
         int outImage = g.outPositions() * c;
         for (int n = from; n < to; n++) {
-            int xBase = xo + n * image;
+            int xBase = xo + n * g.inputSize();
             int dst = yo + n * outImage;
             for (int oy = 0; oy < g.outHeight(); oy++) {
+                Span rows = Span.of(oy, g.stride(), g.padding(), g.kernelHeight(), g.height());
                 for (int ox = 0; ox < g.outWidth(); ox++, dst += c) {
-                    int first = xBase + (oy * g.stride() * w + ox * g.stride()) * c;
-                    System.arraycopy(x, first, y, dst, c);
-                    for (int ky = 0; ky < g.kernelHeight(); ky++) {
-                        for (int kx = 0; kx < g.kernelWidth(); kx++) {
-                            int src = first + (ky * w + kx) * c;
+                    Span cols = Span.of(ox, g.stride(), g.padding(), g.kernelWidth(), g.width());
+                    System.arraycopy(x, xBase + rows.first(cols, g), y, dst, c);
+                    for (int iy = rows.from; iy < rows.to; iy++) {
+                        for (int ix = cols.from; ix < cols.to; ix++) {
+                            int src = xBase + (iy * g.width() + ix) * c;
                             for (int ch = 0; ch < c; ch++) {
                                 y[dst + ch] = Math.max(y[dst + ch], x[src + ch]);
                             }
@@ -128,27 +130,28 @@ final class CpuWindowKernels {
 
     /**
      * The max-pooling backward pass of images {@code [from, to)}: each output's gradient goes to the first input of
-     * its window (in kernel order) holding the window's maximum, found again from {@code x} (so it does not matter
-     * whether the output was changed since, e.g. stored through a codec); every other input gets 0.
+     * its window (in kernel order, padding skipped) holding the window's maximum, found again from {@code x} (so it
+     * does not matter whether the output was changed since, e.g. stored through a codec); every other input gets 0.
      */
     static void maxPoolBackward(float[] x, int xo, float[] dy, int dyo, ConvGeometry g,
                                 float[] dx, int dxo, int from, int to) {
         int c = g.channels();
-        int w = g.width();
         int image = g.inputSize();
         int outImage = g.outPositions() * c;
         Arrays.fill(dx, dxo + from * image, dxo + to * image, 0f);
         for (int n = from; n < to; n++) {
             int out = n * outImage;
             for (int oy = 0; oy < g.outHeight(); oy++) {
+                Span rows = Span.of(oy, g.stride(), g.padding(), g.kernelHeight(), g.height());
                 for (int ox = 0; ox < g.outWidth(); ox++, out += c) {
-                    int first = n * image + (oy * g.stride() * w + ox * g.stride()) * c;
+                    Span cols = Span.of(ox, g.stride(), g.padding(), g.kernelWidth(), g.width());
+                    int first = n * image + rows.first(cols, g);
                     for (int ch = 0; ch < c; ch++) {
                         int at = first + ch;
                         float max = x[xo + at];
-                        for (int ky = 0; ky < g.kernelHeight(); ky++) {
-                            for (int kx = 0; kx < g.kernelWidth(); kx++) {
-                                int src = first + (ky * w + kx) * c + ch;
+                        for (int iy = rows.from; iy < rows.to; iy++) {
+                            for (int ix = cols.from; ix < cols.to; ix++) {
+                                int src = n * image + (iy * g.width() + ix) * c + ch;
                                 if (x[xo + src] > max) {
                                     max = x[xo + src];
                                     at = src;
@@ -159,6 +162,25 @@ final class CpuWindowKernels {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The image rows (or columns) {@code [from, to)} a window covers along one axis, the padding cut off.
+     *
+     * @param from the first covered index inside the image
+     * @param to   one past the last
+     */
+    private record Span(int from, int to) {
+        /** The span of window {@code o} of {@code kernel} positions moving by {@code stride} over a padded axis. */
+        static Span of(int o, int stride, int padding, int kernel, int size) {
+            int start = o * stride - padding;
+            return new Span(Math.max(start, 0), Math.min(start + kernel, size));
+        }
+
+        /** The offset in an image of the first position of the window spanning these rows and {@code cols}. */
+        int first(Span cols, ConvGeometry g) {
+            return (from * g.width() + cols.from) * g.channels();
         }
     }
 

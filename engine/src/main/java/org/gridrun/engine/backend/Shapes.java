@@ -36,9 +36,14 @@ public final class Shapes {
         }
     }
 
-    public static void requirePadless(ConvGeometry g) {
-        if (g.padding() != 0) {
-            throw new IllegalArgumentException("pooling takes no padding, found " + g);
+    /**
+     * Fails unless every window of {@code g} holds a position of the image: the padding must be at most half the
+     * kernel, as PyTorch's {@code max_pool2d} requires.
+     */
+    public static void requirePoolWindow(ConvGeometry g) {
+        if (2 * g.padding() > g.kernelHeight() || 2 * g.padding() > g.kernelWidth()) {
+            throw new IllegalArgumentException("pooling padding must be at most half the kernel, found padding "
+                    + g.padding() + " for a " + g.kernelHeight() + "x" + g.kernelWidth() + " window: " + g);
         }
     }
 
@@ -122,7 +127,7 @@ public final class Shapes {
 
     /** The checks of {@link Backend#maxPoolBackward}: the number of images. */
     public static int maxPoolBackward(Tensor x, Tensor y, Tensor dy, ConvGeometry g, Tensor dx) {
-        requirePadless(g);
+        requirePoolWindow(g);
         int n = images(x, g.inputSize());
         requireShape(y, n, g.outPositions() * g.channels());
         sameSize(y, dy);

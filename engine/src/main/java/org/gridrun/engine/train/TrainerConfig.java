@@ -185,7 +185,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
     private static final Map<String, List<String>> VOCABULARY = Map.of(
             "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet"),
             "model", List.of("mlp", "logreg", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44", "resnet56",
-                    "resnet110", "wrn", "resnet18"),
+                    "resnet110", "resnet18", "resnet34", "resnet50", "wrn-28-10"),
             "optim", List.of("sgd", "adam"),
             "method", List.of("none", "qsgd", "qinf", "nuq", "trn", "alq", "alq_nb", "alqg", "alqg_nb", "amq",
                     "amq_nb", "jointsq", "dgc", "acsgd", "mcgq", "smaq", "fp16", "bf16", "fp8", "s2fp8", "powersgd",

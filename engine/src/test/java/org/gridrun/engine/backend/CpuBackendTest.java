@@ -133,6 +133,61 @@ class CpuBackendTest {
         }
     }
 
+    /**
+     * Padded max pooling against a direct oracle of PyTorch's rule: the maximum over the window's positions inside
+     * the image (so on all-negative values a padded zero never wins), its gradient to the first of them in kernel
+     * order; overlapping 3×3 stride-2 windows (the ResNet stem's) sum what reaches each input.
+     */
+    @Test
+    void paddedMaxPoolingNeverPicksThePadding() {
+        Random rng = new Random(21);
+        int n = 2;
+        for (ConvGeometry g : new ConvGeometry[] {ConvGeometry.square(7, 6, 3, 3, 2, 1),
+                ConvGeometry.square(5, 5, 2, 2, 2, 1), new ConvGeometry(4, 6, 1, 3, 2, 1, 1)}) {
+            float[] x = new float[n * g.inputSize()];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = -1 - Math.round(rng.nextFloat() * 4);
+            }
+            float[] dy = random(rng, n * g.outPositions() * g.channels());
+            float[] wantY = new float[dy.length];
+            float[] wantDx = new float[x.length];
+            for (int img = 0, o = 0; img < n; img++) {
+                for (int oy = 0; oy < g.outHeight(); oy++) {
+                    for (int ox = 0; ox < g.outWidth(); ox++) {
+                        for (int c = 0; c < g.channels(); c++, o++) {
+                            int best = -1;
+                            for (int ky = 0; ky < g.kernelHeight(); ky++) {
+                                for (int kx = 0; kx < g.kernelWidth(); kx++) {
+                                    int iy = oy * g.stride() - g.padding() + ky;
+                                    int ix = ox * g.stride() - g.padding() + kx;
+                                    int at = ((img * g.height() + iy) * g.width() + ix) * g.channels() + c;
+                                    boolean inside = iy >= 0 && iy < g.height() && ix >= 0 && ix < g.width();
+                                    if (inside && (best < 0 || x[at] > x[best])) {
+                                        best = at;
+                                    }
+                                }
+                            }
+                            wantY[o] = x[best];
+                            wantDx[best] += dy[o];
+                        }
+                    }
+                }
+            }
+            Tensor xt = tensor(n, g.inputSize(), x);
+            Tensor y = backend.allocate(n, dy.length / n);
+            Tensor dyt = tensor(n, dy.length / n, dy);
+            Tensor dx = backend.allocate(n, g.inputSize());
+            backend.maxPool(xt, g, y);
+            backend.maxPoolBackward(xt, y, dyt, g, dx);
+            assertArrayEquals(wantY, values(y), 0f, g.toString());
+            assertArrayEquals(wantDx, values(dx), 1e-6f, g.toString());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> backend.maxPool(
+                backend.allocate(1, 16), ConvGeometry.square(4, 4, 1, 3, 1, 2), backend.allocate(1, 36)));
+        assertTrue(e.getMessage().startsWith("pooling padding must be at most half the kernel, found padding 2"),
+                e.getMessage());
+    }
+
     @Test
     void softmaxCrossEntropyAndItsGradient() {
         float[] logits = {1, 2, 3, 0, 0, 0};

@@ -117,11 +117,21 @@ class TrainerConfigTest {
 
     @Test
     void knownButUnimplementedNamesSaySo() {
-        assertEquals("model 'wrn' is not available in this version of gridrun yet; available: logreg, mlp, lenet5, "
-                + "resnet8, resnet20, resnet32, resnet44, resnet56, resnet110", error(Map.of("model", "wrn")));
+        assertEquals("dataset 'imagenet' is not available in this version of gridrun yet; available: fashion-mnist, "
+                + "mnist, cifar10, cifar100", error(Map.of("dataset", "imagenet")));
         assertTrue(TrainerConfig.choices("method").contains("amq"));
         assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100], found 'svhn'",
                 error(Map.of("dataset", "svhn")));
+    }
+
+    @Test
+    void theImageNetAndWideResNetsValidate() {
+        for (String model : List.of("resnet18", "resnet34", "resnet50", "wrn-28-10", "wrn-16-4")) {
+            assertEquals(model, TrainerConfig.from(TrainerConfig.resolve(Map.of("model", model))).model());
+        }
+        assertTrue(error(Map.of("model", "wrn")).startsWith("model must be one of [logreg, mlp, lenet5, resnet8, "),
+                error(Map.of("model", "wrn")));
+        assertTrue(TrainerConfig.choices("model").contains("wrn-28-10"));
     }
 
     @Test

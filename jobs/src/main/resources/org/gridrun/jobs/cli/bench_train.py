@@ -2,8 +2,9 @@
 
 Usage: python3 bench_train.py MODEL BATCH THREADS WARMUP STEPS [DEVICE]
 Builds the same network as gridrun's model of that name (mlp 784-512-512-10, the seed's MNIST lenet5 with dropout
-in train mode, the CIFAR resnets (resnet20, resnet32, resnet110, ...) with option-A shortcuts), times forward +
-cross-entropy + backward + SGD momentum step on random data, and prints one line: `ms_per_step <value>`.
+in train mode, the CIFAR resnets (resnet20, resnet32, resnet110, ...) with option-A shortcuts, torchvision's
+resnet18/34/50 on 224x224x3 images of 1000 classes, the wide ResNets wrn-D-K with dropout 0.3 on 32x32x3), times
+forward + cross-entropy + backward + SGD momentum step on random data, and prints one line: `ms_per_step <value>`.
 
 DEVICE is cpu (default) or cuda. On cuda PyTorch gets its best eager configuration for a float32 comparison:
 cuDNN's autotuner on, TF32 off (gridrun computes in float32 unless its tf32 key is set), and both memory formats
@@ -52,34 +53,74 @@ def resnet(depth, classes=10):
             layers.append(BasicBlock(cin, planes, 2 if stage > 0 and i == 0 else 1))
             cin = planes
     layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, classes)]
-    return nn.Sequential(*layers), (3, 32, 32)
+    return nn.Sequential(*layers), (3, 32, 32), classes
+
+
+class PreActBlock(nn.Module):
+    """A wide ResNet block: BN-ReLU-conv3x3-BN-ReLU-dropout-conv3x3 plus the input, or plus a strided 1x1 conv of the
+    pre-activated input where the shape changes; no ReLU after the sum."""
+
+    def __init__(self, cin, cout, stride, dropout):
+        super().__init__()
+        self.bn1 = nn.BatchNorm2d(cin)
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.drop = nn.Dropout(dropout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.project = None if stride == 1 and cin == cout else nn.Conv2d(cin, cout, 1, stride, 0, bias=False)
+
+    def forward(self, x):
+        a = F.relu(self.bn1(x))
+        out = self.conv2(self.drop(F.relu(self.bn2(self.conv1(a)))))
+        return out + (x if self.project is None else self.project(a))
+
+
+def wide_resnet(depth, width, classes=10):
+    blocks = (depth - 4) // 6
+    layers = [nn.Conv2d(3, 16, 3, 1, 1, bias=False)]
+    cin = 16
+    for stage in range(3):
+        cout = (16 << stage) * width
+        for i in range(blocks):
+            layers.append(PreActBlock(cin, cout, 2 if stage > 0 and i == 0 else 1, 0.3))
+            cin = cout
+    layers += [nn.BatchNorm2d(cin), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, classes)]
+    return nn.Sequential(*layers), (3, 32, 32), classes
 
 
 def lenet5(classes=10):
-    return nn.Sequential(
+    net = nn.Sequential(
         nn.Conv2d(1, 64, 5), nn.MaxPool2d(2), nn.ReLU(),
         nn.Conv2d(64, 128, 5), nn.Dropout2d(0.5), nn.MaxPool2d(2), nn.ReLU(),
-        nn.Flatten(), nn.Linear(2048, 1000), nn.ReLU(), nn.Dropout(0.5), nn.Linear(1000, classes)), (1, 28, 28)
+        nn.Flatten(), nn.Linear(2048, 1000), nn.ReLU(), nn.Dropout(0.5), nn.Linear(1000, classes))
+    return net, (1, 28, 28), classes
 
 
 def mlp(classes=10):
     return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
-                         nn.Linear(512, classes)), (784,)
+                         nn.Linear(512, classes)), (784,), classes
 
 
 def build(name):
+    """The model, the shape of one input and the number of classes."""
     if name == "mlp":
         return mlp()
     if name == "lenet5":
         return lenet5()
+    if name in ("resnet18", "resnet34", "resnet50"):
+        import torchvision
+        return getattr(torchvision.models, name)(num_classes=1000), (3, 224, 224), 1000
     if name.startswith("resnet"):
         return resnet(int(name[len("resnet"):]))
+    if name.startswith("wrn-"):
+        depth, width = map(int, name[len("wrn-"):].split("-"))
+        return wide_resnet(depth, width)
     raise SystemExit("unknown model " + name)
 
 
 def median_ms(name, batch, warmup, steps, device, channels_last):
     torch.manual_seed(1)
-    model, shape = build(name)
+    model, shape, classes = build(name)
     model = model.to(device)
     x = torch.randn(batch, *shape, device=device)
     if channels_last:
@@ -87,7 +128,7 @@ def median_ms(name, batch, warmup, steps, device, channels_last):
         x = x.contiguous(memory_format=torch.channels_last)
     model.train()
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    y = torch.randint(0, 10, (batch,), device=device)
+    y = torch.randint(0, classes, (batch,), device=device)
     sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
 
     def step():

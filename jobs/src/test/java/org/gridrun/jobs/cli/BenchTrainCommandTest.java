@@ -47,6 +47,14 @@ class BenchTrainCommandTest {
     }
 
     @Test
+    void imagenetAndWideResnetsRun() {
+        String[] lines = run(0, "bench", "train", "--model", "resnet18", "--model", "wrn-16-4", "--batch", "1",
+                "--warmup", "0", "--steps", "1", "--csv", "--no-torch");
+        assertTrue(lines[1].matches("resnet18,\\d+\\.\\d{3},,"), lines[1]);
+        assertTrue(lines[2].matches("wrn-16-4,\\d+\\.\\d{3},,"), lines[2]);
+    }
+
+    @Test
     void unknownModelIsBadInput() {
         run(2, "bench", "train", "--model", "vgg", "--no-torch");
     }

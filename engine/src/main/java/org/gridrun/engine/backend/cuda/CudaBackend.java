@@ -257,7 +257,7 @@ public final class CudaBackend implements Backend {
 
     @Override
     public void maxPool(Tensor x, ConvGeometry g, Tensor y) {
-        Shapes.requirePadless(g);
+        Shapes.requirePoolWindow(g);
         int n = Shapes.images(x, g.inputSize());
         Shapes.requireShape(y, n, g.outPositions() * g.channels());
         if (n > 0) {

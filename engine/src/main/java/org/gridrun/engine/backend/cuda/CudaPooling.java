@@ -26,7 +26,7 @@ final class CudaPooling {
         long total = (long) images * g.outPositions() * g.channels();
         launch1d("gr_max_pool", total, KernelArgs.of().address(x).address(y).i64(total)
                 .i32(g.height()).i32(g.width()).i32(g.channels()).i32(g.kernelHeight()).i32(g.kernelWidth())
-                .i32(g.stride()).i32(g.outHeight()).i32(g.outWidth()));
+                .i32(g.stride()).i32(g.padding()).i32(g.outHeight()).i32(g.outWidth()));
     }
 
     /** See {@code Backend#maxPoolBackward}: {@code dx} is overwritten. */
@@ -34,7 +34,7 @@ final class CudaPooling {
         long total = (long) images * g.inputSize();
         launch1d("gr_max_pool_backward", total, KernelArgs.of().address(x).address(dy).address(dx).i64(total)
                 .i32(g.height()).i32(g.width()).i32(g.channels()).i32(g.kernelHeight()).i32(g.kernelWidth())
-                .i32(g.stride()).i32(g.outHeight()).i32(g.outWidth()));
+                .i32(g.stride()).i32(g.padding()).i32(g.outHeight()).i32(g.outWidth()));
     }
 
     /** See {@code Backend#meanPool}: {@code x} is rows × positions·channels, {@code y} rows × channels. */

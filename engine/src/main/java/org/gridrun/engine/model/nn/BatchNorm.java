@@ -17,8 +17,6 @@ final class BatchNorm extends Layer {
     private final Slot beta;
     private final Slot runningMean;
     private final Slot runningVar;
-    private Tensor output;
-    private Tensor inputGradient;
     private Tensor mean;
     private Tensor invStd;
     private Tensor x;
@@ -33,8 +31,7 @@ final class BatchNorm extends Layer {
 
     @Override
     void allocate(Context ctx, int capacity) {
-        output = own(ctx, capacity, in().size());
-        inputGradient = own(ctx, capacity, in().size());
+        super.allocate(ctx, capacity);
         mean = own(ctx, 1, in().channels());
         invStd = own(ctx, 1, in().channels());
     }
@@ -46,7 +43,7 @@ final class BatchNorm extends Layer {
     @Override
     Tensor forward(Context ctx, Tensor x) {
         this.x = x;
-        Tensor y = rows(output, x.rows());
+        Tensor y = output(x.rows());
         if (ctx.training) {
             ctx.backend.batchNorm(columns(x), gamma.of(ctx.parameters), beta.of(ctx.parameters), EPS, mean, invStd,
                     runningMean.of(ctx.statistics), runningVar.of(ctx.statistics), MOMENTUM, columns(y));
@@ -59,7 +56,7 @@ final class BatchNorm extends Layer {
 
     @Override
     Tensor backward(Context ctx, Tensor dy, boolean needInput) {
-        Tensor dx = needInput ? rows(inputGradient, x.rows()) : null;
+        Tensor dx = needInput ? inputGradient(x.rows()) : null;
         ctx.backend.batchNormBackward(columns(x), columns(dy), gamma.of(ctx.parameters), mean, invStd,
                 gamma.of(ctx.gradient), beta.of(ctx.gradient), dx == null ? null : columns(dx));
         return dx;

@@ -25,8 +25,6 @@ final class Conv extends Layer {
     private final boolean pointwise;
     private final ConvGeometry transposed;
     private Tensor flipped;
-    private Tensor output;
-    private Tensor inputGradient;
     private Tensor x;
 
     Conv(Shape in, ConvGeometry g, int filters, Slot weight, Slot bias) {
@@ -44,8 +42,7 @@ final class Conv extends Layer {
 
     @Override
     void allocate(Context ctx, int capacity) {
-        output = own(ctx, capacity, out().size());
-        inputGradient = own(ctx, capacity, in().size());
+        super.allocate(ctx, capacity);
         if (transposed != null) {
             flipped = own(ctx, g.channels(), transposed.patchSize());
         } else if (!pointwise) {
@@ -56,7 +53,7 @@ final class Conv extends Layer {
     @Override
     Tensor forward(Context ctx, Tensor x) {
         this.x = x;
-        Tensor y = rows(output, x.rows());
+        Tensor y = output(x.rows());
         Tensor yMatrix = y.reshape(x.rows() * g.outPositions(), filters);
         if (pointwise) {
             ctx.backend.gemm(false, true, 1f, x.reshape(yMatrix.rows(), g.patchSize()), weight.of(ctx.parameters),
@@ -85,7 +82,7 @@ final class Conv extends Layer {
         if (!needInput) {
             return null;
         }
-        Tensor dx = rows(inputGradient, x.rows());
+        Tensor dx = inputGradient(x.rows());
         if (pointwise) {
             ctx.backend.gemm(false, false, 1f, dyMatrix, weight.of(ctx.parameters), 0f, dx.reshape(rows,
                     g.patchSize()));

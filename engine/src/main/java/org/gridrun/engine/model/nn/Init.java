@@ -8,6 +8,11 @@ import org.gridrun.engine.random.CounterRng;
 public enum Init {
     /** {@code N(0, 2/fan_in)}: {@code kaiming_normal_} as the seed's CIFAR ResNets initialise convs and linears. */
     KAIMING_NORMAL,
+    /**
+     * {@code N(0, 2/fan_out)}: {@code kaiming_normal_(mode='fan_out', nonlinearity='relu')}, torchvision's ResNet
+     * convs, and the wide ResNet's {@code normal_(0, sqrt(2/(k·k·out_channels)))}.
+     */
+    KAIMING_NORMAL_FAN_OUT,
     /** {@code U(±1/sqrt(fan_in))}: PyTorch's default for the weights and biases of {@code Conv2d} and {@code Linear}. */
     FAN_IN_UNIFORM,
     /** All zeros. */
@@ -15,8 +20,11 @@ public enum Init {
     /** All ones (batch-norm scales). */
     ONES;
 
-    /** Fills {@code out[offset … offset + size)} for a tensor with {@code fanIn} inputs per output. */
-    void fill(float[] out, int offset, int size, int fanIn, CounterRng rng) {
+    /**
+     * Fills {@code out[offset … offset + size)} for a tensor with {@code fanIn} inputs per output and {@code fanOut}
+     * outputs per input.
+     */
+    void fill(float[] out, int offset, int size, int fanIn, int fanOut, CounterRng rng) {
         switch (this) {
             case ZEROS -> java.util.Arrays.fill(out, offset, offset + size, 0f);
             case ONES -> java.util.Arrays.fill(out, offset, offset + size, 1f);
@@ -26,18 +34,21 @@ public enum Init {
                     out[offset + i] = (float) ((2 * rng.nextDouble() - 1) * bound);
                 }
             }
-            case KAIMING_NORMAL -> {
-                double std = Math.sqrt(2.0 / fanIn);
-                for (int i = 0; i < size; i += 2) {
-                    double radius = Math.sqrt(-2 * Math.log(1 - rng.nextDouble()));
-                    double angle = 2 * Math.PI * rng.nextDouble();
-                    out[offset + i] = (float) (std * radius * Math.cos(angle));
-                    if (i + 1 < size) {
-                        out[offset + i + 1] = (float) (std * radius * Math.sin(angle));
-                    }
-                }
-            }
+            case KAIMING_NORMAL -> normal(out, offset, size, Math.sqrt(2.0 / fanIn), rng);
+            case KAIMING_NORMAL_FAN_OUT -> normal(out, offset, size, Math.sqrt(2.0 / fanOut), rng);
             default -> throw new IllegalStateException(name());
+        }
+    }
+
+    /** {@code N(0, std²)} values by the Box–Muller transform, two per pair of uniform draws. */
+    private static void normal(float[] out, int offset, int size, double std, CounterRng rng) {
+        for (int i = 0; i < size; i += 2) {
+            double radius = Math.sqrt(-2 * Math.log(1 - rng.nextDouble()));
+            double angle = 2 * Math.PI * rng.nextDouble();
+            out[offset + i] = (float) (std * radius * Math.cos(angle));
+            if (i + 1 < size) {
+                out[offset + i + 1] = (float) (std * radius * Math.sin(angle));
+            }
         }
     }
 }

@@ -19,6 +19,8 @@ abstract class Layer implements AutoCloseable {
     private final Shape in;
     private final Shape out;
     private final List<Tensor> owned = new ArrayList<>();
+    private Tensor output;
+    private Tensor inputGradient;
 
     Layer(Shape in, Shape out) {
         this.in = in;
@@ -33,8 +35,24 @@ abstract class Layer implements AutoCloseable {
         return out;
     }
 
-    /** Allocates this layer's buffers for batches of up to {@code capacity} rows and reserves its scratch. */
-    abstract void allocate(Context ctx, int capacity);
+    /**
+     * Allocates this layer's buffers for batches of up to {@code capacity} rows and reserves its scratch; by
+     * default the two most layers need, read through {@link #output} and {@link #inputGradient}.
+     */
+    void allocate(Context ctx, int capacity) {
+        output = own(ctx, capacity, out.size());
+        inputGradient = own(ctx, capacity, in.size());
+    }
+
+    /** The first {@code rows} rows of the output buffer the default {@link #allocate} makes. */
+    Tensor output(int rows) {
+        return rows(output, rows);
+    }
+
+    /** The first {@code rows} rows of the input-gradient buffer the default {@link #allocate} makes. */
+    Tensor inputGradient(int rows) {
+        return rows(inputGradient, rows);
+    }
 
     /** Computes the output of batch {@code x}; the returned tensor stays valid until the next forward. */
     abstract Tensor forward(Context ctx, Tensor x);

@@ -6,8 +6,6 @@ import org.gridrun.engine.backend.Tensor;
 final class Linear extends Layer {
     private final Slot weight;
     private final Slot bias;
-    private Tensor output;
-    private Tensor inputGradient;
     private Tensor x;
 
     Linear(Shape in, int outputs, Slot weight, Slot bias) {
@@ -17,15 +15,9 @@ final class Linear extends Layer {
     }
 
     @Override
-    void allocate(Context ctx, int capacity) {
-        output = own(ctx, capacity, out().size());
-        inputGradient = own(ctx, capacity, in().size());
-    }
-
-    @Override
     Tensor forward(Context ctx, Tensor x) {
         this.x = x;
-        Tensor y = rows(output, x.rows());
+        Tensor y = output(x.rows());
         ctx.backend.gemm(false, true, 1f, x, weight.of(ctx.parameters), 0f, y);
         if (bias != null) {
             ctx.backend.addRowVector(bias.of(ctx.parameters), y);
@@ -42,7 +34,7 @@ final class Linear extends Layer {
         if (!needInput) {
             return null;
         }
-        Tensor dx = rows(inputGradient, x.rows());
+        Tensor dx = inputGradient(x.rows());
         ctx.backend.gemm(false, false, 1f, dy, weight.of(ctx.parameters), 0f, dx);
         return dx;
     }

@@ -3,11 +3,12 @@ package org.gridrun.engine.model.nn;
 import org.gridrun.engine.backend.ConvGeometry;
 import org.gridrun.engine.backend.Tensor;
 
-/** Max pooling over windows of channels-last images, without padding ({@code max_pool2d}). */
+/**
+ * Max pooling over windows of channels-last images ({@code max_pool2d}), which may reach into a padding whose
+ * positions never win.
+ */
 final class MaxPool extends Layer {
     private final ConvGeometry g;
-    private Tensor output;
-    private Tensor inputGradient;
     private Tensor x;
     private Tensor y;
 
@@ -17,15 +18,9 @@ final class MaxPool extends Layer {
     }
 
     @Override
-    void allocate(Context ctx, int capacity) {
-        output = own(ctx, capacity, out().size());
-        inputGradient = own(ctx, capacity, in().size());
-    }
-
-    @Override
     Tensor forward(Context ctx, Tensor x) {
         this.x = x;
-        y = rows(output, x.rows());
+        y = output(x.rows());
         ctx.backend.maxPool(x, g, y);
         return y;
     }
@@ -35,7 +30,7 @@ final class MaxPool extends Layer {
         if (!needInput) {
             return null;
         }
-        Tensor dx = rows(inputGradient, x.rows());
+        Tensor dx = inputGradient(x.rows());
         ctx.backend.maxPoolBackward(x, y, dy, g, dx);
         return dx;
     }

@@ -4,22 +4,13 @@ import org.gridrun.engine.backend.Tensor;
 
 /** Global average pooling: each channel's mean over all positions, giving flat features. */
 final class MeanPool extends Layer {
-    private Tensor output;
-    private Tensor inputGradient;
-
     MeanPool(Shape in) {
         super(in, Shape.flat(in.channels()));
     }
 
     @Override
-    void allocate(Context ctx, int capacity) {
-        output = own(ctx, capacity, out().size());
-        inputGradient = own(ctx, capacity, in().size());
-    }
-
-    @Override
     Tensor forward(Context ctx, Tensor x) {
-        Tensor y = rows(output, x.rows());
+        Tensor y = output(x.rows());
         ctx.backend.meanPool(x, in().channels(), y);
         return y;
     }
@@ -29,7 +20,7 @@ final class MeanPool extends Layer {
         if (!needInput) {
             return null;
         }
-        Tensor dx = rows(inputGradient, dy.rows());
+        Tensor dx = inputGradient(dy.rows());
         ctx.backend.meanPoolBackward(dy, in().channels(), dx);
         return dx;
     }

@@ -3,33 +3,59 @@ package org.gridrun.engine.model.nn;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.model.Mlp;
 import org.gridrun.engine.model.Model;
 
 /**
- * The models a configuration names: {@code logreg}, {@code mlp}, {@code lenet5} (the seed's MNIST {@code cnn}) and
- * the CIFAR ResNets {@code resnet8 … resnet110}.
+ * The models a configuration names: {@code logreg}, {@code mlp}, {@code lenet5} (the seed's MNIST {@code cnn}), the
+ * CIFAR ResNets {@code resnet8 … resnet110}, torchvision's ImageNet ResNets {@code resnet18}, {@code resnet34} and
+ * {@code resnet50}, and the wide ResNets {@code wrn-D-K}.
  *
- * <p>The ResNets are He et al.'s CIFAR networks (6n + 2 layers: a 3×3 conv of 16 channels, three stages of n basic
+ * <p>The CIFAR ResNets are He et al.'s (6n + 2 layers: a 3×3 conv of 16 channels, three stages of n basic
  * blocks with 16, 32 and 64 channels, the last two starting with stride 2, global average pooling and a linear
  * layer), with the option-A shortcut (subsampling and zero-padded channels, no parameters) as in the seed's
  * {@code models/cifar10.py}, and Kaiming-normal convs and linear weights. {@code lenet5} is the seed's MNIST
  * {@code Convnet}: conv 5×5 to 64, max-pool 2, ReLU, conv 5×5 to 128, channel dropout 0.5, max-pool 2, ReLU,
  * linear to 1000, ReLU, dropout 0.5, linear to the classes, with PyTorch's default initialisation.
+ *
+ * <p>The ImageNet ResNets are torchvision's {@code resnet18/34/50}, which the seed's {@code models/imagenet.py}
+ * builds: conv 7×7 stride 2 to 64, batch norm, ReLU, max-pool 3×3 stride 2 padding 1, four stages of 64, 128, 256
+ * and 512 channels (basic blocks [2, 2, 2, 2] or [3, 4, 6, 3], or bottleneck blocks [3, 4, 6, 3] of 4× the width),
+ * the last three starting with stride 2, projection shortcuts where the shape changes, global average pooling and a
+ * linear layer; convs Kaiming-normal by fan-out, the linear layer PyTorch's default, with torchvision's parameter
+ * names. They take any image of at least 32×32.
+ *
+ * <p>{@code wrn-D-K} is the seed's {@code WideResNet(D, classes, K, 0.3)} (Zagoruyko and Komodakis, the seed's
+ * {@code models/cifar10_wresnet.py}, which it names {@code wrnD-K}): conv 3×3 to 16, three stages of n = (D − 4)/6
+ * pre-activation blocks of 16K, 32K and 64K channels (the last two starting with stride 2) with dropout 0.3, batch
+ * norm, ReLU, global average pooling and a linear layer; convs Kaiming-normal by fan-out, the linear bias zero, the
+ * seed's parameter names. The seed's copy skips the final linear layer (it returns the pooled 64K features); this
+ * one keeps it, as the original does.
  */
 public final class Models {
-    /** Every model name {@link #create} accepts. */
+    /**
+     * The model names a configuration may give: every fixed name {@link #create} accepts and the usual wide ResNets;
+     * {@link #create} also takes any other {@code wrn-D-K} with D = 6n + 4.
+     */
     public static final List<String> NAMES = List.of("logreg", "mlp", "lenet5", "resnet8", "resnet20", "resnet32",
-            "resnet44", "resnet56", "resnet110");
+            "resnet44", "resnet56", "resnet110", "resnet18", "resnet34", "resnet50", "wrn-16-4", "wrn-16-8",
+            "wrn-22-8", "wrn-28-10", "wrn-40-2", "wrn-40-4");
+
+    /** The dropout probability of the wide ResNets' blocks, the seed's {@code WideResNet(..., 0.3)}. */
+    public static final double WRN_DROPOUT = 0.3;
+
+    private static final Pattern WRN = Pattern.compile("wrn-([1-9]\\d{0,3})-([1-9]\\d{0,2})");
 
     private Models() {
     }
 
     /**
      * The model {@code name} for images of {@code input} and {@code classes} classes on {@code backend}, with zeroed
-     * parameters; {@code hidden} gives the mlp's widths and {@code dropout} whether lenet5 drops out (the seed's
-     * default; its {@code nodropout} flag turns it off).
+     * parameters; {@code hidden} gives the mlp's widths and {@code dropout} whether lenet5 and the wide ResNets drop
+     * out (the seed's default; its {@code nodropout} flag turns it off).
      */
     public static Model create(String name, Backend backend, Shape input, int classes, List<Integer> hidden,
                                boolean dropout) {
@@ -40,12 +66,17 @@ public final class Models {
                 return new Mlp(backend, input.size(), hidden, classes);
             case "lenet5":
                 return lenet5(backend, input, classes, dropout);
+            case "resnet18", "resnet34", "resnet50":
+                return imagenetResnet(backend, Integer.parseInt(name.substring("resnet".length())), input, classes);
             default:
                 if (name.startsWith("resnet") && NAMES.contains(name)) {
                     return resnet(backend, Integer.parseInt(name.substring("resnet".length())), input, classes);
                 }
+                if (name.startsWith("wrn")) {
+                    return wideResnet(backend, name, input, classes, dropout);
+                }
                 throw new IllegalArgumentException("unknown model '" + name + "'; known: " + String.join(", ",
-                        NAMES));
+                        NAMES) + " and any wrn-D-K");
         }
     }
 
@@ -90,6 +121,76 @@ public final class Models {
                 }
             }
             b.meanPool().linear("linear", classes, Init.KAIMING_NORMAL);
+        });
+    }
+
+    /** torchvision's ImageNet ResNet of {@code depth} 18, 34 or 50 layers. */
+    public static Network imagenetResnet(Backend backend, int depth, Shape input, int classes) {
+        int[] blocks = switch (depth) {
+            case 18 -> new int[] {2, 2, 2, 2};
+            case 34, 50 -> new int[] {3, 4, 6, 3};
+            default -> throw new IllegalArgumentException("an ImageNet ResNet has 18, 34 or 50 layers, found "
+                    + depth);
+        };
+        boolean bottleneck = depth == 50;
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("model", "resnet" + depth);
+        config.put("block", bottleneck ? "bottleneck" : "basic");
+        config.put("shortcut", "projection");
+        config.put("init", "kaiming_normal_fan_out");
+        Init init = Init.KAIMING_NORMAL_FAN_OUT;
+        return new Network(backend, "resnet" + depth, config, input, classes, b -> {
+            b.conv("conv1", 64, 7, 2, 3, false, init).batchNorm("bn1").relu().maxPool(3, 2, 1);
+            for (int stage = 0; stage < 4; stage++) {
+                int planes = 64 << stage;
+                for (int i = 0; i < blocks[stage]; i++) {
+                    String name = "layer" + (stage + 1) + "." + i;
+                    int stride = stage > 0 && i == 0 ? 2 : 1;
+                    if (bottleneck) {
+                        b.bottleneckBlock(name, planes, stride, init);
+                    } else {
+                        b.projectedBasicBlock(name, planes, stride, init);
+                    }
+                }
+            }
+            b.meanPool().linear("fc", classes, Init.FAN_IN_UNIFORM);
+        });
+    }
+
+    /**
+     * The wide ResNet {@code name} = {@code wrn-D-K}: depth D = 6n + 4, width K; its blocks drop out with
+     * {@link #WRN_DROPOUT} when {@code dropout}.
+     */
+    public static Network wideResnet(Backend backend, String name, Shape input, int classes, boolean dropout) {
+        Matcher m = WRN.matcher(name);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("a wide ResNet is named wrn-DEPTH-WIDTH (the seed's wrnDEPTH-WIDTH), "
+                    + "e.g. wrn-28-10, found '" + name + "'");
+        }
+        int depth = Integer.parseInt(m.group(1));
+        int width = Integer.parseInt(m.group(2));
+        if (depth < 10 || (depth - 4) % 6 != 0) {
+            throw new IllegalArgumentException("a wide ResNet's depth must be 6n + 4 with n >= 1 (10, 16, 22, 28, "
+                    + "...), found " + depth + " in '" + name + "'");
+        }
+        int blocks = (depth - 4) / 6;
+        double p = dropout ? WRN_DROPOUT : 0;
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("model", name);
+        config.put("depth", depth);
+        config.put("width", width);
+        config.put("dropout", p);
+        config.put("init", "kaiming_normal_fan_out");
+        Init init = Init.KAIMING_NORMAL_FAN_OUT;
+        return new Network(backend, name, config, input, classes, b -> {
+            b.conv("conv1", 16, 3, 1, 1, false, init);
+            for (int stage = 0; stage < 3; stage++) {
+                for (int i = 0; i < blocks; i++) {
+                    int stride = stage > 0 && i == 0 ? 2 : 1;
+                    b.preActBlock("block" + (stage + 1) + ".layer." + i, (16 << stage) * width, stride, p, init);
+                }
+            }
+            b.batchNorm("bn1").relu().meanPool().linear("fc", classes, Init.FAN_IN_UNIFORM, Init.ZEROS);
         });
     }
 }

@@ -2,6 +2,7 @@ package org.gridrun.engine.model.nn;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.gridrun.engine.backend.ConvGeometry;
 
 /**
@@ -12,6 +13,9 @@ import org.gridrun.engine.backend.ConvGeometry;
  * runs it once to know its layout and once more per workspace to make that worker's layers.
  */
 public final class NetBuilder {
+    /** Output channels of a bottleneck block per channel of its 3×3 conv (torchvision's {@code expansion}). */
+    public static final int BOTTLENECK_EXPANSION = 4;
+
     private final List<Slot> parameters = new ArrayList<>();
     private final List<Slot> statistics = new ArrayList<>();
     private List<Layer> layers = new ArrayList<>();
@@ -19,6 +23,7 @@ public final class NetBuilder {
     private int statisticsCount;
     private int dropouts;
     private Shape shape;
+    private boolean inBranch;
 
     NetBuilder(Shape input) {
         this.shape = input;
@@ -34,18 +39,19 @@ public final class NetBuilder {
         ConvGeometry g = ConvGeometry.square(shape.height(), shape.width(), shape.channels(), kernel, stride,
                 padding);
         int fanIn = g.patchSize();
+        int fanOut = filters * kernel * kernel;
         Slot w = parameter(name + ".weight", filters, fanIn, new int[] {filters, kernel, kernel, shape.channels()},
-                init, fanIn);
-        Slot b = bias ? parameter(name + ".bias", 1, filters, new int[] {filters}, Init.FAN_IN_UNIFORM, fanIn)
-                : null;
+                init, fanIn, fanOut);
+        Slot b = bias ? parameter(name + ".bias", 1, filters, new int[] {filters}, Init.FAN_IN_UNIFORM, fanIn,
+                fanOut) : null;
         return add(new Conv(shape, g, filters, w, b));
     }
 
     /** Batch normalisation of the current channels, scale 1 and shift 0 at the start. */
     public NetBuilder batchNorm(String name) {
         int c = shape.channels();
-        Slot gamma = parameter(name + ".weight", 1, c, new int[] {c}, Init.ONES, 1);
-        Slot beta = parameter(name + ".bias", 1, c, new int[] {c}, Init.ZEROS, 1);
+        Slot gamma = parameter(name + ".weight", 1, c, new int[] {c}, Init.ONES, 1, 1);
+        Slot beta = parameter(name + ".bias", 1, c, new int[] {c}, Init.ZEROS, 1, 1);
         Slot mean = statistic(name + ".running_mean", c, Init.ZEROS);
         Slot var = statistic(name + ".running_var", c, Init.ONES);
         return add(new BatchNorm(shape, gamma, beta, mean, var));
@@ -56,10 +62,18 @@ public final class NetBuilder {
         return add(new Relu(shape, reusable()));
     }
 
-    /** Max pooling over {@code kernel × kernel} windows moving by {@code stride}. */
+    /** Max pooling over {@code kernel × kernel} windows moving by {@code stride}, without padding. */
     public NetBuilder maxPool(int kernel, int stride) {
+        return maxPool(kernel, stride, 0);
+    }
+
+    /**
+     * Max pooling over {@code kernel × kernel} windows moving by {@code stride} over the image padded by
+     * {@code padding} (at most half the kernel) on every side; padded positions never win.
+     */
+    public NetBuilder maxPool(int kernel, int stride, int padding) {
         return add(new MaxPool(shape, ConvGeometry.square(shape.height(), shape.width(), shape.channels(), kernel,
-                stride, 0)));
+                stride, padding)));
     }
 
     /** Global average pooling to one value per channel. */
@@ -67,11 +81,16 @@ public final class NetBuilder {
         return add(new MeanPool(shape));
     }
 
-    /** A fully connected layer with a bias, over the current values flattened. */
+    /** A fully connected layer with a bias (PyTorch's default start), over the current values flattened. */
     public NetBuilder linear(String name, int outputs, Init weightInit) {
+        return linear(name, outputs, weightInit, Init.FAN_IN_UNIFORM);
+    }
+
+    /** A fully connected layer with a bias starting as {@code biasInit}, over the current values flattened. */
+    public NetBuilder linear(String name, int outputs, Init weightInit, Init biasInit) {
         int in = shape.size();
-        Slot w = parameter(name + ".weight", outputs, in, new int[] {outputs, in}, weightInit, in);
-        Slot b = parameter(name + ".bias", 1, outputs, new int[] {outputs}, Init.FAN_IN_UNIFORM, in);
+        Slot w = parameter(name + ".weight", outputs, in, new int[] {outputs, in}, weightInit, in, outputs);
+        Slot b = parameter(name + ".bias", 1, outputs, new int[] {outputs}, biasInit, in, outputs);
         return add(new Linear(shape, outputs, w, b));
     }
 
@@ -88,23 +107,113 @@ public final class NetBuilder {
 
     /**
      * A basic residual block of two 3×3 convolutions with batch norms, {@code planes} channels out, the first conv
-     * moving by {@code stride}; the shortcut is the identity or, when the shape changes, option A.
+     * moving by {@code stride}; the shortcut is the identity or, when the shape changes, option A (He et al.'s CIFAR
+     * ResNets).
      */
     public NetBuilder basicBlock(String name, int planes, int stride, Init init) {
         Shape in = shape;
-        List<Layer> outer = layers;
-        layers = new ArrayList<>();
+        boolean identity = stride == 1 && planes == in.channels();
+        return residual(b -> b.basicPath(name, planes, stride, init), b -> {
+            if (!identity) {
+                b.add(new OptionAShortcut(in, stride, planes));
+            }
+        }, true);
+    }
+
+    /**
+     * torchvision's {@code BasicBlock}: {@link #basicBlock}'s two convolutions, with a projection shortcut (a 1×1
+     * conv moving by {@code stride} and a batch norm, {@code name.downsample.0} and {@code .1}) when the shape
+     * changes.
+     */
+    public NetBuilder projectedBasicBlock(String name, int planes, int stride, Init init) {
+        return residual(b -> b.basicPath(name, planes, stride, init), projection(name, planes, stride, init), true);
+    }
+
+    /**
+     * torchvision's {@code Bottleneck} (v1.5, the stride on the 3×3 conv): 1×1 conv to {@code planes}, 3×3 conv
+     * moving by {@code stride}, 1×1 conv to {@link #BOTTLENECK_EXPANSION}·{@code planes}, each with a batch norm,
+     * ReLUs between; a projection shortcut when the shape changes.
+     */
+    public NetBuilder bottleneckBlock(String name, int planes, int stride, Init init) {
+        int out = BOTTLENECK_EXPANSION * planes;
+        return residual(b -> b.conv(name + ".conv1", planes, 1, 1, 0, false, init).batchNorm(name + ".bn1").relu()
+                .conv(name + ".conv2", planes, 3, stride, 1, false, init).batchNorm(name + ".bn2").relu()
+                .conv(name + ".conv3", out, 1, 1, 0, false, init).batchNorm(name + ".bn3"),
+                projection(name, out, stride, init), true);
+    }
+
+    /**
+     * A wide ResNet's pre-activation block (Zagoruyko and Komodakis): batch norm and ReLU, 3×3 conv to
+     * {@code planes} moving by {@code stride}, batch norm and ReLU, dropout of {@code dropout} when positive, 3×3
+     * conv, plus the shortcut, with no ReLU after the sum. The shortcut is the identity of the block's input when
+     * the shape stays; else a 1×1 conv ({@code name.convShortcut}) moving by {@code stride} of the pre-activated
+     * input, which then comes before the block, shared by both paths.
+     */
+    public NetBuilder preActBlock(String name, int planes, int stride, double dropout, Init init) {
+        Consumer<NetBuilder> body = b -> {
+            b.conv(name + ".conv1", planes, 3, stride, 1, false, init).batchNorm(name + ".bn2").relu();
+            if (dropout > 0) {
+                b.dropout(dropout, false);
+            }
+            b.conv(name + ".conv2", planes, 3, 1, 1, false, init);
+        };
+        if (stride == 1 && planes == shape.channels()) {
+            return residual(b -> body.accept(b.batchNorm(name + ".bn1").relu()), b -> { }, false);
+        }
+        batchNorm(name + ".bn1").relu();
+        return residual(body, b -> b.conv(name + ".convShortcut", planes, 1, stride, 0, false, init), false);
+    }
+
+    /** Two 3×3 convolutions with batch norms and a ReLU between: a basic block's main path. */
+    private void basicPath(String name, int planes, int stride, Init init) {
         conv(name + ".conv1", planes, 3, stride, 1, false, init).batchNorm(name + ".bn1").relu();
         conv(name + ".conv2", planes, 3, 1, 1, false, init).batchNorm(name + ".bn2");
-        List<Layer> main = layers;
+    }
+
+    /**
+     * torchvision's {@code downsample}, to {@code channels} channels moving by {@code stride}: nothing (the identity)
+     * when the current shape stays, else a 1×1 conv and a batch norm.
+     */
+    private Consumer<NetBuilder> projection(String name, int channels, int stride, Init init) {
+        boolean identity = stride == 1 && channels == shape.channels();
+        return b -> {
+            if (!identity) {
+                b.conv(name + ".downsample.0", channels, 1, stride, 0, false, init).batchNorm(name + ".downsample.1");
+            }
+        };
+    }
+
+    /**
+     * A {@link Residual} of the layers {@code main} and {@code shortcut} add, each from the current shape (no
+     * layers: the identity), followed by a ReLU when {@code relu}; parameters are placed main path first.
+     */
+    private NetBuilder residual(Consumer<NetBuilder> main, Consumer<NetBuilder> shortcut, boolean relu) {
+        Shape in = shape;
+        List<Layer> mainLayers = branch(main);
+        List<Layer> shortcutLayers = branch(shortcut);
+        return add(new Residual(in, mainLayers, shortcutLayers, relu));
+    }
+
+    /**
+     * The layers {@code body} adds from the current shape, kept apart from this builder's; the shape is restored
+     * after. The branch's input is shared with the other branch, so its first layer may not overwrite it.
+     */
+    private List<Layer> branch(Consumer<NetBuilder> body) {
+        List<Layer> outer = layers;
+        Shape in = shape;
+        boolean outerBranch = inBranch;
+        layers = new ArrayList<>();
+        inBranch = true;
+        body.accept(this);
+        List<Layer> added = layers;
         layers = outer;
-        ConvGeometry shortcut = stride == 1 && planes == in.channels() ? null
-                : new ConvGeometry(in.height(), in.width(), in.channels(), 1, 1, stride, 0);
-        return add(new Residual(in, main, shortcut));
+        shape = in;
+        inBranch = outerBranch;
+        return added;
     }
 
     private boolean reusable() {
-        return layers.isEmpty() || layers.get(layers.size() - 1).outputReusable();
+        return layers.isEmpty() ? !inBranch : layers.get(layers.size() - 1).outputReusable();
     }
 
     private NetBuilder add(Layer layer) {
@@ -113,15 +222,15 @@ public final class NetBuilder {
         return this;
     }
 
-    private Slot parameter(String name, int rows, int cols, int[] shape, Init init, int fanIn) {
-        Slot slot = new Slot(name, parameterCount, rows, cols, shape, init, fanIn);
+    private Slot parameter(String name, int rows, int cols, int[] shape, Init init, int fanIn, int fanOut) {
+        Slot slot = new Slot(name, parameterCount, rows, cols, shape, init, fanIn, fanOut);
         parameters.add(slot);
         parameterCount = Math.addExact(parameterCount, slot.size());
         return slot;
     }
 
     private Slot statistic(String name, int size, Init init) {
-        Slot slot = new Slot(name, statisticsCount, 1, size, new int[] {size}, init, 1);
+        Slot slot = new Slot(name, statisticsCount, 1, size, new int[] {size}, init, 1, 1);
         statistics.add(slot);
         statisticsCount += size;
         return slot;

@@ -121,7 +121,8 @@ public final class Network implements Model {
         float[] host = new float[flat.size()];
         for (int i = 0; i < slots.size(); i++) {
             Slot slot = slots.get(i);
-            slot.init().fill(host, slot.offset(), slot.size(), slot.fanIn(), new CounterRng(seed, streamBase + i));
+            slot.init().fill(host, slot.offset(), slot.size(), slot.fanIn(), slot.fanOut(),
+                    new CounterRng(seed, streamBase + i));
         }
         backend.upload(host, 0, flat);
     }

@@ -8,8 +8,6 @@ import org.gridrun.engine.backend.Tensor;
  */
 final class Relu extends Layer {
     private final boolean inPlace;
-    private Tensor output;
-    private Tensor inputGradient;
     private Tensor y;
 
     Relu(Shape shape, boolean inPlace) {
@@ -20,14 +18,13 @@ final class Relu extends Layer {
     @Override
     void allocate(Context ctx, int capacity) {
         if (!inPlace) {
-            output = own(ctx, capacity, in().size());
-            inputGradient = own(ctx, capacity, in().size());
+            super.allocate(ctx, capacity);
         }
     }
 
     @Override
     Tensor forward(Context ctx, Tensor x) {
-        y = inPlace ? x : rows(output, x.rows());
+        y = inPlace ? x : output(x.rows());
         ctx.backend.relu(x, y);
         return y;
     }
@@ -39,7 +36,7 @@ final class Relu extends Layer {
         }
         Tensor dx = dy;
         if (!inPlace) {
-            dx = rows(inputGradient, dy.rows());
+            dx = inputGradient(dy.rows());
             ctx.backend.copy(dy, dx);
         }
         ctx.backend.reluBackward(y, dx);

@@ -12,8 +12,9 @@ import org.gridrun.engine.backend.Tensor;
  * @param shape  its shape in memory order, for the tensor layout compressors see
  * @param init   how it starts
  * @param fanIn  inputs per output, for the initialisation
+ * @param fanOut outputs per input, for the initialisation
  */
-record Slot(String name, int offset, int rows, int cols, int[] shape, Init init, int fanIn) {
+record Slot(String name, int offset, int rows, int cols, int[] shape, Init init, int fanIn, int fanOut) {
     int size() {
         return rows * cols;
     }

@@ -17,8 +17,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Whole models on the CUDA backend compute the CPU backend's loss and gradient: mlp, lenet5 (dropout masks
- * included) and resnet20 (batch norm, option-A shortcuts), from the same initial weights and batch. On the GPU at
- * their real input sizes; on the emulator at a smaller image and batch, which exercises the same kernels.
+ * included), resnet20 (batch norm, option-A shortcuts), resnet18 (padded max pooling, projection shortcuts) and a
+ * wide ResNet (pre-activation blocks, dropout), from the same initial weights and batch. On the GPU at their real
+ * input sizes or near; on the emulator at a smaller image and batch, which exercises the same kernels. resnet18 gets
+ * 64×64 images there: at 32×32 its last stage is 1×1, and a batch norm of 2 values per channel is ill-conditioned
+ * enough to put float rounding near the tolerance.
  */
 class CudaModelAgreementTest {
     /** Gradients agree within this, relative to the largest gradient magnitude. */
@@ -83,6 +86,8 @@ class CudaModelAgreementTest {
         }
         assertTrue(worst <= TOLERANCE, name + ": gradient " + at + " differs by " + worst + " of the largest ("
                 + scale + "): cpu " + (at < 0 ? "" : expected.gradient()[at] + ", cuda " + actual.gradient()[at]));
+        System.out.println(target + ": " + name + " " + input + " x" + batch + ": loss " + actual.loss() + " (cpu "
+                + expected.loss() + "), worst gradient difference " + worst + " of the largest");
         assertArrayEquals(expected.statistics(), actual.statistics(), 1e-4f, name + " batch-norm statistics");
         assertArrayEquals(actual.gradient(), again.gradient(), 0f, name + ": the same step twice gives the same bits");
     }
@@ -97,6 +102,21 @@ class CudaModelAgreementTest {
     @EnumSource(GpuTarget.class)
     void lenet5GradientsAgreeWithTheCpu(GpuTarget target) {
         assertAgree("lenet5", new Shape(28, 28, 1), target == GpuTarget.DEVICE ? 64 : 2, target);
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void resnet18GradientsAgreeWithTheCpu(GpuTarget target) {
+        boolean device = target == GpuTarget.DEVICE;
+        assertAgree("resnet18", device ? new Shape(64, 64, 3) : new Shape(64, 64, 3), device ? 16 : 2, target);
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void wideResnetGradientsAgreeWithTheCpu(GpuTarget target) {
+        boolean device = target == GpuTarget.DEVICE;
+        assertAgree(device ? "wrn-16-4" : "wrn-10-2", device ? new Shape(32, 32, 3) : new Shape(8, 8, 3),
+                device ? 32 : 2, target);
     }
 
     @ParameterizedTest

@@ -27,17 +27,25 @@ class CudaPoolingAgreementTest {
     private static final float SENTINEL = 1234.5f;
     private static final int MARGIN = 5;
 
-    /** images, height, width, channels, kernel height, kernel width, stride. */
+    /** images, height, width, channels, kernel height, kernel width, stride, padding. */
     private static final int[][] POOLS = {
-            {2, 5, 7, 3, 2, 2, 2},     // odd sizes: the last row and column belong to no window
-            {3, 7, 5, 5, 3, 3, 2},     // overlapping 3×3 windows, stride 2
-            {1, 4, 4, 1, 1, 1, 1},     // 1×1 windows, one channel
-            {2, 6, 9, 5, 2, 3, 1},     // non-square window, stride 1: every inner input in six windows
-            {1, 1, 8, 3, 1, 2, 2},     // one image row
-            {1, 6, 1, 3, 2, 1, 1},     // one image column
-            {2, 9, 9, 7, 3, 3, 3},     // windows that tile the image
-            {1, 3, 3, 2, 3, 3, 1},     // one window covering the image
-            {4, 19, 17, 37, 3, 3, 2},  // more than one block of inputs and of outputs
+            {2, 5, 7, 3, 2, 2, 2, 0},     // odd sizes: the last row and column belong to no window
+            {3, 7, 5, 5, 3, 3, 2, 0},     // overlapping 3×3 windows, stride 2
+            {1, 4, 4, 1, 1, 1, 1, 0},     // 1×1 windows, one channel
+            {2, 6, 9, 5, 2, 3, 1, 0},     // non-square window, stride 1: every inner input in six windows
+            {1, 1, 8, 3, 1, 2, 2, 0},     // one image row
+            {1, 6, 1, 3, 2, 1, 1, 0},     // one image column
+            {2, 9, 9, 7, 3, 3, 3, 0},     // windows that tile the image
+            {1, 3, 3, 2, 3, 3, 1, 0},     // one window covering the image
+            {4, 19, 17, 37, 3, 3, 2, 0},  // more than one block of inputs and of outputs
+            {2, 8, 8, 3, 3, 3, 2, 1},     // the ResNet stem's pooling: 3×3, stride 2, padding 1
+            {3, 7, 5, 5, 3, 3, 2, 1},     // the same on odd sizes: the last window reaches into the padding
+            {2, 6, 9, 5, 2, 3, 1, 1},     // non-square window, padding on every side, stride 1
+            {1, 5, 4, 2, 2, 2, 2, 1},     // 2×2 windows shifted by the padding: corner windows hold one input
+            {1, 1, 1, 2, 3, 3, 1, 1},     // a 1×1 image: the window's only input is in its middle
+            {1, 2, 6, 3, 3, 2, 3, 1},     // stride above the kernel: some inputs belong to no window
+            {2, 11, 11, 4, 5, 5, 3, 2},   // padding 2
+            {4, 19, 17, 37, 3, 3, 2, 1},  // more than one block, padded
     };
 
     /** rows, positions, channels. */
@@ -64,7 +72,9 @@ class CudaPoolingAgreementTest {
         /** Values from {−1, −0, 0, 1, 2}: ties in most windows, and signed zeros. */
         TIES,
         /** Standard normal values with about one in eight NaN. */
-        NANS
+        NANS,
+        /** Values from −5 to −1: a padded zero would win every padded window if the padding were read. */
+        NEGATIVE
     }
 
     @ParameterizedTest
@@ -74,7 +84,7 @@ class CudaPoolingAgreementTest {
         int checked = 0;
         try (Backend cuda = target.backend(); Backend cpu = new CpuBackend()) {
             for (int[] p : POOLS) {
-                ConvGeometry g = new ConvGeometry(p[1], p[2], p[3], p[4], p[5], p[6], 0);
+                ConvGeometry g = new ConvGeometry(p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
                 int n = p[0];
                 for (Values kind : Values.values()) {
                     float[] x = values(rng, kind, n * g.inputSize());
@@ -100,7 +110,7 @@ class CudaPoolingAgreementTest {
         int nonzero = 0;
         try (Backend cuda = target.backend(); Backend cpu = new CpuBackend()) {
             for (int[] p : POOLS) {
-                ConvGeometry g = new ConvGeometry(p[1], p[2], p[3], p[4], p[5], p[6], 0);
+                ConvGeometry g = new ConvGeometry(p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
                 int n = p[0];
                 int outCols = g.outPositions() * g.channels();
                 for (Values kind : Values.values()) {
@@ -299,6 +309,7 @@ class CudaPoolingAgreementTest {
                 case GAUSSIAN -> (float) rng.nextGaussian();
                 case TIES -> ties[rng.nextInt(ties.length)];
                 case NANS -> rng.nextInt(8) == 0 ? Float.NaN : (float) rng.nextGaussian();
+                case NEGATIVE -> -1 - rng.nextInt(5);
             };
         }
         return v;

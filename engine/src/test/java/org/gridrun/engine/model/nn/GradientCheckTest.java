@@ -1,6 +1,7 @@
 package org.gridrun.engine.model.nn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -63,6 +64,43 @@ class GradientCheckTest {
         check(new Shape(6, 6, 4), 3, b -> b.conv("c1", 4, 3, 1, 1, false, Init.KAIMING_NORMAL).batchNorm("bn1")
                 .relu().basicBlock("b1", 4, 1, Init.KAIMING_NORMAL).basicBlock("b2", 8, 2, Init.KAIMING_NORMAL)
                 .meanPool().linear("fc", 3, Init.KAIMING_NORMAL));
+    }
+
+    @Test
+    void paddedMaxPoolAfterAStridedStem() {
+        // The ResNet stem in small: a strided 7x7 conv with padding 3, then 3x3 max pooling, stride 2, padding 1.
+        check(new Shape(10, 9, 2), 3, b -> b.conv("conv1", 4, 7, 2, 3, false, Init.KAIMING_NORMAL_FAN_OUT)
+                .batchNorm("bn1").relu().maxPool(3, 2, 1).linear("fc", 3, Init.FAN_IN_UNIFORM));
+    }
+
+    @Test
+    void basicBlocksWithProjectionShortcuts() {
+        // b1: identity; b2: stride 2 and more channels, so a strided 1x1 conv and a batch norm on the shortcut.
+        check(new Shape(6, 6, 3), 3, b -> b.conv("c1", 4, 3, 1, 1, false, Init.KAIMING_NORMAL).batchNorm("bn1")
+                .relu().projectedBasicBlock("b1", 4, 1, Init.KAIMING_NORMAL_FAN_OUT)
+                .projectedBasicBlock("b2", 6, 2, Init.KAIMING_NORMAL_FAN_OUT).meanPool()
+                .linear("fc", 3, Init.FAN_IN_UNIFORM));
+    }
+
+    @Test
+    void bottleneckBlocks() {
+        // b1: stride 1 but 4x the channels, a pointwise projection; b2: identity; b3: stride 2 and a projection.
+        check(new Shape(6, 5, 3), 3, b -> b.conv("c1", 4, 3, 1, 1, false, Init.KAIMING_NORMAL).batchNorm("bn1")
+                .relu().bottleneckBlock("b1", 2, 1, Init.KAIMING_NORMAL_FAN_OUT)
+                .bottleneckBlock("b2", 2, 1, Init.KAIMING_NORMAL_FAN_OUT)
+                .bottleneckBlock("b3", 3, 2, Init.KAIMING_NORMAL_FAN_OUT).meanPool()
+                .linear("fc", 3, Init.FAN_IN_UNIFORM));
+    }
+
+    @Test
+    void preActivationBlocksWithDropout() {
+        // b1: wider, so the pre-activation is shared and the shortcut a 1x1 conv of it; b2: identity of the raw
+        // input; b3: stride 2. Dropout masks are the same in every forward of the check (same noise key).
+        check(new Shape(6, 6, 3), 3, b -> b.conv("conv1", 3, 3, 1, 1, false, Init.KAIMING_NORMAL_FAN_OUT)
+                .preActBlock("b1", 4, 1, 0.3, Init.KAIMING_NORMAL_FAN_OUT)
+                .preActBlock("b2", 4, 1, 0.3, Init.KAIMING_NORMAL_FAN_OUT)
+                .preActBlock("b3", 6, 2, 0, Init.KAIMING_NORMAL_FAN_OUT).batchNorm("bn1").relu().meanPool()
+                .linear("fc", 3, Init.FAN_IN_UNIFORM, Init.ZEROS));
     }
 
     @Test
@@ -159,5 +197,39 @@ class GradientCheckTest {
         assertEquals(853_018, Models.resnet(backend, 56, new Shape(32, 32, 3), 10).parameterCount());
         assertEquals(658_586, Models.resnet(backend, 44, new Shape(32, 32, 3), 10).parameterCount());
         assertEquals(2_265_602, Models.lenet5(backend, new Shape(28, 28, 1), 10, true).parameterCount());
+    }
+
+    @Test
+    void parameterCountsMatchTorchvisionAndThePublishedWideResNets() {
+        Shape imagenet = new Shape(224, 224, 3);
+        assertEquals(11_689_512, Models.imagenetResnet(backend, 18, imagenet, 1000).parameterCount());
+        assertEquals(21_797_672, Models.imagenetResnet(backend, 34, imagenet, 1000).parameterCount());
+        assertEquals(25_557_032, Models.imagenetResnet(backend, 50, imagenet, 1000).parameterCount());
+        Shape cifar = new Shape(32, 32, 3);
+        assertEquals(36_479_194, Models.wideResnet(backend, "wrn-28-10", cifar, 10, true).parameterCount());
+        assertEquals(2_748_890, Models.wideResnet(backend, "wrn-16-4", cifar, 10, true).parameterCount());
+    }
+
+    @Test
+    void modelNamesFollowTheirRules() {
+        Network wrn = (Network) Models.create("wrn-10-2", backend, new Shape(32, 32, 3), 10, List.of(), true);
+        assertEquals("wrn-10-2 32x32x3->10", wrn.describe());
+        assertEquals(0.3, wrn.config().get("dropout"));
+        assertEquals(List.of("conv1.weight", "block1.layer.0.bn1.weight", "block1.layer.0.bn1.bias",
+                "block1.layer.0.conv1.weight", "block1.layer.0.bn2.weight", "block1.layer.0.bn2.bias",
+                "block1.layer.0.conv2.weight", "block1.layer.0.convShortcut.weight"), wrn.layout().tensors()
+                .stream().map(t -> t.name()).limit(8).toList());
+        Network resnet18 = (Network) Models.create("resnet18", backend, new Shape(32, 32, 3), 10, List.of(), true);
+        assertEquals(List.of("layer2.0.conv1.weight", "layer2.0.bn1.weight", "layer2.0.bn1.bias",
+                "layer2.0.conv2.weight", "layer2.0.bn2.weight", "layer2.0.bn2.bias", "layer2.0.downsample.0.weight",
+                "layer2.0.downsample.1.weight", "layer2.0.downsample.1.bias"), resnet18.layout().tensors().stream()
+                .map(t -> t.name()).filter(n -> n.startsWith("layer2.0.")).toList());
+        IllegalArgumentException depth = assertThrows(IllegalArgumentException.class, () -> Models.create(
+                "wrn-27-10", backend, new Shape(32, 32, 3), 10, List.of(), true));
+        assertEquals("a wide ResNet's depth must be 6n + 4 with n >= 1 (10, 16, 22, 28, ...), found 27 in "
+                + "'wrn-27-10'", depth.getMessage());
+        IllegalArgumentException seedSpelling = assertThrows(IllegalArgumentException.class, () -> Models.create(
+                "wrn28-10", backend, new Shape(32, 32, 3), 10, List.of(), true));
+        assertTrue(seedSpelling.getMessage().contains("e.g. wrn-28-10, found 'wrn28-10'"), seedSpelling.getMessage());
     }
 }

@@ -69,6 +69,71 @@ class CifarResNet(nn.Module):
         return self.linear(F.adaptive_avg_pool2d(x, 1).flatten(1))
 
 
+class PreActBlock(nn.Module):
+    """A wide ResNet block with the seed's module names: bn1, conv1, bn2, conv2 and, when the shape changes,
+    convShortcut, which then takes the pre-activated input; no dropout (masks are not comparable)."""
+
+    def __init__(self, cin, planes, stride):
+        super().__init__()
+        self.bn1 = nn.BatchNorm2d(cin)
+        self.conv1 = nn.Conv2d(cin, planes, 3, stride, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(planes)
+        self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+        self.identity = stride == 1 and cin == planes
+        if not self.identity:
+            self.convShortcut = nn.Conv2d(cin, planes, 1, stride, 0, bias=False)
+
+    def forward(self, x):
+        a = F.relu(self.bn1(x))
+        out = self.conv2(F.relu(self.bn2(self.conv1(a))))
+        return out + (x if self.identity else self.convShortcut(a))
+
+
+class Stage(nn.Module):
+    def __init__(self, blocks):
+        super().__init__()
+        self.layer = nn.Sequential(*blocks)
+
+    def forward(self, x):
+        return self.layer(x)
+
+
+class WideResNet(nn.Module):
+    def __init__(self, depth, width, channels, classes):
+        super().__init__()
+        n = (depth - 4) // 6
+        self.conv1 = nn.Conv2d(channels, 16, 3, 1, 1, bias=False)
+        cin = 16
+        for stage in range(3):
+            planes = (16 << stage) * width
+            blocks = []
+            for i in range(n):
+                blocks.append(PreActBlock(cin, planes, 2 if stage > 0 and i == 0 else 1))
+                cin = planes
+            setattr(self, "block%d" % (stage + 1), Stage(blocks))
+        self.bn1 = nn.BatchNorm2d(cin)
+        self.fc = nn.Linear(cin, classes)
+
+    def forward(self, x):
+        x = self.block3(self.block2(self.block1(self.conv1(x))))
+        return self.fc(F.adaptive_avg_pool2d(F.relu(self.bn1(x)), 1).flatten(1))
+
+
+def build(model_name, height, width, channels, classes):
+    """PyTorch's model for gridrun's name, and the (h, w, c) of a flattened fc1 input when it has one."""
+    if model_name == "lenet5":
+        h, w = ((height - 4) // 2 - 4) // 2, ((width - 4) // 2 - 4) // 2
+        return SeedConvnet(channels, classes, h * w * 128), (h, w, 128)
+    if model_name in ("resnet18", "resnet34", "resnet50"):
+        import torchvision
+        assert channels == 3, "torchvision's ResNets take 3 channels"
+        return getattr(torchvision.models, model_name)(num_classes=classes), None
+    if model_name.startswith("wrn-"):
+        depth, widen = map(int, model_name[len("wrn-"):].split("-"))
+        return WideResNet(depth, widen, channels, classes), None
+    return CifarResNet(int(model_name[len("resnet"):]), channels, classes), None
+
+
 def to_torch(name, array, shape, flat_hwc):
     """gridrun's tensor (channels-last convs, HWC-flattened fc1) as PyTorch's."""
     t = torch.from_numpy(array.reshape(shape))
@@ -93,13 +158,7 @@ def main():
     model_name, folder = sys.argv[1], sys.argv[2]
     height, width, channels, classes, batch = map(int, open(folder + "/shape.txt").read().split())
     torch.manual_seed(0)
-    flat_hwc = None
-    if model_name == "lenet5":
-        h, w = ((height - 4) // 2 - 4) // 2, ((width - 4) // 2 - 4) // 2
-        flat_hwc = (h, w, 128)
-        model = SeedConvnet(channels, classes, h * w * 128)
-    else:
-        model = CifarResNet(int(model_name[len("resnet"):]), channels, classes)
+    model, flat_hwc = build(model_name, height, width, channels, classes)
     model = model.double()
     layout = [line.split() for line in open(folder + "/layout.txt").read().splitlines()]
     params = np.fromfile(folder + "/params.f32", dtype="<f4").astype(np.float64)
