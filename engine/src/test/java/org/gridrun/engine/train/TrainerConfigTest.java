@@ -97,8 +97,6 @@ class TrainerConfigTest {
         assertEquals("nesterov needs a positive momentum, found momentum 0.0",
                 error(Map.of("nesterov", true, "momentum", 0.0)));
         assertEquals("bits must be in [1, 8], found 0", error(Map.of("method", "qsgd", "bits", 0L)));
-        assertEquals("dataset 'imagenet' is not available in this version of gridrun yet; available: fashion-mnist, "
-                + "mnist, cifar10, cifar100", error(Map.of("dataset", "imagenet")));
         assertEquals("backend must be one of [auto, cuda, cpu], found 'gpu'", error(Map.of("backend", "gpu")));
         assertEquals("method must be one of " + Compressors.names() + ", found 'qsdg'",
                 error(Map.of("method", "qsdg")));
@@ -115,12 +113,19 @@ class TrainerConfigTest {
         assertTrue(m.contains(", clip"), m);
     }
 
+    /**
+     * Every data set, model and method the grid language knows (those of the four papers and their seeds) is one
+     * this build runs: none is left "not available in this version of gridrun yet".
+     */
     @Test
-    void knownButUnimplementedNamesSaySo() {
-        assertEquals("dataset 'imagenet' is not available in this version of gridrun yet; available: fashion-mnist, "
-                + "mnist, cifar10, cifar100", error(Map.of("dataset", "imagenet")));
+    void everyNameTheGridLanguageKnowsRuns() {
+        for (String key : List.of("dataset", "model", "optim", "method")) {
+            List<String> missing = TrainerConfig.choices(key).stream()
+                    .filter(name -> !TrainerConfig.available(key).contains(name)).toList();
+            assertEquals(List.of(), missing, key + " names the grid language accepts but this build cannot run");
+        }
         assertTrue(TrainerConfig.choices("method").contains("amq"));
-        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100], found 'svhn'",
+        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100, imagenet], found 'svhn'",
                 error(Map.of("dataset", "svhn")));
     }
 
