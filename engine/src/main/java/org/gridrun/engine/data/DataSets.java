@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The data sets the trainer can read, by their config names: {@code fashion-mnist}, {@code mnist}, {@code cifar10},
- * {@code cifar100} and {@code imagenet} (decoded from its JPEG folders on demand, {@link ImageFolder}).
+ * {@code cifar100}.
  *
  * <p>Each resolves its directory the same way: the config's {@code data_dir} when set, else
  * {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in the data set's name (and, for CIFAR, in the
@@ -39,7 +39,6 @@ public final class DataSets {
         SETS.put("mnist", MNIST);
         SETS.put("cifar10", CifarImages.CIFAR10);
         SETS.put("cifar100", CifarImages.CIFAR100);
-        SETS.put("imagenet", ImageNetImages.IMAGENET);
     }
 
     private DataSets() {
@@ -77,9 +76,6 @@ public final class DataSets {
      * smaller (gridrun's shipped Fashion-MNIST subset); the trainer counts from what it loaded.
      */
     public static int nominalTrainSize(String dataset) {
-        if (dataset.equals("imagenet")) {
-            return ImageNetImages.TRAIN_SIZE;
-        }
         return dataset.startsWith("cifar") ? CIFAR_TRAIN_SIZE : MNIST_TRAIN_SIZE;
     }
 
