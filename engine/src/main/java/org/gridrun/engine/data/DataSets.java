@@ -1,5 +1,6 @@
 package org.gridrun.engine.data;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +72,14 @@ public final class DataSets {
     /** The one-line source description {@link #load} would give, reading only the files' headers or sizes. */
     public static String describeSource(String dataset, String dataDir) {
         return set(dataset).describeSource(dataDir, System.getenv(DataLocation.ENV));
+    }
+
+    /**
+     * The directory {@link #load} reads {@code dataset} from given {@code dataDir} (may be empty), failing as
+     * {@link #load} fails when its files are missing; null when it would read the subset shipped with gridrun.
+     */
+    public static Path directory(String dataset, String dataDir) {
+        return set(dataset).directory(dataDir, System.getenv(DataLocation.ENV));
     }
 
     /**

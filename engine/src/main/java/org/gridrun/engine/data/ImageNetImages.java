@@ -38,24 +38,33 @@ final class ImageNetImages implements ImageSet {
 
     @Override
     public TrainTestData load(String dataDir, String envDir, DataOptions options) {
-        Path dir = location.require(dataDir, envDir, null);
-        FolderIndex train = FolderIndex.scan(dir.resolve("train"));
-        FolderIndex val = FolderIndex.scan(dir.resolve("val"));
-        sameClasses(train, val);
+        Path dir = directory(dataDir, envDir);
+        FolderIndex[] splits = splits(dir);
         ImageDecoder decoder = ImageDecoders.best();
         return new TrainTestData(
-                new ImageFolder("imagenet train", train, options, decoder, ImageFolder.CROP, ImageFolder.RESIZE),
-                new ImageFolder("imagenet val", val, options, decoder, ImageFolder.CROP, ImageFolder.RESIZE),
-                source(dir, train, val));
+                new ImageFolder("imagenet train", splits[0], options, decoder, ImageFolder.CROP, ImageFolder.RESIZE),
+                new ImageFolder("imagenet val", splits[1], options, decoder, ImageFolder.CROP, ImageFolder.RESIZE),
+                source(dir, splits[0], splits[1]));
+    }
+
+    @Override
+    public Path directory(String dataDir, String envDir) {
+        return location.require(dataDir, envDir, null);
     }
 
     @Override
     public String describeSource(String dataDir, String envDir) {
-        Path dir = location.require(dataDir, envDir, null);
+        Path dir = directory(dataDir, envDir);
+        FolderIndex[] splits = splits(dir);
+        return source(dir, splits[0], splits[1]);
+    }
+
+    /** The train and val splits of {@code dir}, indexed, with the same classes. */
+    private static FolderIndex[] splits(Path dir) {
         FolderIndex train = FolderIndex.scan(dir.resolve("train"));
         FolderIndex val = FolderIndex.scan(dir.resolve("val"));
         sameClasses(train, val);
-        return source(dir, train, val);
+        return new FolderIndex[] {train, val};
     }
 
     /** Fails, naming the first class folder that one split has and the other lacks, when their classes differ. */
