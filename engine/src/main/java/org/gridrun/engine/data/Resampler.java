@@ -21,7 +21,7 @@ final class Resampler {
     private static final int PRECISION_BITS = 32 - 8 - 2;
     private static final int HALF = 1 << (PRECISION_BITS - 1);
 
-    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+    private final ThreadLocal<ReusedBuffers> scratch = ThreadLocal.withInitial(() -> new ReusedBuffers(1, 1));
 
     /**
      * Resizes {@code box} of {@code image} to {@code outWidth × outHeight} and writes the {@code size × size} window
@@ -38,13 +38,13 @@ final class Resampler {
         Taps rows = new Taps(box.height(), outHeight, windowY, size);
         int firstRow = rows.first[0];
         int lastRow = rows.first[size - 1] + rows.count[size - 1];
-        Scratch own = scratch.get();
+        ReusedBuffers own = scratch.get();
         int stride = 3 * size;
-        byte[] narrow = own.narrow((lastRow - firstRow) * stride);
+        byte[] narrow = own.bytes(0, (lastRow - firstRow) * stride);
         for (int r = firstRow; r < lastRow; r++) {
             horizontal(image, (box.top() + r) * image.width() + box.left(), columns, narrow, (r - firstRow) * stride);
         }
-        int[] sums = own.sums(stride);
+        int[] sums = own.ints(0, stride);
         for (int oy = 0; oy < size; oy++) {
             Arrays.fill(sums, HALF);
             int taps = rows.count[oy];
@@ -134,26 +134,6 @@ final class Resampler {
         private static double triangle(double d) {
             double a = Math.abs(d);
             return a < 1.0 ? 1.0 - a : 0.0;
-        }
-    }
-
-    /** One thread's intermediate rows and column sums, grown as needed. */
-    private static final class Scratch {
-        private byte[] narrow = new byte[0];
-        private int[] sums = new int[0];
-
-        byte[] narrow(int length) {
-            if (narrow.length < length) {
-                narrow = new byte[length];
-            }
-            return narrow;
-        }
-
-        int[] sums(int length) {
-            if (sums.length < length) {
-                sums = new int[length];
-            }
-            return sums;
         }
     }
 }

@@ -83,9 +83,9 @@ final class TurboJpegDecoder implements ImageDecoder {
             int height = (Integer) getHeight.invoke(state.decompressor);
             int space = (Integer) getColorspace.invoke(state.decompressor);
             int pixels = Math.multiplyExact(width, height);
-            byte[] rgb = state.rgb(3 * pixels);
+            byte[] rgb = state.buffers.bytes(0, 3 * pixels);
             if (space == cmykSpace || space == ycckSpace) {
-                byte[] cmyk = state.cmyk(4 * pixels);
+                byte[] cmyk = state.buffers.bytes(1, 4 * pixels);
                 decompress(state, cmyk, width, height, cmykFormat);
                 Cmyk.toRgb(cmyk, pixels, rgb);
             } else {
@@ -128,8 +128,7 @@ final class TurboJpegDecoder implements ImageDecoder {
     /** One thread's decompressor and output buffers, grown as images need. */
     private final class State {
         final Object decompressor;
-        private byte[] rgb = new byte[0];
-        private byte[] cmyk = new byte[0];
+        final ReusedBuffers buffers = new ReusedBuffers(2, 0);
 
         State() {
             try {
@@ -140,20 +139,6 @@ final class TurboJpegDecoder implements ImageDecoder {
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("libjpeg-turbo cannot create a decompressor: " + e, e);
             }
-        }
-
-        byte[] rgb(int size) {
-            if (rgb.length < size) {
-                rgb = new byte[size];
-            }
-            return rgb;
-        }
-
-        byte[] cmyk(int size) {
-            if (cmyk.length < size) {
-                cmyk = new byte[size];
-            }
-            return cmyk;
         }
     }
 
