@@ -2,6 +2,8 @@ package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +23,12 @@ import picocli.CommandLine.Spec;
  * {@code grid-run bench data}: images per second of ImageNet's training input pipeline (read, decode, random resized
  * crop, flip, normalise, assemble batches) through gridrun's {@link Batches} on T data threads, next to
  * torchvision's {@code ImageFolder} and {@code DataLoader} with T worker processes on the same files with the same
- * transforms, measured in the same run (gridrun first) when python3 can import torchvision.
+ * transforms, measured in the same run when python3 can import torchvision.
+ *
+ * <p>The two are measured in alternating rounds (gridrun, then torchvision, {@code --rounds} times) and each figure
+ * is the median of its rounds, so a machine whose load changes during the run tilts neither side much. Beside the
+ * wall-clock rate each reports images per CPU-second of all its threads and processes over the timed batches, the
+ * steadier figure on a busy machine.
  */
 @Command(name = "data", mixinStandardHelpOptions = true,
         description = "Images per second of ImageNet's training input pipeline (decode, RandomResizedCrop 224, "
@@ -56,6 +63,10 @@ final class BenchDataCommand implements Callable<Integer> {
             description = "Batches drawn untimed first (default: ${DEFAULT-VALUE}).")
     int warmup;
 
+    @Option(names = "--rounds", paramLabel = "R", defaultValue = "3",
+            description = "Alternating rounds of both measurements; medians are printed (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
     @Option(names = "--no-torch", description = "Skip the torchvision measurement.")
     boolean noTorch;
 
@@ -73,31 +84,47 @@ final class BenchDataCommand implements Callable<Integer> {
         Path root = DataSets.directory(dataset, dir);
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "%s training view (RandomResizedCrop %d, flip, normalise) of %s: %d images in %d "
-                + "classes; batch %d, %d thread%s, %d batches timed after %d warm-up%n", dataset,
-                train.shape().height(), root.resolve("train"), train.size(), train.classes(), batch, threads,
-                threads == 1 ? "" : "s", batches, warmup);
+                + "classes; batch %d, %d thread%s, %d batches timed after %d warm-up, median of %d alternating "
+                + "round%s%n", dataset, train.shape().height(), root.resolve("train"), train.size(), train.classes(),
+                batch, threads, threads == 1 ? "" : "s", batches, warmup, rounds, rounds == 1 ? "" : "s");
         out.println("gridrun decodes with " + ImageDecoders.describe());
         out.flush();
-        double gridrun = imagesPerSecond(train);
         TorchBench torch = noTorch ? null : TorchBench.findVision();
-        double torchvision = Double.NaN;
         if (torch == null) {
             out.println("torchvision: " + (noTorch ? "skipped (--no-torch)" : "missing (python3 cannot import "
                     + "torch, torchvision and PIL; install python3-torchvision for the comparison)"));
-        } else {
-            Map<String, String> printed = torch.runScript(SCRIPT, List.of(root.toString(), Integer.toString(threads),
-                    Integer.toString(batch), Integer.toString(warmup), Integer.toString(batches)), threads);
-            torchvision = Double.parseDouble(TorchBench.value(printed, "images_per_second", SCRIPT));
-            out.println(torch.version() + " decodes with " + TorchBench.value(printed, "decoder", SCRIPT));
         }
-        out.printf(Locale.ROOT, "%-12s %10s %16s %15s%n", "pipeline", "images/s", "images/s/thread",
-                "vs torchvision");
-        row(out, "gridrun", gridrun, gridrun / torchvision);
-        if (!Double.isNaN(torchvision)) {
-            row(out, "torchvision", torchvision, 1.0);
+        List<Rate> gridrun = new ArrayList<>();
+        List<Map<String, String>> torchvision = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            gridrun.add(measure(train));
+            if (torch != null) {
+                torchvision.add(torch.runScript(SCRIPT, List.of(root.toString(), Integer.toString(threads),
+                        Integer.toString(batch), Integer.toString(warmup), Integer.toString(batches)), threads));
+            }
+        }
+        table(out, Rate.median(gridrun), torch, torchvision);
+        return 0;
+    }
+
+    /** Prints the decoder line of torchvision's runs, when there are any, and the table of median rates. */
+    private void table(PrintWriter out, Rate gridrun, TorchBench torch, List<Map<String, String>> torchvision) {
+        Rate theirs = new Rate(Double.NaN, Double.NaN);
+        if (!torchvision.isEmpty()) {
+            out.println(torch.version() + " decodes with " + TorchBench.value(torchvision.get(0), "decoder", SCRIPT));
+            List<Rate> rates = new ArrayList<>();
+            for (Map<String, String> printed : torchvision) {
+                rates.add(new Rate(number(printed, "images_per_second"), number(printed, "images_per_cpu_second")));
+            }
+            theirs = Rate.median(rates);
+        }
+        out.printf(Locale.ROOT, "%-12s %10s %16s %6s %13s %10s%n", "pipeline", "images/s", "images/s/thread",
+                "ratio", "images/cpu-s", "cpu ratio");
+        row(out, "gridrun", gridrun, theirs);
+        if (!torchvision.isEmpty()) {
+            row(out, "torchvision", theirs, theirs);
         }
         out.flush();
-        return 0;
     }
 
     private void validate() {
@@ -105,19 +132,34 @@ final class BenchDataCommand implements Callable<Integer> {
             throw new UserInputException("--dataset must be one of " + DataSets.names() + ", found '" + dataset
                     + "'");
         }
-        if (threads < 1 || batch < 1 || batches < 1 || warmup < 0) {
-            throw new UserInputException("--threads, --batch and --batches must be positive and --warmup not "
-                    + "negative, found " + threads + ", " + batch + ", " + batches + ", " + warmup);
+        if (threads < 1 || batch < 1 || batches < 1 || rounds < 1 || warmup < 0) {
+            throw new UserInputException("--threads, --batch, --batches and --rounds must be positive and --warmup "
+                    + "not negative, found " + threads + ", " + batch + ", " + batches + ", " + rounds + ", "
+                    + warmup);
         }
     }
 
-    private void row(PrintWriter out, String name, double perSecond, double ratio) {
-        out.printf(Locale.ROOT, "%-12s %10.1f %16.1f %15s%n", name, perSecond, perSecond / threads,
-                Double.isNaN(ratio) ? "" : String.format(Locale.ROOT, "%.2f", ratio));
+    private void row(PrintWriter out, String name, Rate rate, Rate reference) {
+        out.printf(Locale.ROOT, "%-12s %10.1f %16.1f %6s %13s %10s%n", name, rate.perSecond,
+                rate.perSecond / threads, format("%.2f", rate.perSecond / reference.perSecond),
+                format("%.1f", rate.perCpuSecond), format("%.2f", rate.perCpuSecond / reference.perCpuSecond));
     }
 
-    /** Images per second through {@link Batches} on {@code threads} data threads, after {@code warmup} batches. */
-    private double imagesPerSecond(ImageData train) {
+    private static String format(String format, double value) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, format, value);
+    }
+
+    /** A figure the script printed; {@code nan} (Python's spelling) is NaN. */
+    private static double number(Map<String, String> printed, String key) {
+        String value = TorchBench.value(printed, key, SCRIPT);
+        return value.equalsIgnoreCase("nan") ? Double.NaN : Double.parseDouble(value);
+    }
+
+    /**
+     * Images per second through {@link Batches} on {@code threads} data threads after {@code warmup} batches, and
+     * per CPU-second of the whole process over the same batches (NaN where the JVM does not tell).
+     */
+    private Rate measure(ImageData train) {
         float[] x = new float[batch * train.features()];
         float[] y = new float[batch];
         try (DataThreads pool = DataThreads.of(threads);
@@ -125,11 +167,29 @@ final class BenchDataCommand implements Callable<Integer> {
             for (int i = 0; i < warmup; i++) {
                 stream.next(x, y);
             }
+            long cpu = BenchIngestCommand.processCpuNanos();
             long start = System.nanoTime();
             for (int i = 0; i < batches; i++) {
                 stream.next(x, y);
             }
-            return (double) batches * batch / ((System.nanoTime() - start) / 1e9);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double cpuSeconds = cpu < 0 ? Double.NaN : (BenchIngestCommand.processCpuNanos() - cpu) / 1e9;
+            double images = (double) batches * batch;
+            return new Rate(images / seconds, images / cpuSeconds);
+        }
+    }
+
+    /** Images per wall-clock second and per CPU-second of one measurement. */
+    private record Rate(double perSecond, double perCpuSecond) {
+        static Rate median(List<Rate> rates) {
+            return new Rate(median(rates.stream().mapToDouble(Rate::perSecond).toArray()),
+                    median(rates.stream().mapToDouble(Rate::perCpuSecond).toArray()));
+        }
+
+        private static double median(double[] values) {
+            Arrays.sort(values);
+            int mid = values.length / 2;
+            return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
         }
     }
 }

@@ -53,15 +53,17 @@ class BenchDataCommandTest {
     void printsGridrunsImagesPerSecondWithoutTorch() throws Exception {
         writeTree();
         String[] lines = run(0, "bench", "data", "--dataset", "imagenet", "--dir", dir.toString(), "--threads", "2",
-                "--batch", "4", "--batches", "3", "--warmup", "1", "--no-torch");
-        assertTrue(lines[0].startsWith("imagenet training view (RandomResizedCrop 224, flip, normalise) of "
-                + dir.resolve("train") + ": 6 images in 2 classes; batch 4, 2 threads, 3 batches timed after 1 "
-                + "warm-up"), lines[0]);
+                "--batch", "4", "--batches", "3", "--warmup", "1", "--rounds", "2", "--no-torch");
+        assertEquals("imagenet training view (RandomResizedCrop 224, flip, normalise) of " + dir.resolve("train")
+                + ": 6 images in 2 classes; batch 4, 2 threads, 3 batches timed after 1 warm-up, median of 2 "
+                + "alternating rounds", lines[0]);
         assertTrue(lines[1].startsWith("gridrun decodes with "), lines[1]);
         assertEquals("torchvision: skipped (--no-torch)", lines[2]);
-        assertTrue(lines[3].matches("pipeline +images/s +images/s/thread +vs torchvision"), lines[3]);
-        assertTrue(lines[4].matches("gridrun +\\d+\\.\\d +\\d+\\.\\d *"), lines[4]);
-        assertTrue(Double.parseDouble(lines[4].trim().split(" +")[1]) > 0, lines[4]);
+        assertTrue(lines[3].matches("pipeline +images/s +images/s/thread +ratio +images/cpu-s +cpu ratio"),
+                lines[3]);
+        assertTrue(lines[4].matches("gridrun +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d *"), lines[4]);
+        String[] figures = lines[4].trim().split(" +");
+        assertTrue(Double.parseDouble(figures[1]) > 0 && Double.parseDouble(figures[3]) > 0, lines[4]);
         assertEquals(5, lines.length);
     }
 
@@ -70,10 +72,11 @@ class BenchDataCommandTest {
         assumeTrue(TorchBench.findVision() != null, "python3 cannot import torch, torchvision and PIL");
         writeTree();
         String[] lines = run(0, "bench", "data", "--dir", dir.toString(), "--threads", "1", "--batch", "2",
-                "--batches", "2", "--warmup", "1");
+                "--batches", "2", "--warmup", "1", "--rounds", "1");
         assertTrue(lines[2].startsWith("torchvision ") && lines[2].contains(" decodes with Pillow "), lines[2]);
-        assertTrue(lines[4].matches("gridrun +\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d\\d"), lines[4]);
-        assertTrue(lines[5].matches("torchvision +\\d+\\.\\d +\\d+\\.\\d +1\\.00"), lines[5]);
+        String number = " +\\d+\\.\\d+";
+        assertTrue(lines[4].matches("gridrun" + number.repeat(5)), lines[4]);
+        assertTrue(lines[5].matches("torchvision" + number.repeat(2) + " +1\\.00" + number + " +1\\.00"), lines[5]);
     }
 
     @Test
@@ -81,7 +84,7 @@ class BenchDataCommandTest {
         assertTrue(run(2, "bench", "data", "--dataset", "svhn", "--dir", dir.toString())[0]
                 .contains("--dataset must be one of"));
         assertTrue(run(2, "bench", "data", "--dir", dir.toString(), "--threads", "0")[0]
-                .contains("--threads, --batch and --batches must be positive"));
+                .contains("--threads, --batch, --batches and --rounds must be positive"));
         String[] missing = run(2, "bench", "data", "--dir", dir.toString(), "--no-torch");
         assertTrue(missing[0].contains("ImageNet folders missing in " + dir), missing[0]);
     }
