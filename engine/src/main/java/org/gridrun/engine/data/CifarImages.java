@@ -63,7 +63,7 @@ final class CifarImages implements ImageSet {
 
     @Override
     public TrainTestData load(String dataDir, String envDir, DataOptions options) {
-        Path dir = location.require(dataDir, envDir, null);
+        Path dir = directory(dataDir, envDir);
         List<Path> train = new ArrayList<>();
         trainFiles.forEach(file -> train.add(dir.resolve(file)));
         Dataset trainSet = dataset("train", train).withAugmentation(true);
@@ -72,8 +72,13 @@ final class CifarImages implements ImageSet {
     }
 
     @Override
+    public Path directory(String dataDir, String envDir) {
+        return location.require(dataDir, envDir, null);
+    }
+
+    @Override
     public String describeSource(String dataDir, String envDir) {
-        Path dir = location.require(dataDir, envDir, null);
+        Path dir = directory(dataDir, envDir);
         int recordSize = labelBytes + CifarBinary.SHAPE.features();
         int train = 0;
         for (String file : trainFiles) {

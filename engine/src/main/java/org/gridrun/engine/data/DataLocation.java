@@ -15,6 +15,9 @@ import java.util.List;
  * itself, then each of the data set's subdirectories beneath it (its name, the directory its archive unpacks to):
  * the first that holds every file is read, and when none does the error names each missing file, every directory
  * looked in, and how to get the files. A file whose name ends in {@code .gz} is also accepted without it.
+ *
+ * <p>A data set stored as folders of files (ImageNet's {@code train} and {@code val}) is located the same way by
+ * {@link #folders}: then the names are directories that must all be present.
  */
 final class DataLocation {
     /** The environment variable naming a directory with data sets. */
@@ -25,6 +28,7 @@ final class DataLocation {
     private final List<String> subdirectories;
     private final Path systemDir;
     private final String howToGet;
+    private final boolean folders;
 
     /**
      * @param title          the data set's name in messages, e.g. {@code CIFAR-10}
@@ -34,11 +38,25 @@ final class DataLocation {
      * @param howToGet       the end of the missing-files message: how to install or download them
      */
     DataLocation(String title, List<String> files, List<String> subdirectories, Path systemDir, String howToGet) {
+        this(title, files, subdirectories, systemDir, howToGet, false);
+    }
+
+    private DataLocation(String title, List<String> files, List<String> subdirectories, Path systemDir,
+            String howToGet, boolean folders) {
         this.title = title;
         this.files = List.copyOf(files);
         this.subdirectories = List.copyOf(subdirectories);
         this.systemDir = systemDir;
         this.howToGet = howToGet;
+        this.folders = folders;
+    }
+
+    /**
+     * Where a data set stored as the folders {@code names} (all present) may be, searched as files are; messages
+     * call them folders.
+     */
+    static DataLocation folders(String title, List<String> names, List<String> subdirectories, String howToGet) {
+        return new DataLocation(title, names, subdirectories, null, howToGet, true);
     }
 
     Path systemDir() {
@@ -64,7 +82,7 @@ final class DataLocation {
         Path dir = locate(dataDir, envDir, systemDir);
         if (dir == null) {
             String looked = systemDir == null ? "" : "; looked in " + systemDir.toAbsolutePath();
-            throw missingError(title + " files " + String.join(", ", files) + " not found: data_dir is empty and "
+            throw missingError(title + " " + noun() + " " + String.join(", ", files) + " not found: data_dir is empty and "
                     + ENV + " is not set" + looked + "; " + howToGet, Path.of(files.get(0)));
         }
         return dir;
@@ -90,7 +108,7 @@ final class DataLocation {
             }
         }
         List<String> missingInRoot = missing(root);
-        StringBuilder message = new StringBuilder(what).append(": ").append(title).append(" files missing in ")
+        StringBuilder message = new StringBuilder(what).append(": ").append(title).append(' ').append(noun()).append(" missing in ")
                 .append(root.toAbsolutePath()).append(": ").append(String.join(", ", missingInRoot))
                 .append(Files.isDirectory(root) ? "" : " (no such directory)");
         if (files.stream().anyMatch(name -> name.endsWith(".gz"))) {
@@ -108,13 +126,17 @@ final class DataLocation {
             return "no such directory";
         }
         List<String> missing = missing(dir);
-        return missing.size() == files.size() ? "none of the files" : "missing " + String.join(", ", missing);
+        return missing.size() == files.size() ? "none of the " + noun() : "missing " + String.join(", ", missing);
+    }
+
+    private String noun() {
+        return folders ? "folders" : "files";
     }
 
     private List<String> missing(Path dir) {
         List<String> missing = new ArrayList<>();
         for (String name : files) {
-            if (!Files.isRegularFile(file(dir, name))) {
+            if (folders ? !Files.isDirectory(dir.resolve(name)) : !Files.isRegularFile(file(dir, name))) {
                 missing.add(name);
             }
         }

@@ -1,5 +1,6 @@
 package org.gridrun.engine.data;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +8,7 @@ import java.util.Map;
 
 /**
  * The data sets the trainer can read, by their config names: {@code fashion-mnist}, {@code mnist}, {@code cifar10},
- * {@code cifar100}.
+ * {@code cifar100}, {@code imagenet}.
  *
  * <p>Each resolves its directory the same way: the config's {@code data_dir} when set, else
  * {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in the data set's name (and, for CIFAR, in the
@@ -18,7 +19,9 @@ import java.util.Map;
  *
  * <p>MNIST is read from the same four IDX file names as Fashion-MNIST (gzipped or plain) and normalised with
  * {@code (x/255 − 0.1307)/0.3081}. CIFAR is read from the binary archives and stored channels-last; its training
- * set {@link Dataset#augments() is augmented}.
+ * set {@link Dataset#augments() is augmented}. ImageNet is read from folders of JPEGs in torchvision's ImageFolder
+ * layout (also beneath {@code imagenet/} or {@code ILSVRC2012/}), decoded as batches need the images
+ * ({@link ImageNetImages}).
  */
 public final class DataSets {
     /** MNIST's normalisation mean on the [0, 1] scale. */
@@ -39,6 +42,7 @@ public final class DataSets {
         SETS.put("mnist", MNIST);
         SETS.put("cifar10", CifarImages.CIFAR10);
         SETS.put("cifar100", CifarImages.CIFAR100);
+        SETS.put("imagenet", ImageNetImages.SET);
     }
 
     private DataSets() {
@@ -71,11 +75,22 @@ public final class DataSets {
     }
 
     /**
+     * The directory {@link #load} reads {@code dataset} from given {@code dataDir} (may be empty), failing as
+     * {@link #load} fails when its files are missing; null when it would read the subset shipped with gridrun.
+     */
+    public static Path directory(String dataset, String dataDir) {
+        return set(dataset).directory(dataDir, System.getenv(DataLocation.ENV));
+    }
+
+    /**
      * The size of {@code dataset}'s full training set as published (60,000 for MNIST and Fashion-MNIST, 50,000 for
-     * CIFAR), without reading any file: a planner's estimate of an epoch's length. The set a run actually loads can be
+     * CIFAR, 1,281,167 for ImageNet), without reading any file: a planner's estimate of an epoch's length. The set a run actually loads can be
      * smaller (gridrun's shipped Fashion-MNIST subset); the trainer counts from what it loaded.
      */
     public static int nominalTrainSize(String dataset) {
+        if (dataset.equals("imagenet")) {
+            return ImageNetImages.TRAIN_SIZE;
+        }
         return dataset.startsWith("cifar") ? CIFAR_TRAIN_SIZE : MNIST_TRAIN_SIZE;
     }
 

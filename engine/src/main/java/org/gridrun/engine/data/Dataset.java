@@ -86,7 +86,8 @@ public final class Dataset implements ImageData {
         this.augments = augments;
     }
 
-    private static float[] table(String name, int channels, float[] mean, float[] std) {
+    /** The normalised value of byte {@code v} of channel {@code c} at {@code c·256 + v}; checks the statistics. */
+    static float[] table(String name, int channels, float[] mean, float[] std) {
         if (mean.length != channels || std.length != channels) {
             throw new IllegalArgumentException(name + ": " + channels + " channels need as many means and standard "
                     + "deviations, found " + mean.length + " and " + std.length);

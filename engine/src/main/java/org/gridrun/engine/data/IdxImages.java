@@ -54,12 +54,17 @@ final class IdxImages implements ImageSet {
 
     @Override
     public TrainTestData load(String dataDir, String envDir, DataOptions options) {
-        return load(locate(dataDir, envDir, location.systemDir()));
+        return load(directory(dataDir, envDir));
+    }
+
+    @Override
+    public Path directory(String dataDir, String envDir) {
+        return locate(dataDir, envDir, location.systemDir());
     }
 
     @Override
     public String describeSource(String dataDir, String envDir) {
-        Path dir = locate(dataDir, envDir, location.systemDir());
+        Path dir = directory(dataDir, envDir);
         return dir == null ? subsetSource(6000, 2000)
                 : dirSource(dir, Idx.count(file(dir, 1)), Idx.count(file(dir, 3)));
     }

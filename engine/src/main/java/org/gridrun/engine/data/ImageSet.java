@@ -1,5 +1,7 @@
 package org.gridrun.engine.data;
 
+import java.nio.file.Path;
+
 /**
  * One data set that {@link DataSets} can load by name: where its files are and how they are read.
  *
@@ -17,6 +19,12 @@ interface ImageSet {
     default TrainTestData load(String dataDir, String envDir) {
         return load(dataDir, envDir, DataOptions.DEFAULT);
     }
+
+    /**
+     * The directory {@link #load} would read, failing as it fails when it is missing; null when the set would come
+     * from files shipped inside gridrun.
+     */
+    Path directory(String dataDir, String envDir);
 
     /** The source line {@link #load} would give, reading no more than the files' headers or sizes. */
     String describeSource(String dataDir, String envDir);

@@ -19,9 +19,9 @@ class DataSetsTest {
 
     @Test
     void namesAndUnknownNames() {
-        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100"), DataSets.names());
+        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet"), DataSets.names());
         assertSame(CifarImages.CIFAR100, DataSets.set("cifar100"));
-        assertEquals("unknown data set 'svhn'; known: fashion-mnist, mnist, cifar10, cifar100",
+        assertEquals("unknown data set 'svhn'; known: fashion-mnist, mnist, cifar10, cifar100, imagenet",
                 assertThrows(IllegalArgumentException.class, () -> DataSets.load("svhn", "")).getMessage());
     }
 

@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print figures and ratios measured in the same run.",
         subcommands = {BenchGridCommand.class, BenchCompressorsCommand.class, BenchTrainCommand.class,
-                BenchIngestCommand.class})
+                BenchIngestCommand.class, BenchDataCommand.class})
 final class BenchCommand {
 }

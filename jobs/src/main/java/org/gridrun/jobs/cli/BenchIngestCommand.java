@@ -73,7 +73,7 @@ final class BenchIngestCommand implements Callable<Integer> {
     }
 
     /** The CPU time of this process so far, all threads, or -1 where the JVM does not tell. */
-    private static long processCpuNanos() {
+    static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : -1;
     }

@@ -5,17 +5,22 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * PyTorch's side of {@code grid-run bench train}: runs the shipped {@code bench_train.py} with {@code python3} and
- * reads the milliseconds per step it prints.
+ * PyTorch's side of {@code grid-run bench train} and {@code grid-run bench data}: runs a shipped script
+ * ({@code bench_train.py}, {@code bench_data.py}) with {@code python3} and reads the {@code key value} lines it
+ * prints.
  *
- * <p>{@link #find()} never throws: it returns null when python3 is missing or cannot import torch.
+ * <p>{@link #find()} never throws: it returns null when python3 is missing or cannot import torch (and, for
+ * {@link #findVision()}, torchvision).
  */
 final class TorchBench {
-    private static final String SCRIPT = "bench_train.py";
+    private static final String TRAIN_SCRIPT = "bench_train.py";
     private static final long TIMEOUT_MINUTES = 10;
 
     /**
@@ -44,15 +49,26 @@ final class TorchBench {
     static TorchBench find(boolean cuda) {
         String probe = cuda ? "import torch; assert torch.cuda.is_available(); print(torch.__version__ + ' on ' + "
                 + "torch.cuda.get_device_name(0))" : "import torch; print(torch.__version__)";
+        return find(probe, "PyTorch ");
+    }
+
+    /** torchvision and Pillow with the first interpreter that can import them and torch, else null. */
+    static TorchBench findVision() {
+        return find("import torch, torchvision, PIL; print(torchvision.__version__ + ', Pillow ' + PIL.__version__)",
+                "torchvision ");
+    }
+
+    /** The first interpreter whose {@code probe} prints a line, named {@code prefix} + that line; else null. */
+    private static TorchBench find(String probe, String prefix) {
         for (String python : PYTHONS) {
             try {
                 String[] lines = run(List.of(python, "-c", probe), 1).strip().split("\n");
                 String last = lines[lines.length - 1].strip();
                 if (!last.isEmpty()) {
-                    return new TorchBench(python, "PyTorch " + last + " (" + python + ")");
+                    return new TorchBench(python, prefix + last + " (" + python + ")");
                 }
             } catch (IOException | RuntimeException e) {
-                // this interpreter cannot import torch; try the next
+                // this interpreter cannot import them; try the next
             }
         }
         return null;
@@ -64,25 +80,45 @@ final class TorchBench {
 
     /** The median milliseconds PyTorch takes for one training step of {@code model} on {@code device}. */
     double millis(String model, int batch, int threads, int warmup, int steps, String device) {
+        Map<String, String> printed = runScript(TRAIN_SCRIPT, List.of(model, Integer.toString(batch),
+                Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps), device), threads);
+        return Double.parseDouble(value(printed, "ms_per_step", "PyTorch benchmark of " + model));
+    }
+
+    /**
+     * Runs the shipped {@code script} with {@code args} and returns what it printed as {@code key value} lines, key
+     * to value (other lines are dropped); fails naming the script, with its output, when it fails.
+     */
+    Map<String, String> runScript(String script, List<String> args, int threads) {
         try {
-            Path script = Files.createTempFile("gridrun-bench-train", ".py");
-            try (InputStream in = TorchBench.class.getResourceAsStream(SCRIPT)) {
-                Files.write(script, in.readAllBytes());
-                String printed = run(List.of(python, script.toString(), model, Integer.toString(batch),
-                        Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps), device),
-                        threads);
-                for (String line : printed.split("\n")) {
-                    if (line.startsWith("ms_per_step ")) {
-                        return Double.parseDouble(line.substring("ms_per_step ".length()).strip());
+            Path file = Files.createTempFile("gridrun-" + script.replace(".py", "-"), ".py");
+            try (InputStream in = TorchBench.class.getResourceAsStream(script)) {
+                Files.write(file, in.readAllBytes());
+                List<String> command = new ArrayList<>(List.of(python, file.toString()));
+                command.addAll(args);
+                Map<String, String> values = new LinkedHashMap<>();
+                for (String line : run(command, threads).split("\n")) {
+                    int space = line.indexOf(' ');
+                    if (space > 0) {
+                        values.put(line.substring(0, space), line.substring(space + 1).strip());
                     }
                 }
-                throw new IllegalStateException("PyTorch benchmark printed no ms_per_step line: " + printed);
+                return values;
             } finally {
-                Files.deleteIfExists(script);
+                Files.deleteIfExists(file);
             }
         } catch (IOException e) {
-            throw new IllegalStateException("PyTorch benchmark of " + model + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException(script + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** The value printed for {@code key}, failing with {@code what} and everything printed when it is missing. */
+    static String value(Map<String, String> printed, String key, String what) {
+        String value = printed.get(key);
+        if (value == null) {
+            throw new IllegalStateException(what + " printed no " + key + " line: " + printed);
+        }
+        return value;
     }
 
     /**
