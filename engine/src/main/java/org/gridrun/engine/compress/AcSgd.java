@@ -146,7 +146,7 @@ public final class AcSgd extends RandomizedCompressor {
         for (int j = 0; j < k; j++) {
             scale = Math.max(scale, Math.abs(gradient[offset + indices[j]]));
         }
-        Payload p = payload(payloadBits(length, k, b), length);
+        Payload p = payload(payloadBits(length, k, b), payloadBits(length, k, 0), length);
         packer.reset(p.bytes(), 0);
         packer.write(b - 1, BITS_WIDTH);
         packer.write(k, SparseFormat.countWidth(length));

@@ -116,13 +116,15 @@ public final class JointSq extends RandomizedCompressor {
         }
         TensorLayout l = layoutFor(length);
         long bits = 0;
+        long side = 0;
         for (TensorLayout.Tensor t : l.tensors()) {
             int from = t.offset();
             int n = t.size();
             long valueBits = allocator.allocate(corrected, from, n, linf(from, n), budget(n), widths);
             bits += 2L * n + 96 + valueBits;
+            side += 2L * n + 96;
         }
-        Payload p = payload(bits, length);
+        Payload p = payload(bits, side, length);
         packer.reset(p.bytes(), 0);
         for (TensorLayout.Tensor t : l.tensors()) {
             writeTensor(t.offset(), t.size());

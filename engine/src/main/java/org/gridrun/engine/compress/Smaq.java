@@ -90,7 +90,7 @@ public final class Smaq extends RandomizedCompressor {
         outliers[1] = 0;
         Halves.run(mid, length, split, (part, from, to) -> outliers[part] = outliers(gradient, offset + from,
                 offset + to, m, limit));
-        Payload p = payload(64 + 6L * length + 2L * (outliers[0] + outliers[1]), length);
+        Payload p = payload(64 + 6L * length + 2L * (outliers[0] + outliers[1]), 64, length);
         LittleEndian.putFloat(p.bytes(), 0, mean);
         LittleEndian.putFloat(p.bytes(), 4, std);
         long counter = rng.counter();
