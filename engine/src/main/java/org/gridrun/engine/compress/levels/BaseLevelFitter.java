@@ -5,6 +5,12 @@ abstract class BaseLevelFitter implements LevelFitter {
 
     @Override
     public final FittedLevels fit(Density density, int levelCount) {
+        check(density, levelCount);
+        return fitChecked(density, levelCount);
+    }
+
+    /** Fails as {@link LevelFitter#fit} promises for a density outside [-1, 1] or an odd or small level count. */
+    static void check(Density density, int levelCount) {
         if (!(density.lower() >= -1 && density.upper() <= 1)) {
             throw new IllegalArgumentException("density must be supported within [-1, 1], found [" + density.lower()
                     + ", " + density.upper() + "]");
@@ -12,7 +18,6 @@ abstract class BaseLevelFitter implements LevelFitter {
         if (levelCount < 2 || levelCount % 2 != 0) {
             throw new IllegalArgumentException("levelCount must be even and at least 2, found " + levelCount);
         }
-        return fitChecked(density, levelCount);
     }
 
     /** {@link #fit} after its arguments were checked. */
