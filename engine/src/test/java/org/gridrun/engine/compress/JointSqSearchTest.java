@@ -3,20 +3,9 @@ package org.gridrun.engine.compress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class JointSqSearchTest {
-    /** Heavy-tailed values: a Gaussian times an exponential. */
-    private static float[] heavy(int n, long seed) {
-        Random rng = new Random(seed);
-        float[] g = new float[n];
-        for (int i = 0; i < n; i++) {
-            g[i] = (float) (rng.nextGaussian() * -Math.log(1 - rng.nextDouble()));
-        }
-        return g;
-    }
-
     private static float linf(float[] g) {
         float m = 0;
         for (float v : g) {
@@ -50,7 +39,7 @@ class JointSqSearchTest {
 
     @Test
     void theCountsAndValueBitsAreExactAndWithinTheBudget() {
-        float[] g = heavy(20_000, 1);
+        float[] g = JointSqTest.heavy(20_000, 1);
         for (long budget : new long[] {0, 1, 7, 640, 20_480, 64_000, 640_000}) {
             byte[] widths = new byte[g.length + 5];
             long bits = new JointSqSearch().allocate(g, 0, g.length, linf(g), budget, widths);
@@ -68,7 +57,7 @@ class JointSqSearchTest {
 
     @Test
     void itFindsNearlyTheBestThreeClassAllocation() {
-        float[] g = heavy(4000, 2);
+        float[] g = JointSqTest.heavy(4000, 2);
         long budget = (long) Math.ceil(g.length * 32 * 0.032);
         byte[] widths = new byte[g.length];
         new JointSqSearch().allocate(g, 0, g.length, linf(g), budget, widths);

@@ -24,7 +24,7 @@ class JointSqTest {
     }
 
     /** Heavy-tailed values, as gradients are: a Gaussian times an exponential. */
-    private static float[] heavy(int n, long seed) {
+    static float[] heavy(int n, long seed) {
         Random rng = new Random(seed);
         float[] g = new float[n];
         for (int i = 0; i < n; i++) {

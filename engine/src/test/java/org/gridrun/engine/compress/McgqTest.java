@@ -15,6 +15,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class McgqTest {
+    private static double l1(float[] g) {
+        double l1 = 0;
+        for (float x : g) {
+            l1 += Math.abs(x);
+        }
+        return l1;
+    }
+
     private static Compressor mcgq(long samples, long seed) {
         return Compressors.create("mcgq", Map.of("samples", samples), seed);
     }
@@ -27,10 +35,7 @@ class McgqTest {
         int trials = 2000;
         float[] g = SparseTesting.gaussian(n, 6);
         g[3] = 0f;
-        double l1 = 0;
-        for (float x : g) {
-            l1 += Math.abs(x);
-        }
+        double l1 = l1(g);
         double[] sum = new double[n];
         Compressor prototype = Compressors.create("mcgq", Map.of("samples", (long) s, "sampling", sampling), 1);
         for (int t = 0; t < trials; t++) {
@@ -52,10 +57,7 @@ class McgqTest {
     @Test
     void systematicDrawsGiveEveryValueItsShareRoundedUpOrDown() {
         float[] g = SparseTesting.gaussian(300, 8);
-        double l1 = 0;
-        for (float x : g) {
-            l1 += Math.abs(x);
-        }
+        double l1 = l1(g);
         int s = 1000;
         float[] out = SparseTesting.roundTrip(mcgq(s, 4), g);
         for (int i = 0; i < g.length; i++) {
@@ -69,10 +71,7 @@ class McgqTest {
     @Test
     void everyDrawIsASignedShareOfTheNorm() {
         float[] g = SparseTesting.gaussian(100, 2);
-        double l1 = 0;
-        for (float x : g) {
-            l1 += Math.abs(x);
-        }
+        double l1 = l1(g);
         float[] out = SparseTesting.roundTrip(mcgq(7, 3), g);
         double draws = 0;
         for (int i = 0; i < g.length; i++) {

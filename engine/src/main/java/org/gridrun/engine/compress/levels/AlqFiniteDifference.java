@@ -33,9 +33,7 @@ public final class AlqFiniteDifference extends BaseLevelFitter {
      * @throws IllegalArgumentException if epochs is below 1
      */
     public AlqFiniteDifference(int epochs, boolean inverseCdf, boolean symmetric) {
-        if (epochs < 1) {
-            throw new IllegalArgumentException("epochs must be at least 1, found " + epochs);
-        }
+        checkEpochs(epochs, 1);
         this.epochs = epochs;
         this.inverseCdf = inverseCdf;
         this.symmetric = symmetric;
@@ -43,26 +41,9 @@ public final class AlqFiniteDifference extends BaseLevelFitter {
 
     @Override
     FittedLevels fitChecked(Density density, int levelCount) {
-        double[] best = null;
-        double bestProxy = Double.POSITIVE_INFINITY;
-        for (double[] start : alqStarts(density, levelCount)) {
-            double[] levels = symmetric ? positiveHalf(start) : start;
-            for (int e = 0; e < epochs; e++) {
-                for (int j = 1; j + 1 < levels.length; j++) {
-                    levels[j] = inverseCdf ? AlqCoordinateDescent.minimiser(density, levels[j - 1], levels[j + 1], true)
-                            : descend(density, levels[j - 1], levels[j], levels[j + 1]);
-                }
-            }
-            if (symmetric) {
-                levels = mirrored(levels);
-            }
-            double proxy = VarianceProxy.value(density, levels);
-            if (proxy < bestProxy) {
-                best = levels;
-                bestProxy = proxy;
-            }
-        }
-        return new FittedLevels(best, bestProxy, Double.NaN);
+        return bestOfAlqStarts(density, levelCount, epochs, symmetric, (f, levels, j) -> inverseCdf
+                ? AlqCoordinateDescent.minimiser(f, levels[j - 1], levels[j + 1], true)
+                : descend(f, levels[j - 1], levels[j], levels[j + 1]));
     }
 
     /** The level between {@code a} and {@code b} after {@link #STEPS} finite-difference steps from {@code x}. */

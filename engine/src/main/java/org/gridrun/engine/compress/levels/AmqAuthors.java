@@ -42,12 +42,8 @@ public final class AmqAuthors extends BaseLevelFitter {
      * @throws IllegalArgumentException if a value is out of range
      */
     public AmqAuthors(int epochs, double learningRate, boolean normBased) {
-        if (epochs < 0) {
-            throw new IllegalArgumentException("epochs must be non-negative, found " + epochs);
-        }
-        if (!(learningRate > 0 && Double.isFinite(learningRate))) {
-            throw new IllegalArgumentException("learningRate must be positive, found " + learningRate);
-        }
+        checkEpochs(epochs, 0);
+        checkRate(learningRate);
         this.epochs = epochs;
         this.learningRate = learningRate;
         this.normBased = normBased;

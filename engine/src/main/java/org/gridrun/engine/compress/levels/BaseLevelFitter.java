@@ -23,6 +23,54 @@ abstract class BaseLevelFitter implements LevelFitter {
     /** {@link #fit} after its arguments were checked. */
     abstract FittedLevels fitChecked(Density density, int levelCount);
 
+    /** How an ALQ fitter moves interior level {@code j} of {@code levels}, its neighbours fixed. */
+    @FunctionalInterface
+    interface LevelStep {
+        double level(Density density, double[] levels, int j);
+    }
+
+    /**
+     * ALQ's fit: from each of {@link #alqStarts} (its upper half behind a fixed 0 when {@code symmetric}, mirrored
+     * after), {@code epochs} sweeps over the interior levels moving each by {@code step}; the levels of lowest proxy.
+     */
+    static FittedLevels bestOfAlqStarts(Density density, int levelCount, int epochs, boolean symmetric,
+                                        LevelStep step) {
+        double[] best = null;
+        double bestProxy = Double.POSITIVE_INFINITY;
+        for (double[] start : alqStarts(density, levelCount)) {
+            double[] levels = symmetric ? positiveHalf(start) : start;
+            for (int e = 0; e < epochs; e++) {
+                for (int j = 1; j + 1 < levels.length; j++) {
+                    levels[j] = step.level(density, levels, j);
+                }
+            }
+            if (symmetric) {
+                levels = mirrored(levels);
+            }
+            double proxy = VarianceProxy.value(density, levels);
+            if (proxy < bestProxy) {
+                best = levels;
+                bestProxy = proxy;
+            }
+        }
+        return new FittedLevels(best, bestProxy, Double.NaN);
+    }
+
+    /** Fails unless {@code epochs} is at least {@code least}. */
+    static void checkEpochs(int epochs, int least) {
+        if (epochs < least) {
+            throw new IllegalArgumentException("epochs must be " + (least == 0 ? "non-negative" : "at least " + least)
+                    + ", found " + epochs);
+        }
+    }
+
+    /** Fails unless {@code learningRate} is positive and finite. */
+    static void checkRate(double learningRate) {
+        if (!(learningRate > 0 && Double.isFinite(learningRate))) {
+            throw new IllegalArgumentException("learningRate must be positive, found " + learningRate);
+        }
+    }
+
     /** The three starts of ALQ, in the order they are tried: quantiles, uniform, exponential with p = 0.5. */
     static double[][] alqStarts(Density density, int levelCount) {
         return new double[][] {
