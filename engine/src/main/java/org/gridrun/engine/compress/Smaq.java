@@ -135,7 +135,8 @@ public final class Smaq extends RandomizedCompressor {
         encoded = p;
         int second = secondValue;
         Halves.run(second, length, split, (part, from, to) -> code(gradient, offset, from, to, p.bytes(),
-                part == 0 ? HEADER : secondStart, part, counter, m, inverse, limit, escapeLimit, w));
+                part == 0 ? HEADER : secondStart, to == length ? bits : secondStart, part, counter, m, inverse, limit,
+                escapeLimit, w));
         return p;
     }
 
@@ -224,11 +225,11 @@ public final class Smaq extends RandomizedCompressor {
 
     /**
      * Packs the records of values {@code [from, to)} from bit {@code start} (the header's end for part 0, else a
-     * whole byte), value {@code e} rounding with its 16-bit uniform of the draws from {@code counter}
-     * ({@link Uniform16}).
+     * whole byte) to bit {@code end}, which the counts said they take (else it fails), value {@code e} rounding with
+     * its 16-bit uniform of the draws from {@code counter} ({@link Uniform16}).
      */
-    private void code(float[] g, int offset, int from, int to, byte[] bytes, long start, int part, long counter,
-                      float mean, float inverse, int limit, int escapeLimit, int w) {
+    private void code(float[] g, int offset, int from, int to, byte[] bytes, long start, long end, int part,
+                      long counter, float mean, float inverse, int limit, int escapeLimit, int w) {
         BitPacker out = chunks.packer(part, bytes, start);
         int[] codes = chunks.codes(part);
         int[] widths = this.widths[part];
@@ -256,6 +257,10 @@ public final class Smaq extends RandomizedCompressor {
             }
             out.writeAll(codes, widths, n);
             e += n;
+        }
+        if (out.position() != end) {
+            throw new IllegalStateException("smaq wrote values " + from + "…" + to + " up to bit " + out.position()
+                    + ", counted " + end);
         }
         out.flush();
     }
