@@ -141,7 +141,7 @@ final class JointSqSearch {
         return Math.min(JointSq.mostPacked(left), (long) (p0[entries] - p0[i4]));
     }
 
-    /** The expected squared error of the allocation with groups ending at entries {@code i8}, {@code i4}; NaN if over. */
+    /** The expected squared error with the groups ending at entries {@code i8} and {@code i4}; NaN if over budget. */
     private double error(int i8, int i4) {
         double k8 = p0[i8];
         double k4 = p0[i4] - k8;

@@ -102,8 +102,8 @@ public final class Mcgq extends RandomizedCompressor {
             norm += Math.abs(gradient[offset + i]);
         }
         int d = norm > 0 && Double.isFinite(norm) ? sample(gradient, offset, length, norm) : 0;
-        Payload p = payload(payloadBits(length, d), 32L + countWidth(length) + (long) d * SparseFormat.indexWidth(length),
-                length);
+        long side = 32L + countWidth(length) + (long) d * SparseFormat.indexWidth(length);
+        Payload p = payload(payloadBits(length, d), side, length);
         packer.reset(p.bytes(), 0);
         packer.writeFloat((float) norm);
         packer.write(d, countWidth(length));

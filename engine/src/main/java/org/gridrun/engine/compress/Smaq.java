@@ -239,7 +239,8 @@ public final class Smaq extends RandomizedCompressor {
             int at = offset + e;
             int j = 0;
             for (; ((e + j) & 3) != 0 && j < n; j++) {
-                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range, Uniform16.of(rng, counter, e + j));
+                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range,
+                        Uniform16.of(rng, counter, e + j));
             }
             for (; j + 3 < n; j += 4) {
                 long r = rng.at(counter + ((e + j) >>> 2));
@@ -249,7 +250,8 @@ public final class Smaq extends RandomizedCompressor {
                 codes[j + 3] = record(g[at + j + 3] - mean, inverse, limit, escapeLimit, range, Uniform16.piece(r, 3));
             }
             for (; j < n; j++) {
-                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range, Uniform16.of(rng, counter, e + j));
+                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range,
+                        Uniform16.of(rng, counter, e + j));
             }
             for (j = 0; j < n; j++) {
                 int c = codes[j];

@@ -45,8 +45,8 @@ import org.gridrun.engine.run.MetricSpool;
  * every {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the
  * steps since the previous record), {@code bits} and {@code bytes_sent} (one worker's payload in the step, mean over
  * workers), {@code value_bits} and {@code side_bits} (those bits split as the compressor wrote them,
- * {@link org.gridrun.engine.compress.Payload#sideBits()}), {@code ratio} ({@code 32·n / bits}), {@code lr}, {@code step_ms} (wall time of one simulated step),
- * {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
+ * {@link org.gridrun.engine.compress.Payload#sideBits()}), {@code ratio} ({@code 32·n / bits}), {@code lr},
+ * {@code step_ms} (wall time of one simulated step), {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
  * payloads, what each receiver does); every {@code chkpt_iter} steps and at the end, {@code Vloss} and
  * {@code Vacc} on the test set. {@link StepMetrics} adds the modelled communication, the gradient variance with the
  * compressor's diagnostics, and the training-set evaluation; {@link MetricsConfig} says which steps train on the

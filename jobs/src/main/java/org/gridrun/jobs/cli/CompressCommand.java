@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "compress", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Compress a gradient (.npy float32 of any shape, or raw little-endian .f32) with one method "
-                + "and print bits per element (wire, value and side bits), compression ratio, relative squared error ||Q(v)-v||^2/||v||^2 "
-                + "(mean over the repeats), the bias estimate ||mean Q(v) - v||^2/||v||^2, and encode/decode times.")
+                + "and print bits per element (wire, value and side bits), compression ratio, relative squared error "
+                + "||Q(v)-v||^2/||v||^2 (mean over the repeats), the bias estimate ||mean Q(v) - v||^2/||v||^2, "
+                + "encode/decode times and what the method reports about itself.")
 final class CompressCommand implements Callable<Integer> {
     @Option(names = {"-m", "--method"}, paramLabel = "NAME", required = true,
             description = "The compressor (grid-run list compressors).")

@@ -26,7 +26,8 @@ class AuthorsComparisonTest {
         TorchBench torch = TorchBench.find();
         assumeTrue(torch != null, "python3 cannot import torch");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        String gridrun = "'" + java + "' -cp '" + System.getProperty("java.class.path") + "' " + GridRun.class.getName();
+        String classpath = System.getProperty("java.class.path");
+        String gridrun = "'" + java + "' -cp '" + classpath + "' " + GridRun.class.getName();
         Path script = Path.of("..", "scripts", "compare-with-authors.py").toAbsolutePath().normalize();
         Process p = new ProcessBuilder(List.of(torch.python(), script.toString(), "--gridrun", gridrun, "--out",
                 tmp.toString(), "--check")).redirectErrorStream(true).start();

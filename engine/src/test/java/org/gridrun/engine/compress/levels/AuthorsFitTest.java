@@ -34,7 +34,8 @@ class AuthorsFitTest {
         double eps = (b - a) / 1000;
         double expected = x;
         for (int k = 0; k < AlqFiniteDifference.STEPS; k++) {
-            double up = VarianceProxy.interval(wide, a, expected + eps) + VarianceProxy.interval(wide, expected + eps, b);
+            double up = VarianceProxy.interval(wide, a, expected + eps)
+                    + VarianceProxy.interval(wide, expected + eps, b);
             double down = VarianceProxy.interval(wide, a, expected - eps)
                     + VarianceProxy.interval(wide, expected - eps, b);
             expected -= (up - down) / (2 * eps);
