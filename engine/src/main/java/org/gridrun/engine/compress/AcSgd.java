@@ -35,7 +35,8 @@ import org.gridrun.engine.config.ValueType;
  *   <li>Selection: a threshold from {@code s = min(n, max(1, ceil(sample_ratio·n)))} magnitudes {@code |v_i|} at
  *       positions drawn uniformly with replacement: the smallest of their {@code max(1, ceil(s·k_t / n))} largest
  *       ({@link TopKSelector}). Every non-zero {@code v_i} at or above it is kept; when more than {@code k_t} are, the
- *       exact {@code k_t} largest of those.</li>
+ *       exact {@code k_t} largest of those; when fewer, the exact {@code k_t} largest of all (non-zero), as the
+ *       authors' exact top-k would keep (a sample that overestimates the threshold no longer sends less).</li>
  *   <li>Quantization: the kept values are scaled by their largest magnitude {@code S} and each rounded
  *       stochastically, without bias, to one of the {@code 2^b_t} uniform levels {@code −1 + 2j/(2^b_t − 1)}.</li>
  * </ol>
@@ -146,7 +147,7 @@ public final class AcSgd extends RandomizedCompressor {
         for (int j = 0; j < k; j++) {
             scale = Math.max(scale, Math.abs(gradient[offset + indices[j]]));
         }
-        Payload p = payload(payloadBits(length, k, b), length);
+        Payload p = payload(payloadBits(length, k, b), payloadBits(length, k, 0), length);
         packer.reset(p.bytes(), 0);
         packer.write(b - 1, BITS_WIDTH);
         packer.write(k, SparseFormat.countWidth(length));
@@ -192,7 +193,16 @@ public final class AcSgd extends RandomizedCompressor {
                 candidates[count++] = x;
             }
         }
-        if (count <= limit) {
+        if (count < limit) {
+            int[] best = selector.select(v, offset, n, limit);
+            count = 0;
+            for (int j = 0; j < limit; j++) {
+                indices[count] = best[j];
+                count += v[offset + best[j]] != 0f ? 1 : 0;
+            }
+            return count;
+        }
+        if (count == limit) {
             return count;
         }
         int[] best = selector.select(candidates, 0, count, limit);

@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.compress.levels.AlqCoordinateDescent;
+import org.gridrun.engine.compress.levels.AlqFiniteDifference;
 import org.gridrun.engine.compress.levels.AlqProjectedGradient;
+import org.gridrun.engine.compress.levels.AmqAuthors;
 import org.gridrun.engine.compress.levels.AmqExponential;
 import org.gridrun.engine.compress.levels.LevelFitter;
 import org.gridrun.engine.compress.levels.StartingLevels;
@@ -29,8 +31,11 @@ enum AdaptiveMethod {
     /** The parsed, validated parameters; those a method does not declare keep their defaults. */
     record Params(int bits, int bucketSize, boolean perLayer, boolean ignoreSmallBuckets, int cdEpochs, boolean inv,
                   boolean symmetric, double alqgLr, double amqLr, int amqEpochs, int distNum, double interval,
-                  int samples, List<Integer> osnapIter) {
+                  int samples, List<Integer> osnapIter, boolean authorsFit) {
     }
+
+    /** The {@code level_fit} choices: gridrun's exact fit, or the authors' code's. */
+    static final List<String> LEVEL_FITS = List.of("exact", "authors");
 
     private static final ConfigKey CD_EPOCHS = new ConfigKey("cd_epochs", ValueType.INT, 30L,
             "sweeps (alq) or gradient steps (alqg) per level fit (the seed's nuq_cd_epochs)");
@@ -54,6 +59,11 @@ enum AdaptiveMethod {
     private static final ConfigKey NUMBER_OF_SAMPLES = new ConfigKey("number_of_samples", ValueType.INT, 10L,
             "fresh minibatch gradients whose bucket statistics each re-fit pools (the seed's nuq_number_of_samples); "
                     + "the encoded gradient when no trainer draws them");
+    private static final ConfigKey LEVEL_FIT = new ConfigKey("level_fit", ValueType.STRING, "exact",
+            "exact (alq: each level at the exact minimiser of the variance proxy; amq: exact gradient, best p seen, "
+                    + "whole proxy) or authors (their code's: finite-difference steps of size 1 that barely move "
+                    + "the levels; their G.3 gradient, starts and last p, chosen on the upper half's proxy), to "
+                    + "reproduce the paper's tables");
     private static final ConfigKey OSNAP_ITER = new ConfigKey("osnap_iter", ValueType.INT_LIST, "100,1000,10000",
             "steps at which the levels are re-fitted, then every last value (the seed's g_osnap_iter)");
 
@@ -92,9 +102,11 @@ enum AdaptiveMethod {
 
     LevelFitter fitter(Params p) {
         return switch (fit) {
-            case COORDINATE_DESCENT -> new AlqCoordinateDescent(p.cdEpochs(), p.inv(), p.symmetric());
+            case COORDINATE_DESCENT -> p.authorsFit() ? new AlqFiniteDifference(p.cdEpochs(), p.inv(), p.symmetric())
+                    : new AlqCoordinateDescent(p.cdEpochs(), p.inv(), p.symmetric());
             case PROJECTED_GRADIENT -> new AlqProjectedGradient(p.cdEpochs(), p.alqgLr());
-            case EXPONENTIAL -> new AmqExponential(p.amqEpochs(), p.amqLr(), 0.25, 0.5, 0.75);
+            case EXPONENTIAL -> p.authorsFit() ? new AmqAuthors(p.amqEpochs(), p.amqLr(), normBased)
+                    : new AmqExponential(p.amqEpochs(), p.amqLr(), 0.25, 0.5, 0.75);
         };
     }
 
@@ -102,8 +114,9 @@ enum AdaptiveMethod {
         List<ConfigKey> keys = new ArrayList<>(List.of(QuantizerKeys.bits(fit == Fit.EXPONENTIAL
                         ? "2^bits exponential levels ±p^j, p fitted" : "2^bits fitted levels"),
                 QuantizerKeys.bucketSize("L2 norm"), QuantizerKeys.PER_LAYER, QuantizerKeys.IGNORE_SMALL_BUCKETS));
-        keys.addAll(fit == Fit.EXPONENTIAL ? List.of(AMQ_LR, AMQ_EPOCHS)
-                : fit == Fit.COORDINATE_DESCENT ? List.of(CD_EPOCHS, INV, SYMMETRIC) : List.of(CD_EPOCHS, ALQG_LR));
+        keys.addAll(fit == Fit.EXPONENTIAL ? List.of(AMQ_LR, AMQ_EPOCHS, LEVEL_FIT)
+                : fit == Fit.COORDINATE_DESCENT ? List.of(CD_EPOCHS, INV, SYMMETRIC, LEVEL_FIT)
+                : List.of(CD_EPOCHS, ALQG_LR));
         if (normBased) {
             keys.add(DIST_NUM);
         }
@@ -125,6 +138,9 @@ enum AdaptiveMethod {
             } else {
                 config.put("alqg_lr", p.alqgLr());
             }
+        }
+        if (fit != Fit.PROJECTED_GRADIENT) {
+            config.put("level_fit", p.authorsFit() ? "authors" : "exact");
         }
         if (normBased) {
             config.put("dist_num", (long) p.distNum());
@@ -162,8 +178,10 @@ enum AdaptiveMethod {
             throw new ConfigException("osnap_iter must end in a positive period, found "
                     + ValueType.show(s.values().get("osnap_iter")));
         }
+        boolean authorsFit = fit != Fit.PROJECTED_GRADIENT && s.oneOf("level_fit", LEVEL_FITS).equals("authors");
         return new Params(bits, bucketSize, s.bool("per_layer"), s.bool("ignore_small_buckets"), cdEpochs, inv,
-                symmetric, alqgLr, amqLr, amqEpochs, distNum, interval, s.positiveInt("number_of_samples"), osnap);
+                symmetric, alqgLr, amqLr, amqEpochs, distNum, interval, s.positiveInt("number_of_samples"), osnap,
+                authorsFit);
     }
 
     private static int nonNegativeInt(Settings s, String name) {

@@ -101,7 +101,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
         }
         Density density = method.normBased() ? stats.normBased(params.distNum(), params.interval())
                 : stats.normLess(params.interval());
-        FittedLevels fit = fitter.fit(density, 1 << bits);
+        FittedLevels fit = fitter.fit(density, 1 << bits, fittedMultiplier);
         try {
             setLevels(fit.levels());
             fittedProxy = fit.proxy();

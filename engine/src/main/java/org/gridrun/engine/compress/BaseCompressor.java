@@ -16,11 +16,14 @@ abstract class BaseCompressor implements Compressor {
         this.stream = stream;
     }
 
-    /** A payload of {@code bits} bits for {@code elements} values, reusing the previous one when it has that shape. */
-    protected final Payload payload(long bits, int elements) {
+    /**
+     * A payload of {@code bits} bits, {@code sideBits} of them side information ({@link Payload#sideBits()}), for
+     * {@code elements} values, reusing the previous one when it has that shape.
+     */
+    protected final Payload payload(long bits, long sideBits, int elements) {
         Payload p = reusable;
-        if (p == null || p.bits() != bits || p.elements() != elements) {
-            p = new Payload(new byte[Payload.byteCount(bits)], bits, elements);
+        if (p == null || p.bits() != bits || p.sideBits() != sideBits || p.elements() != elements) {
+            p = new Payload(new byte[Payload.byteCount(bits)], bits, sideBits, elements);
             reusable = p;
         }
         return p;

@@ -122,6 +122,11 @@ public final class BitReader {
         read(width);
     }
 
+    /** The bit position of the next code. */
+    public long position() {
+        return 8L * bytePos - available;
+    }
+
     /** The next 32 bits as an IEEE 754 float. */
     public float readFloat() {
         return Float.intBitsToFloat(read(32));

@@ -87,7 +87,7 @@ public final class Dgc extends RandomizedCompressor {
                 indices[k++] = i;
             }
         }
-        Payload p = payload(Threshold.payloadBits(length, k), length);
+        Payload p = payload(Threshold.payloadBits(length, k), Threshold.sideBits(length, k), length);
         packer.reset(p.bytes(), 0);
         packer.write(k, SparseFormat.countWidth(length));
         SparseFormat.write(packer, v, 0, length, indices, k);

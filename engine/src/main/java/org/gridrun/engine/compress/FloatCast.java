@@ -65,7 +65,7 @@ public final class FloatCast extends RandomizedCompressor {
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
-        Payload p = payload(payloadBits(length), length);
+        Payload p = payload(payloadBits(length), 0, length);
         long counter = rng.counter();
         Halves.split(length, Chunks.ALIGN, Halves.worthIt(length),
                 (part, from, to) -> encodeRange(gradient, offset, from, to, p.bytes(), counter));

@@ -94,7 +94,7 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
         checkRange(gradient, offset, length);
         int[] b = bounds(length);
         int tensors = b.length - 1;
-        Payload p = payload(payloadBits(tensors, length), length);
+        Payload p = payload(payloadBits(tensors, length), 64L * tensors, length);
         byte[] bytes = p.bytes();
         boolean parallel = Halves.worthIt(length);
         for (int t = 0; t < tensors; t++) {

@@ -12,56 +12,75 @@ import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
 
 /**
- * JointSQ: mixed 0/2/4/8-bit quantization with a per-tensor bit budget chosen by a greedy knapsack, and built-in
- * error feedback.
+ * JointSQ: mixed 0/2/4/8-bit quantization within a per-tensor value-bit budget, L∞ scales per width group, an
+ * entropy-coded width map, and built-in error feedback.
  *
  * <p>Each step quantizes {@code c = g + e}, where {@code e} is what earlier steps failed to send, and keeps
  * {@code e ← c − D(c)}. For every tensor of the bound layout (the whole vector if none is bound) of {@code n}
- * values, the value bits are at most {@code B = ceil(n·32·rate)}; {@link JointSqAllocator} gives each value 0, 2, 4
- * or 8 bits. A {@code w}-bit value is a sign bit (low bit, 1 negative) and {@code w − 1} magnitude bits: levels
- * {@code j·s/(2^(w−1) − 1)}, {@code j = 0 … 2^(w−1) − 1}, where {@code s} is the largest {@code |c|} among the
- * tensor's {@code w}-bit values (L∞ scale per bit group), rounded stochastically without bias. So 2-bit values are
- * {@code 0} or {@code ±s}, 4-bit values have 8 magnitude levels, 8-bit values 128.
+ * values, the value bits are at most {@code B = ceil(n·32·rate)}. {@code allocation: search} (the default,
+ * {@link JointSqSearch}) gives the widths 0, 2, 4, 8 to magnitude classes chosen for the lowest expected error within
+ * {@code B}, counting every value bit as sent; {@code allocation: knapsack} ({@link JointSqAllocator}) is the paper's
+ * greedy knapsack, which counts a 2-bit value as 2 bits as the paper does, although it is sent in 7/3.
  *
- * <p>Wire format, per tensor in layout order, packed least significant bit first with no padding: the width map,
- * 2 bits per value (0, 1, 2, 3 for 0, 2, 4, 8 bits); the three group scales as float32 (2-, 4-, 8-bit); then the
- * 2-bit codes of the tensor's 2-bit values in position order (four to a byte), the 4-bit codes (two to a byte) and
- * the 8-bit codes. A tensor costs {@code 2n + 96} bits of overhead on top of its value bits; the budget, as in the
- * paper, counts the value bits only. Payloads are gathered. State: the residual and the random stream's position.
+ * <p>Levels, scaled by {@code s}, the largest {@code |c|} among the tensor's values of that width, every value rounded
+ * stochastically between its two neighbouring levels, without bias:
+ * <ul>
+ *   <li>2 bits: the five levels {@code 0, ±s/2, ±s} (the authors' {@code n = 2}), three values packed in 7 bits
+ *       ({@code d0 + 5·d1 + 25·d2}, {@code d = level + 2}), a last one or two in 3 or 5 bits: {@code log2 5 ≈ 2.32}
+ *       bits a value where a sign and magnitude in 2 bits would spend a code on −0 and hold only three levels;</li>
+ *   <li>4 and 8 bits: all {@code 2^w} codes, the symmetric levels {@code (2j − L)/L · s}, {@code j = 0 … L},
+ *       {@code L = 2^w − 1}, with no zero (every such value is large in its tensor).</li>
+ * </ul>
+ *
+ * <p>Wire format, per tensor in layout order, packed least significant bit first with no padding: the width map
+ * (widths 0, 2, 4, 8 as symbols 0 … 3, {@link WidthMap}: order-1 range-ANS coded, or 2 bits a value when that is
+ * shorter); the scale of each width group that has values, as float32 (2-, 4-, 8-bit order); then the 2-bit group's
+ * packed codes in position order, the 4-bit codes ({@code j}) and the 8-bit codes. The map and the scales are the
+ * side bits; the value bits are exactly {@link #packedBits packedBits(K2)}{@code  + 4·K4 + 8·K8}, which the budget
+ * bounds with {@code search}. Payloads are gathered. State: the residual and the random stream's position.
  */
 public final class JointSq extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "jointsq";
+    /** The {@code allocation} choices. */
+    static final List<String> ALLOCATIONS = List.of("search", "knapsack");
     private static final int[] WIDTHS = {2, 4, 8};
-    /** The width code of each width (0, 2, 4, 8 → 0, 1, 2, 3), indexed by the width. */
-    private static final int[] CODE = {0, 0, 1, 0, 2, 0, 0, 0, 3};
-    private static final byte[] WIDTH_OF_CODE = {0, 2, 4, 8};
+    /** The symbol of each width (0, 2, 4, 8 → 0, 1, 2, 3), indexed by the width. */
+    private static final byte[] SYMBOL = {0, 0, 1, 0, 2, 0, 0, 0, 3};
+    /** The bits of one to three packed 2-bit values. */
+    private static final int[] PACKED = {0, 3, 5, 7};
 
     private final double rate;
     private final double sampleRatio;
+    private final boolean knapsack;
     private final JointSqAllocator allocator;
+    private final JointSqSearch search = new JointSqSearch();
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
     private TensorLayout layout;
+    private WidthMap[] maps = new WidthMap[0];
     private float[] residual = new float[0];
     private float[] corrected = new float[0];
     private byte[] widths = new byte[0];
+    private byte[] symbols = new byte[0];
     private final float[] scales = new float[3];
-    /** Positions grouped by width code, and where each code's run starts ({@link #sortByWidth}). */
+    /** Positions grouped by symbol, and where each symbol's run starts ({@link #sortBySymbol}). */
     private int[] order = new int[0];
     /** The positions of the tensor being written or read that have a nonzero width, in position order. */
     private int[] sending = new int[0];
     private final int[] starts = new int[5];
     private final int[] cursor = new int[4];
-    /** The largest {@code |c|} of each width code in the tensor being written. */
+    /** Values of each width in the last payload, for {@link #diagnostics()}. */
+    private final long[] shares = new long[4];
+    /** The tensor being written: its values of each symbol, and the largest magnitude of each. */
+    private final long[] counts = new long[4];
     private final float[] maxima = new float[4];
-    /** One chunk of the width map's 2-bit codes, packed or unpacked together. */
-    private final int[] map = new int[Chunks.SIZE];
 
-    JointSq(double rate, double sampleRatio, long seed, long stream) {
+    JointSq(double rate, double sampleRatio, boolean knapsack, long seed, long stream) {
         super(seed, stream);
         this.rate = rate;
         this.sampleRatio = sampleRatio;
+        this.knapsack = knapsack;
         this.allocator = new JointSqAllocator(sampleRatio, rng);
     }
 
@@ -75,6 +94,7 @@ public final class JointSq extends RandomizedCompressor {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("rate", rate);
         config.put("sample_ratio", sampleRatio);
+        config.put("allocation", knapsack ? "knapsack" : "search");
         return config;
     }
 
@@ -93,6 +113,35 @@ public final class JointSq extends RandomizedCompressor {
         return (long) Math.ceil(n * 32.0 * rate);
     }
 
+    /** The bits of {@code k} 2-bit values: 7 for every three, 3 or 5 for a last one or two. */
+    static long packedBits(long k) {
+        return 7 * (k / 3) + PACKED[(int) (k % 3)];
+    }
+
+    /** The most 2-bit values {@code bits} bits hold ({@link #packedBits}); 0 when {@code bits} is negative. */
+    static long mostPacked(long bits) {
+        if (bits < 0) {
+            return 0;
+        }
+        long r = bits % 7;
+        return 3 * (bits / 7) + (r >= 5 ? 2 : r >= 3 ? 1 : 0);
+    }
+
+    /** The share of values of each width (0, 2, 4, 8) in the last payload, as {@code width_share/<w>}. */
+    @Override
+    public Map<String, Double> diagnostics() {
+        long n = shares[0] + shares[1] + shares[2] + shares[3];
+        if (n == 0) {
+            return Map.of();
+        }
+        Map<String, Double> d = new LinkedHashMap<>();
+        d.put("width_share/0", (double) shares[0] / n);
+        for (int g = 0; g < 3; g++) {
+            d.put("width_share/" + WIDTHS[g], (double) shares[g + 1] / n);
+        }
+        return d;
+    }
+
     private TensorLayout layoutFor(int length) {
         TensorLayout l = layout != null ? layout : TensorLayout.flat(length);
         if (l.size() != length) {
@@ -107,73 +156,153 @@ public final class JointSq extends RandomizedCompressor {
         if (residual.length != length) {
             residual = new float[length];
         }
-        if (corrected.length != length) {
-            corrected = new float[length];
-            widths = new byte[length];
-        }
+        grow(length);
         for (int i = 0; i < length; i++) {
             corrected[i] = gradient[offset + i] + residual[i];
         }
-        TensorLayout l = layoutFor(length);
-        long bits = 0;
-        for (TensorLayout.Tensor t : l.tensors()) {
-            int from = t.offset();
-            int n = t.size();
-            long valueBits = allocator.allocate(corrected, from, n, linf(from, n), budget(n), widths);
-            bits += 2L * n + 96 + valueBits;
+        List<TensorLayout.Tensor> tensors = layoutFor(length).tensors();
+        if (maps.length < tensors.size()) {
+            maps = Arrays.copyOf(maps, tensors.size());
         }
-        Payload p = payload(bits, length);
+        Arrays.fill(shares, 0);
+        long bits = 0;
+        long side = 0;
+        for (int t = 0; t < tensors.size(); t++) {
+            int from = tensors.get(t).offset();
+            int n = tensors.get(t).size();
+            allocate(from, n);
+            long[] k = count(from, n);
+            if (maps[t] == null) {
+                maps[t] = new WidthMap();
+            }
+            long tensorSide = maps[t].encode(symbols, from, n) + 32L * groups(k);
+            side += tensorSide;
+            bits += tensorSide + packedBits(k[1]) + 4 * k[2] + 8 * k[3];
+        }
+        Payload p = payload(bits, side, length);
         packer.reset(p.bytes(), 0);
-        for (TensorLayout.Tensor t : l.tensors()) {
-            writeTensor(t.offset(), t.size());
+        for (int t = 0; t < tensors.size(); t++) {
+            maps[t].write(packer, symbols, tensors.get(t).offset());
+            writeValues(tensors.get(t).offset(), tensors.get(t).size());
+        }
+        if (packer.position() != bits) {
+            throw new IllegalStateException("jointsq wrote " + packer.position() + " bits, counted " + bits);
         }
         packer.flush();
         return p;
     }
 
-    private float linf(int from, int n) {
-        float max = 0;
-        for (int i = from; i < from + n; i++) {
-            max = Math.max(max, Math.abs(corrected[i]));
+    private void grow(int length) {
+        if (corrected.length != length) {
+            corrected = new float[length];
+            widths = new byte[length];
+            symbols = new byte[length];
         }
-        return max;
+    }
+
+    /** Gives the tensor's values their widths and symbols. */
+    private void allocate(int from, int n) {
+        float linf = 0;
+        for (int i = from; i < from + n; i++) {
+            linf = Math.max(linf, Math.abs(corrected[i]));
+        }
+        if (knapsack) {
+            allocator.allocate(corrected, from, n, linf, budget(n), widths);
+        } else {
+            search.allocate(corrected, from, n, linf, budget(n), widths);
+        }
+        for (int i = from; i < from + n; i++) {
+            symbols[i] = SYMBOL[widths[i]];
+        }
+    }
+
+    /** The number of values of each symbol in the tensor, also added to {@link #shares}. */
+    private long[] count(int from, int n) {
+        long[] k = counts;
+        Arrays.fill(k, 0);
+        for (int i = from; i < from + n; i++) {
+            k[symbols[i]]++;
+        }
+        for (int s = 0; s < 4; s++) {
+            shares[s] += k[s];
+        }
+        return k;
+    }
+
+    private static int groups(long[] k) {
+        return (k[1] > 0 ? 1 : 0) + (k[2] > 0 ? 1 : 0) + (k[3] > 0 ? 1 : 0);
     }
 
     /**
-     * Writes one tensor: the width map, the group scales, then each group's codes. The groups are walked through
-     * {@link #sortByWidth}'s position lists, not by testing every value's width once per group (a branch the
-     * processor cannot predict); the order of values, and so of random draws, is the same.
+     * Writes one tensor's scales and codes after its map. The groups are walked through {@link #sortBySymbol}'s
+     * position lists, not by testing every value's width once per group (a branch the processor cannot predict);
+     * the order of values, and so of random draws, is position order within each group.
      */
-    private void writeTensor(int from, int n) {
+    private void writeValues(int from, int n) {
         Arrays.fill(maxima, 0f);
         int sent = 0;
         growLists(n);
-        for (int start = from; start < from + n; start += Chunks.SIZE) {
-            int count = Math.min(Chunks.SIZE, from + n - start);
-            for (int j = 0; j < count; j++) {
-                int i = start + j;
-                int code = CODE[widths[i]];
-                map[j] = code;
-                maxima[code] = Math.max(maxima[code], Math.abs(corrected[i]));
-                residual[i] = corrected[i];
-                sending[sent] = i;
-                sent += code == 0 ? 0 : 1;
-            }
-            packer.writeAll(map, count, 2);
+        for (int i = from; i < from + n; i++) {
+            int s = symbols[i];
+            maxima[s] = Math.max(maxima[s], Math.abs(corrected[i]));
+            residual[i] = corrected[i];
+            sending[sent] = i;
+            sent += s == 0 ? 0 : 1;
         }
+        sortBySymbol(sent);
         for (int g = 0; g < 3; g++) {
             scales[g] = maxima[g + 1];
-            packer.writeFloat(scales[g]);
-        }
-        sortByWidth(sent);
-        for (int g = 0; g < 3; g++) {
-            int w = WIDTHS[g];
-            int top = (1 << (w - 1)) - 1;
-            for (int k = starts[g + 1]; k < starts[g + 2]; k++) {
-                int i = order[k];
-                residual[i] = corrected[i] - quantize(corrected[i], scales[g], w, top);
+            if (starts[g + 2] > starts[g + 1]) {
+                packer.writeFloat(scales[g]);
             }
         }
+        writeTwoBit(starts[1], starts[2]);
+        for (int g = 1; g < 3; g++) {
+            int top = (1 << WIDTHS[g]) - 1;
+            float inverse = scales[g] > 0 ? 1f / scales[g] : 0f;
+            for (int k = starts[g + 1]; k < starts[g + 2]; k++) {
+                int i = order[k];
+                double t = (corrected[i] * inverse * top + top) * 0.5;
+                int j = (int) Math.max(0, Math.min(top, Math.floor(t + rng.nextFloat())));
+                packer.write(j, WIDTHS[g]);
+                residual[i] = corrected[i] - symmetric(j, scales[g], top);
+            }
+        }
+    }
+
+    /** Writes the 2-bit group, listed at {@code order[first … end)}, three values per 7 bits. */
+    private void writeTwoBit(int first, int end) {
+        float scale = scales[0];
+        float inverse = scale > 0 ? 2f / scale : 0f;
+        int code = 0;
+        int digits = 0;
+        int weight = 1;
+        for (int k = first; k < end; k++) {
+            int i = order[k];
+            int d = (int) Math.max(0, Math.min(4, Math.floor(corrected[i] * inverse + 2 + rng.nextFloat())));
+            residual[i] = corrected[i] - fiveLevel(d, scale);
+            code += d * weight;
+            weight *= 5;
+            if (++digits == 3) {
+                packer.write(code, 7);
+                code = 0;
+                digits = 0;
+                weight = 1;
+            }
+        }
+        if (digits > 0) {
+            packer.write(code, PACKED[digits]);
+        }
+    }
+
+    /** The value of 2-bit digit {@code d} (0 … 4): {@code (d − 2)·s/2}. */
+    private static float fiveLevel(int d, float scale) {
+        return (d - 2) * scale * 0.5f;
+    }
+
+    /** The value of level {@code j} of {@code top + 1} symmetric levels: {@code (2j − top)/top · s}. */
+    private static float symmetric(int j, float scale, int top) {
+        return (2 * j - top) * scale / top;
     }
 
     /** Makes room for the position lists of a tensor of {@code n} values. */
@@ -185,13 +314,13 @@ public final class JointSq extends RandomizedCompressor {
     }
 
     /**
-     * Lists the {@code sent} positions of {@code sending} (those with a nonzero width, in position order) by width
-     * code, each code's in position order: those of code {@code c} are {@code order[starts[c] … starts[c + 1])}.
+     * Lists the {@code sent} positions of {@code sending} (those with a nonzero symbol, in position order) by symbol,
+     * each symbol's in position order: those of symbol {@code s} are {@code order[starts[s] … starts[s + 1])}.
      */
-    private void sortByWidth(int sent) {
+    private void sortBySymbol(int sent) {
         Arrays.fill(starts, 0);
         for (int k = 0; k < sent; k++) {
-            starts[CODE[widths[sending[k]]] + 1]++;
+            starts[symbols[sending[k]] + 1]++;
         }
         for (int c = 0; c < 4; c++) {
             starts[c + 1] += starts[c];
@@ -199,59 +328,52 @@ public final class JointSq extends RandomizedCompressor {
         }
         for (int k = 0; k < sent; k++) {
             int i = sending[k];
-            order[cursor[CODE[widths[i]]]++] = i;
+            order[cursor[symbols[i]]++] = i;
         }
-    }
-
-    /** Writes the code of {@code c} and returns its decoded value. */
-    private float quantize(float c, float scale, int w, int top) {
-        double x = Math.abs(c) / scale * top;
-        int j = (int) Math.min(top, Math.floor(x + rng.nextFloat()));
-        int sign = c < 0 ? 1 : 0;
-        packer.write(sign | j << 1, w);
-        return value(sign | j << 1, scale, top);
-    }
-
-    private static float value(int code, float scale, int top) {
-        float magnitude = (code >>> 1) * scale / top;
-        return (code & 1) == 1 ? -magnitude : magnitude;
     }
 
     @Override
     public void decode(Payload payload, float[] out, int offset) {
         int length = payload.elements();
         checkRange(out, offset, length);
-        if (widths.length < length) {
-            widths = new byte[length];
+        if (symbols.length < length) {
+            symbols = new byte[length];
+        }
+        if (maps.length == 0) {
+            maps = new WidthMap[] {new WidthMap()};
         }
         reader.reset(payload.bytes(), 0);
         for (TensorLayout.Tensor t : layoutFor(length).tensors()) {
-            readTensor(out, offset, t.offset(), t.size());
+            maps[0].read(reader, symbols, t.offset(), t.size());
+            readValues(out, offset, t.offset(), t.size());
         }
     }
 
-    private void readTensor(float[] out, int offset, int from, int n) {
+    private void readValues(float[] out, int offset, int from, int n) {
         int sent = 0;
         growLists(n);
-        for (int start = from; start < from + n; start += Chunks.SIZE) {
-            int count = Math.min(Chunks.SIZE, from + n - start);
-            reader.readAll(map, count, 2);
-            for (int j = 0; j < count; j++) {
-                widths[start + j] = WIDTH_OF_CODE[map[j]];
-                sending[sent] = start + j;
-                sent += map[j] == 0 ? 0 : 1;
-            }
+        for (int i = from; i < from + n; i++) {
+            sending[sent] = i;
+            sent += symbols[i] == 0 ? 0 : 1;
         }
         Arrays.fill(out, offset + from, offset + from + n, 0f);
+        sortBySymbol(sent);
         for (int g = 0; g < 3; g++) {
-            scales[g] = reader.readFloat();
+            scales[g] = starts[g + 2] > starts[g + 1] ? reader.readFloat() : 0f;
         }
-        sortByWidth(sent);
-        for (int g = 0; g < 3; g++) {
-            int w = WIDTHS[g];
-            int top = (1 << (w - 1)) - 1;
+        int left = starts[2] - starts[1];
+        for (int k = starts[1]; k < starts[2]; k += 3, left -= 3) {
+            int digits = Math.min(3, left);
+            int code = reader.read(PACKED[digits]);
+            for (int d = 0; d < digits; d++) {
+                out[offset + order[k + d]] = fiveLevel(code % 5, scales[0]);
+                code /= 5;
+            }
+        }
+        for (int g = 1; g < 3; g++) {
+            int top = (1 << WIDTHS[g]) - 1;
             for (int k = starts[g + 1]; k < starts[g + 2]; k++) {
-                out[offset + order[k]] = value(reader.read(w), scales[g], top);
+                out[offset + order[k]] = symmetric(reader.read(WIDTHS[g]), scales[g], top);
             }
         }
     }
@@ -263,13 +385,14 @@ public final class JointSq extends RandomizedCompressor {
 
     @Override
     public Compressor copy(long stream) {
-        return new JointSq(rate, sampleRatio, seed, stream);
+        return new JointSq(rate, sampleRatio, knapsack, seed, stream);
     }
 
     @Override
     public void reset() {
         super.reset();
         residual = new float[0];
+        Arrays.fill(shares, 0);
     }
 
     @Override
@@ -289,18 +412,23 @@ public final class JointSq extends RandomizedCompressor {
         private static final List<ConfigKey> PARAMETERS = List.of(
                 new ConfigKey("rate", ValueType.DOUBLE, 0.032,
                         "value bits per tensor as a fraction of float32: budget ceil(n·32·rate), in (0, 1]"),
+                new ConfigKey("allocation", ValueType.STRING, "search",
+                        "search (the widths' magnitude classes with the lowest expected error within the budget, "
+                                + "every value bit counted) or knapsack (the paper's greedy, 2-bit values counted as "
+                                + "2 bits)"),
                 new ConfigKey("sample_ratio", ValueType.DOUBLE, 0.01,
                         "fraction of values sampled to estimate the knapsack's density threshold, in (0, 1]"));
 
         public Provider() {
-            super(NAME, "JointSQ: 0/2/4/8 bits per value by a per-tensor greedy knapsack, L∞ groups, error feedback",
-                    Aggregation.ALL_GATHER, PARAMETERS);
+            super(NAME, "JointSQ: 0/2/4/8 bits per value within a per-tensor budget, L∞ groups, entropy-coded "
+                    + "width map, error feedback", Aggregation.ALL_GATHER, PARAMETERS);
         }
 
         @Override
         public Compressor create(Settings params, long seed) {
+            boolean knapsack = params.oneOf("allocation", ALLOCATIONS).equals("knapsack");
             return new JointSq(SparseFormat.fraction(params, "rate"), SparseFormat.fraction(params, "sample_ratio"),
-                    seed, 0);
+                    knapsack, seed, 0);
         }
     }
 }

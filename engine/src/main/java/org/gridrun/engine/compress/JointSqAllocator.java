@@ -4,7 +4,8 @@ import java.util.Arrays;
 import org.gridrun.engine.random.CounterRng;
 
 /**
- * JointSQ's per-tensor bit allocation: a greedy multiple-choice knapsack giving each value 0, 2, 4 or 8 bits.
+ * The JointSQ paper's per-tensor bit allocation ({@code allocation: knapsack}): a greedy multiple-choice knapsack
+ * giving each value 0, 2, 4 or 8 bits, each width counted at its nominal bits as the paper counts them.
  *
  * <p>A value of normalised magnitude {@code a = |c|/‖c‖∞} offers three upgrade items: 0→2 bits (weight 2, value
  * {@code a²·15/32}), 2→4 (weight 2, value {@code a²·15/512}) and 4→8 (weight 4, value
@@ -16,7 +17,9 @@ import org.gridrun.engine.random.CounterRng;
  * <p>{@code τ} is first read off a sample of {@code max(1, ceil(sample_ratio·n))} positions (the worker's stream): the
  * density at which the sample's items, weighted by {@code n/s}, fill the budget. It is then adapted, at most 10
  * times, by bracketing until the full tensor's bits land within 0.8–1.3× the budget. If the result is over the
- * budget, the chosen items are sorted by density and cut at the budget, so the value bits never exceed it.
+ * budget, the chosen items are sorted by density and cut at the budget, so the nominal value bits never exceed it;
+ * {@link JointSq} sends a 2-bit value in 7/3 bits. The items' values assume an error relative to each value's own
+ * magnitude, which the L∞ group scales do not give; {@link JointSqSearch}, the default, sees the coupling.
  */
 final class JointSqAllocator {
     static final int ADAPTATIONS = 10;

@@ -211,7 +211,7 @@ abstract class LevelQuantizer extends BaseCompressor {
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
         Buckets b = buckets.forLength(length);
-        Payload p = payload(payloadBits(length), length);
+        Payload p = payload(payloadBits(length), 32L * (b.header(b.count()) - (length - b.quantizedValues())), length);
         if (scales.length < b.count()) {
             scales = new float[b.count()];
             bounds = new float[b.count()];

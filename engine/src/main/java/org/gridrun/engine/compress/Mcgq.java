@@ -10,14 +10,21 @@ import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
 
 /**
- * Monte-Carlo gradient quantization: {@code s} positions drawn with replacement with probability proportional to
- * {@code |g_i|}, each draw standing for {@code sign(g_i)·‖g‖₁/s}; unbiased.
+ * Monte-Carlo gradient quantization: {@code s} positions drawn with probability proportional to {@code |g_i|}, each
+ * draw standing for {@code sign(g_i)·‖g‖₁/s}; unbiased.
  *
  * <p>With {@code p_i = |g_i|/‖g‖₁}, one draw's estimate {@code sign(g_i)·‖g‖₁·e_i} has expectation
- * {@code Σ p_i·sign(g_i)·‖g‖₁·e_i = g}, so the mean of {@code s} draws is unbiased, with variance
- * {@code (‖g‖₁·|g_i| − g_i²)/s} per value. {@code s} is {@code samples} when positive, else
- * {@code max(1, ceil(ratio·n))}. The draws are {@code s} uniforms on {@code [0, ‖g‖₁)} from the worker's stream,
- * sorted and swept once over the running sum of {@code |g|}: O(n + s log s).
+ * {@code Σ p_i·sign(g_i)·‖g‖₁·e_i = g}, so the mean of {@code s} draws is unbiased. {@code s} is {@code samples} when
+ * positive, else {@code max(1, ceil(ratio·n))}. The draws are points on {@code [0, ‖g‖₁)} swept once over the running
+ * sum of {@code |g|}:
+ * <ul>
+ *   <li>{@code sampling: systematic} (the default, as the authors' {@code monte_carlo_gradient_quantization} in
+ *       JointSQ's {@code hooks_mcgq.py}): {@code (j + r)·‖g‖₁/s}, {@code j = 0 … s − 1}, one uniform {@code r}; each
+ *       point is uniform, so the estimate stays unbiased, and value {@code i} is drawn {@code ⌊s·p_i⌋} or
+ *       {@code ⌈s·p_i⌉} times, a variance of at most {@code ‖g‖₁²/(4s²)} per value; O(n + s);</li>
+ *   <li>{@code sampling: independent}: {@code s} uniforms, sorted (draws with replacement, variance
+ *       {@code (‖g‖₁·|g_i| − g_i²)/s} per value, which is larger); O(n + s log s).</li>
+ * </ul>
  *
  * <p>Wire format, packed least significant bit first: {@code ‖g‖₁} as float32; the number {@code d} of distinct
  * drawn positions in {@code max(1, ceil(log2 (min(s, n) + 1)))} bits; then per distinct position, ascending, its
@@ -30,18 +37,23 @@ public final class Mcgq extends RandomizedCompressor {
     /** The short name. */
     public static final String NAME = "mcgq";
 
+    /** The {@code sampling} choices. */
+    static final List<String> SAMPLINGS = List.of("systematic", "independent");
+
     private final double ratio;
     private final int samples;
+    private final boolean independent;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
     private double[] draws = new double[0];
     private int[] found = new int[0];
     private int[] counts = new int[0];
 
-    Mcgq(double ratio, int samples, long seed, long stream) {
+    Mcgq(double ratio, int samples, boolean independent, long seed, long stream) {
         super(seed, stream);
         this.ratio = ratio;
         this.samples = samples;
+        this.independent = independent;
     }
 
     @Override
@@ -54,6 +66,7 @@ public final class Mcgq extends RandomizedCompressor {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("ratio", ratio);
         config.put("samples", (long) samples);
+        config.put("sampling", independent ? "independent" : "systematic");
         return config;
     }
 
@@ -89,7 +102,8 @@ public final class Mcgq extends RandomizedCompressor {
             norm += Math.abs(gradient[offset + i]);
         }
         int d = norm > 0 && Double.isFinite(norm) ? sample(gradient, offset, length, norm) : 0;
-        Payload p = payload(payloadBits(length, d), length);
+        long side = 32L + countWidth(length) + (long) d * SparseFormat.indexWidth(length);
+        Payload p = payload(payloadBits(length, d), side, length);
         packer.reset(p.bytes(), 0);
         packer.writeFloat((float) norm);
         packer.write(d, countWidth(length));
@@ -116,10 +130,17 @@ public final class Mcgq extends RandomizedCompressor {
             found = new int[Math.min(s, n)];
             counts = new int[Math.min(s, n)];
         }
-        for (int j = 0; j < s; j++) {
-            draws[j] = rng.nextDouble() * norm;
+        if (independent) {
+            for (int j = 0; j < s; j++) {
+                draws[j] = rng.nextDouble() * norm;
+            }
+            Arrays.sort(draws, 0, s);
+        } else {
+            double r = rng.nextDouble();
+            for (int j = 0; j < s; j++) {
+                draws[j] = (j + r) * norm / s;
+            }
         }
-        Arrays.sort(draws, 0, s);
         int d = 0;
         int j = 0;
         double running = 0;
@@ -161,7 +182,7 @@ public final class Mcgq extends RandomizedCompressor {
 
     @Override
     public Compressor copy(long stream) {
-        return new Mcgq(ratio, samples, seed, stream);
+        return new Mcgq(ratio, samples, independent, seed, stream);
     }
 
     /** Registers {@code mcgq} and declares its parameters. */
@@ -170,7 +191,10 @@ public final class Mcgq extends RandomizedCompressor {
                 new ConfigKey("ratio", ValueType.DOUBLE, 0.01,
                         "draws per value, in (0, 1]: ceil(ratio·n) draws when samples is 0"),
                 new ConfigKey("samples", ValueType.INT, 0L,
-                        "number of draws with replacement; 0 takes ceil(ratio·n)"));
+                        "number of draws; 0 takes ceil(ratio·n)"),
+                new ConfigKey("sampling", ValueType.STRING, "systematic",
+                        "systematic (points (j + r)·‖g‖₁/s, one uniform r: the authors' code, lower variance) or "
+                                + "independent (s uniforms: draws with replacement)"));
 
         public Provider() {
             super(NAME, "Monte-Carlo sampling of positions with probability |g_i|/‖g‖₁, unbiased, sign and count each",
@@ -184,7 +208,8 @@ public final class Mcgq extends RandomizedCompressor {
             if (samples < 0 || samples > 1 << 28) {
                 throw new ConfigException("samples must be in [0, " + (1 << 28) + "], found " + samples);
             }
-            return new Mcgq(ratio, (int) samples, seed, 0);
+            boolean independent = params.oneOf("sampling", SAMPLINGS).equals("independent");
+            return new Mcgq(ratio, (int) samples, independent, seed, 0);
         }
     }
 }

@@ -53,7 +53,7 @@ public final class NaturalCompression extends RandomizedCompressor {
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
-        Payload p = payload((long) BITS * length, length);
+        Payload p = payload((long) BITS * length, 0, length);
         packer.reset(p.bytes(), 0);
         int i = offset;
         int end = offset + length;

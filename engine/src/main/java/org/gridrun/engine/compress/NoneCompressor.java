@@ -38,7 +38,7 @@ public final class NoneCompressor extends BaseCompressor {
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
-        Payload p = payload(32L * length, length);
+        Payload p = payload(32L * length, 0, length);
         floats(p.bytes(), length).put(gradient, offset, length);
         return p;
     }

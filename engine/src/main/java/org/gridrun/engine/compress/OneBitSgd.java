@@ -75,7 +75,7 @@ public final class OneBitSgd extends BaseCompressor {
             corrected[i] = gradient[offset + i] + residual[i];
         }
         int buckets = buckets(length);
-        Payload p = payload(payloadBits(length), length);
+        Payload p = payload(payloadBits(length), 64L * buckets, length);
         byte[] bytes = p.bytes();
         for (int b = 0; b < buckets; b++) {
             int start = b * bucketSize;

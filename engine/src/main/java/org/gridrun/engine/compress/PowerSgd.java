@@ -138,7 +138,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             decoded = new float[length];
         }
         long values = compressing() ? plan.valuesSent(iterations) : length;
-        Payload p = payload(32 * values, length);
+        Payload p = payload(32 * values, 0, length);
         aloneGradient[0] = gradient;
         PowerSgdRounds.run(alone, aloneGradient, offset, decoded, p.bytes());
         aloneGradient[0] = null;

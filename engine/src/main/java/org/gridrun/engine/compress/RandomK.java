@@ -72,7 +72,7 @@ public final class RandomK extends BaseCompressor {
         checkRange(gradient, offset, length);
         int k = kept(length);
         drawPositions(length, k);
-        Payload p = payload(32L * k, length);
+        Payload p = payload(32L * k, 0, length);
         float scale = (float) ((double) length / k);
         for (int j = 0; j < k; j++) {
             LittleEndian.putFloat(p.bytes(), 4 * j, gradient[offset + positions[j]] * scale);

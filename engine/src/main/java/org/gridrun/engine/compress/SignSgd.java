@@ -96,7 +96,7 @@ public final class SignSgd extends BaseCompressor {
             memory = new float[length];
         }
         prepare(gradient, offset, length);
-        Payload p = payload(payloadBits(length), length);
+        Payload p = payload(payloadBits(length), payloadBits(length) - length, length);
         packer.reset(p.bytes(), 0);
         float scale = scaled ? meanAbs(signed, length) : 1f;
         if (scaled) {

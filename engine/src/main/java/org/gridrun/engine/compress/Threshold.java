@@ -50,6 +50,11 @@ public final class Threshold extends BaseCompressor {
         return SparseFormat.countWidth(n) + SparseFormat.listBits(n, k);
     }
 
+    /** The bits of such a payload that are not values: the count and the indices. */
+    static long sideBits(int n, int k) {
+        return SparseFormat.countWidth(n) + (long) k * SparseFormat.indexWidth(n);
+    }
+
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
@@ -63,7 +68,7 @@ public final class Threshold extends BaseCompressor {
                 indices[k++] = i;
             }
         }
-        Payload p = payload(payloadBits(length, k), length);
+        Payload p = payload(payloadBits(length, k), sideBits(length, k), length);
         packer.reset(p.bytes(), 0);
         packer.write(k, SparseFormat.countWidth(length));
         SparseFormat.write(packer, gradient, offset, length, indices, k);

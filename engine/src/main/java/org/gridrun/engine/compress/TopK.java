@@ -62,7 +62,7 @@ public final class TopK extends BaseCompressor {
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
         int k = kept(length);
-        Payload p = payload(payloadBits(length), length);
+        Payload p = payload(payloadBits(length), (long) kept(length) * SparseFormat.indexWidth(length), length);
         int[] top = selector.select(gradient, offset, length, k);
         packer.reset(p.bytes(), 0);
         SparseFormat.write(packer, gradient, offset, length, top, k);

@@ -25,6 +25,7 @@ public final class SimulatedCollective {
     private final int workers;
     private final float[] scratch;
     private double meanBits;
+    private double meanSideBits;
     private double meanBytes;
     private double ringBytes;
     private long decodeNanos;
@@ -83,6 +84,7 @@ public final class SimulatedCollective {
     public void sendFullPrecision(int length) {
         decodeNanos = 0;
         count(Aggregation.ALL_REDUCE, 32L * length * workers, 4L * length * workers);
+        meanSideBits = 0;
     }
 
     /**
@@ -106,16 +108,20 @@ public final class SimulatedCollective {
             bytes += c.sentBytes();
         }
         count(Aggregation.ALL_REDUCE, bits, bytes);
+        meanSideBits = 0;
     }
 
     private void count(Aggregation aggregation, Payload[] payloads) {
         long bits = 0;
+        long side = 0;
         long bytes = 0;
         for (Payload p : payloads) {
             bits += p.bits();
+            side += p.sideBits();
             bytes += p.bytes().length;
         }
         count(aggregation, bits, bytes);
+        meanSideBits = (double) side / workers;
     }
 
     private void count(Aggregation aggregation, long bits, long bytes) {
@@ -129,6 +135,14 @@ public final class SimulatedCollective {
     /** The payload bits one worker sent in the last step, averaged over workers. */
     public double meanPayloadBits() {
         return meanBits;
+    }
+
+    /**
+     * Of {@link #meanPayloadBits()}, the side bits ({@link Payload#sideBits()}: headers, scales, maps, indices);
+     * 0 for full precision and for multi-round methods, whose every bit is a value.
+     */
+    public double meanSideBits() {
+        return meanSideBits;
     }
 
     /** The payload bytes one worker sent in the last step, averaged over workers. */

@@ -44,8 +44,9 @@ import org.gridrun.engine.run.MetricSpool;
  * <p>Metrics (names after the ALQ/AMQ seed where it has one), with step = iteration counted from 1:
  * every {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the
  * steps since the previous record), {@code bits} and {@code bytes_sent} (one worker's payload in the step, mean over
- * workers), {@code ratio} ({@code 32·n / bits}), {@code lr}, {@code step_ms} (wall time of one simulated step),
- * {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
+ * workers), {@code value_bits} and {@code side_bits} (those bits split as the compressor wrote them,
+ * {@link org.gridrun.engine.compress.Payload#sideBits()}), {@code ratio} ({@code 32·n / bits}), {@code lr},
+ * {@code step_ms} (wall time of one simulated step), {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
  * payloads, what each receiver does); every {@code chkpt_iter} steps and at the end, {@code Vloss} and
  * {@code Vacc} on the test set. {@link StepMetrics} adds the modelled communication, the gradient variance with the
  * compressor's diagnostics, and the training-set evaluation; {@link MetricsConfig} says which steps train on the
@@ -307,6 +308,8 @@ public final class Trainer implements AutoCloseable {
         double bits = collective.meanPayloadBits();
         metrics.write("loss", step, interval.meanLoss());
         metrics.write("bits", step, bits);
+        metrics.write("value_bits", step, bits - collective.meanSideBits());
+        metrics.write("side_bits", step, collective.meanSideBits());
         if (memory != null) {
             metrics.write("memory_ratio", step, memory.takeRatio());
         }

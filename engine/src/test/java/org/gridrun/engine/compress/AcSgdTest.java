@@ -89,6 +89,21 @@ class AcSgdTest {
     }
 
     @Test
+    void aSampleThatOverestimatesTheThresholdStillKeepsTheExactTopK() {
+        float[] g = SparseTesting.gaussian(10_000, 21);
+        Compressor prototype = Compressors.create("acsgd", Map.of("ratio", 0.3, "bits", 4L, "adapt", false,
+                "sample_ratio", 0.001), 3);
+        for (int stream = 0; stream < 20; stream++) {
+            float[] out = SparseTesting.roundTrip(prototype.copy(stream), g);
+            int kept = 0;
+            for (float x : out) {
+                kept += x != 0f ? 1 : 0;
+            }
+            assertEquals(3000, kept, "stream " + stream + ": 16 levels without zero, so every kept value shows");
+        }
+    }
+
+    @Test
     void theProviderAlwaysAddsErrorFeedback() {
         Compressor c = acsgd(Map.of());
         assertInstanceOf(ErrorFeedback.class, c);

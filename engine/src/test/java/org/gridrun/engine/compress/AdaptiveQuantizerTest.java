@@ -54,6 +54,24 @@ class AdaptiveQuantizerTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"alq", "alq_nb", "amq", "amq_nb"})
+    void theAuthorsFitIsAnOptionThatReportsAHigherProxy(String method) {
+        Map<String, Object> params = new HashMap<>(Map.of("bits", 3L, "bucket_size", 8192L, "osnap_iter", "1"));
+        float[] g = gradient(20_000, 5);
+        double[] proxy = new double[2];
+        for (int k = 0; k < 2; k++) {
+            params.put("level_fit", k == 0 ? "exact" : "authors");
+            Compressor q = Compressors.create(method, params, 11);
+            assertEquals(params.get("level_fit"), q.config().get("level_fit"));
+            q.encode(g, 0, g.length);
+            proxy[k] = q.diagnostics().get("nb_error");
+        }
+        assertTrue(proxy[0] < proxy[1], method + ": exact " + proxy[0] + ", authors " + proxy[1]);
+        assertEquals("level_fit must be one of [exact, authors], found 'paper'", assertThrows(ConfigException.class,
+                () -> Compressors.create(method, Map.of("level_fit", "paper"), 1)).getMessage());
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"alq", "alq_nb", "alqg", "alqg_nb", "amq", "amq_nb"})
     void payloadLengthMatchesTheReportedBits(String method) {
         for (int bits : new int[] {1, 2, 4, 8}) {

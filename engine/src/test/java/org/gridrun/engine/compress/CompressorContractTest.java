@@ -2,6 +2,7 @@ package org.gridrun.engine.compress;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -17,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What {@link Compressor} promises, checked for every registered method with its default parameters: payloads of
- * exactly {@code ceil(bits / 8)} bytes, a run determined by seed and stream, {@code copy} and {@code reset} giving
- * fresh state, and a restored instance encoding what the saved one would have.
+ * exactly {@code ceil(bits / 8)} bytes with side bits among them, a run determined by seed and stream, {@code copy}
+ * and {@code reset} giving fresh state, and a restored instance encoding what the saved one would have.
  */
 class CompressorContractTest {
     private static final int N = 3000;
@@ -42,6 +43,8 @@ class CompressorContractTest {
         for (int t = from; t < from + steps; t++) {
             Payload p = c.encode(LevelOracle.gaussian(N, t), 0, N);
             assertEquals((p.bits() + 7) / 8, p.bytes().length, c + ": bytes of step " + t);
+            assertTrue(p.sideBits() >= 0 && p.sideBits() <= p.bits(), c + ": side bits " + p.sideBits());
+            assertEquals(p.bits() - p.sideBits(), p.valueBits());
             assertEquals(N, p.elements());
             payloads.add(p.copy().bytes());
             c.decode(p, out, 0);

@@ -11,32 +11,43 @@ import java.util.Arrays;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class McgqTest {
+    private static double l1(float[] g) {
+        double l1 = 0;
+        for (float x : g) {
+            l1 += Math.abs(x);
+        }
+        return l1;
+    }
+
     private static Compressor mcgq(long samples, long seed) {
         return Compressors.create("mcgq", Map.of("samples", samples), seed);
     }
 
-    @Test
-    void meanOfTwoThousandDrawsIsTheGradientWithinFiveStandardErrors() {
+    @ParameterizedTest
+    @ValueSource(strings = {"systematic", "independent"})
+    void meanOfTwoThousandDrawsIsTheGradientWithinFiveStandardErrors(String sampling) {
         int n = 20;
         int s = 5;
         int trials = 2000;
         float[] g = SparseTesting.gaussian(n, 6);
         g[3] = 0f;
-        double l1 = 0;
-        for (float x : g) {
-            l1 += Math.abs(x);
-        }
+        double l1 = l1(g);
         double[] sum = new double[n];
+        Compressor prototype = Compressors.create("mcgq", Map.of("samples", (long) s, "sampling", sampling), 1);
         for (int t = 0; t < trials; t++) {
-            float[] out = SparseTesting.roundTrip(mcgq(s, 1).copy(t), g);
+            float[] out = SparseTesting.roundTrip(prototype.copy(t), g);
             for (int i = 0; i < n; i++) {
                 sum[i] += out[i];
             }
         }
         for (int i = 0; i < n; i++) {
-            double variance = (l1 * Math.abs(g[i]) - (double) g[i] * g[i]) / s;
+            // with replacement: (‖g‖₁|g_i| − g_i²)/s; systematic: a count of ⌊s p_i⌋ or ⌈s p_i⌉, at most (‖g‖₁/s)²/4
+            double variance = sampling.equals("independent") ? (l1 * Math.abs(g[i]) - (double) g[i] * g[i]) / s
+                    : l1 * l1 / s / s / 4;
             double standardError = Math.sqrt(variance / trials);
             assertEquals(g[i], sum[i] / trials, 5 * standardError + 1e-6, "value " + i);
         }
@@ -44,12 +55,23 @@ class McgqTest {
     }
 
     @Test
+    void systematicDrawsGiveEveryValueItsShareRoundedUpOrDown() {
+        float[] g = SparseTesting.gaussian(300, 8);
+        double l1 = l1(g);
+        int s = 1000;
+        float[] out = SparseTesting.roundTrip(mcgq(s, 4), g);
+        for (int i = 0; i < g.length; i++) {
+            double share = s * Math.abs(g[i]) / l1;
+            double count = Math.abs(out[i]) * s / l1;
+            assertTrue(count >= Math.floor(share) - 1e-3 && count <= Math.ceil(share) + 1e-3,
+                    "value " + i + ": share " + share + ", drawn " + count);
+        }
+    }
+
+    @Test
     void everyDrawIsASignedShareOfTheNorm() {
         float[] g = SparseTesting.gaussian(100, 2);
-        double l1 = 0;
-        for (float x : g) {
-            l1 += Math.abs(x);
-        }
+        double l1 = l1(g);
         float[] out = SparseTesting.roundTrip(mcgq(7, 3), g);
         double draws = 0;
         for (int i = 0; i < g.length; i++) {
@@ -112,5 +134,8 @@ class McgqTest {
     void negativeSamplesFailNamingThem() {
         ConfigException e = assertThrows(ConfigException.class, () -> mcgq(-1, 1));
         assertTrue(e.getMessage().startsWith("samples must be in [0, "), e.getMessage());
+        assertEquals("sampling must be one of [systematic, independent], found 'stratified'", assertThrows(
+                ConfigException.class, () -> Compressors.create("mcgq", Map.of("sampling", "stratified"), 1))
+                .getMessage());
     }
 }

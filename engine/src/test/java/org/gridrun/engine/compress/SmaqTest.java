@@ -32,20 +32,30 @@ class SmaqTest {
         return z;
     }
 
+    /** The escape width {@code W} the header carries. */
+    private static int escapeWidth(Payload p) {
+        return p.bytes()[8] & 0xFF;
+    }
+
     @Test
-    void mainValuesCostSixBitsAndOutliersEight() {
-        for (int n : new int[] {1, 5, 100, 1001}) {
+    void mainValuesCostSixBitsOutliersEightAndEscapesTheirWidthMore() {
+        for (int n : new int[] {1, 5, 100, 1001, 20000}) {
             float[] g = FloatCastTest.gaussian(n, n);
             Payload p = smaq(1).encode(g, 0, n);
-            long expected = 64;
+            long expected = 72;
             int outliers = 0;
+            int escapes = 0;
             for (float v : z(p, g)) {
                 expected += Math.abs(v) > 1 ? 8 : 6;
                 outliers += Math.abs(v) > 1 ? 1 : 0;
+                escapes += (Math.abs(v) - 1) * 42 > 62 ? 1 : 0;
             }
+            expected += (long) escapeWidth(p) * escapes;
             assertEquals(expected, p.bits(), "n " + n);
+            assertEquals(72, p.sideBits(), "the header is the side information");
             assertEquals((p.bits() + 7) / 8, p.bytes().length);
             assertTrue(n < 100 || outliers > n / 5, "a Gaussian has about 32% outliers");
+            assertTrue(n < 20000 || escapes > n / 200 && escapeWidth(p) > 0, "and about 1.3% beyond 2.48");
         }
     }
 
@@ -59,6 +69,8 @@ class SmaqTest {
     @Test
     void decodedValuesLieWithinOneQuantisationStep() {
         float[] g = FloatCastTest.gaussian(2000, 4);
+        g[7] = 40f;
+        g[8] = -25f;
         Compressor c = smaq(2);
         Payload p = c.encode(g, 0, g.length);
         float std = LittleEndian.getFloat(p.bytes(), 4);
@@ -66,19 +78,34 @@ class SmaqTest {
         float[] out = new float[g.length];
         c.decode(p, out, 0);
         for (int i = 0; i < g.length; i++) {
-            if (Math.abs(z[i]) <= 2.5f) {
-                double step = std * (Math.abs(z[i]) > 1 ? 1.0 / 42 : 1.0 / 15);
-                assertTrue(Math.abs(out[i] - g[i]) <= step * (1 + 1e-4), i + ": " + g[i] + " → " + out[i]);
-            }
+            double step = std * (Math.abs(z[i]) > 1 ? 1.0 / 42 : 1.0 / 15);
+            assertTrue(Math.abs(out[i] - g[i]) <= step * (1 + 1e-4), i + ": " + g[i] + " → " + out[i]);
         }
     }
 
     @Test
-    void outliersSaturateAtTwoAndAHalfDeviations() {
+    void escapesCarryFarOutliersOnTheOutlierGrid() {
         float[] g = new float[100];
         g[0] = 1000f;
         g[1] = -1000f;
         Compressor c = smaq(3);
+        Payload p = c.encode(g, 0, g.length);
+        float std = LittleEndian.getFloat(p.bytes(), 4);
+        float[] out = new float[g.length];
+        c.decode(p, out, 0);
+        // z = ±7.07, t = 6.07·42 = 254.9: e = t − 62 ≤ 193 takes 8 bits after each 8-bit code
+        assertEquals(8, escapeWidth(p));
+        assertEquals(72 + 2 * (8 + 8) + 98 * 6, p.bits());
+        assertEquals(1000f, out[0], std / 42 * 1.0001f);
+        assertEquals(-1000f, out[1], std / 42 * 1.0001f);
+    }
+
+    @Test
+    void clampSaturatesAtTwoAndAHalfDeviationsAsThePaperSays() {
+        float[] g = new float[100];
+        g[0] = 1000f;
+        g[1] = -1000f;
+        Compressor c = Compressors.create("smaq", Map.of("outliers", "clamp"), 3);
         Payload p = c.encode(g, 0, g.length);
         float mean = LittleEndian.getFloat(p.bytes(), 0);
         float std = LittleEndian.getFloat(p.bytes(), 4);
@@ -86,13 +113,16 @@ class SmaqTest {
         c.decode(p, out, 0);
         assertEquals(mean + 2.5f * std, out[0], 1e-3f * std);
         assertEquals(mean - 2.5f * std, out[1], 1e-3f * std);
-        assertEquals(64 + 2 * 8 + 98 * 6, p.bits());
+        assertEquals(0, escapeWidth(p));
+        assertEquals(72 + 2 * 8 + 98 * 6, p.bits());
     }
 
     @Test
-    void inRangeValuesAreUnbiased() {
+    void everyValueIsUnbiasedEscapesIncluded() {
         float[] g = FloatCastTest.gaussian(64, 9);
         g[0] = 0f;
+        g[1] = 30f;
+        g[2] = -12f;
         Compressor c = smaq(5);
         int draws = 4000;
         double[] sum = new double[g.length];
@@ -108,12 +138,11 @@ class SmaqTest {
                 sum[i] += out[i];
             }
         }
+        assertTrue(Math.abs(z[1]) > 2.5 && Math.abs(z[2]) > 2.5, "two values escape");
         for (int i = 0; i < g.length; i++) {
-            if (Math.abs(z[i]) <= 2.5f) {
-                double step = std * (Math.abs(z[i]) > 1 ? 1.0 / 42 : 1.0 / 15);
-                double tolerance = 5 * step / 2 / Math.sqrt(draws) + 1e-6;
-                assertEquals(g[i], sum[i] / draws, tolerance, "value " + i);
-            }
+            double step = std * (Math.abs(z[i]) > 1 ? 1.0 / 42 : 1.0 / 15);
+            double tolerance = 5 * step / 2 / Math.sqrt(draws) + 1e-5 * Math.abs(g[i]) + 1e-6;
+            assertEquals(g[i], sum[i] / draws, tolerance, "value " + i);
         }
     }
 
@@ -147,6 +176,8 @@ class SmaqTest {
     void badParametersFail() {
         assertEquals("num_samples must be in [0, 2147483647], found -3", assertThrows(ConfigException.class,
                 () -> Compressors.create("smaq", Map.of("num_samples", -3L), 1)).getMessage());
+        assertEquals("outliers must be one of [escape, clamp], found 'drop'", assertThrows(ConfigException.class,
+                () -> Compressors.create("smaq", Map.of("outliers", "drop"), 1)).getMessage());
         assertEquals(Aggregation.ALL_GATHER, smaq(1).aggregation());
     }
 }

@@ -75,14 +75,17 @@ class TrainerTest {
         assertTrue(logs.get(0)[2] > 0, "throughput is reported");
 
         Set<String> names = records.stream().map(MetricRecord::name).collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(new TreeSet<>(List.of("loss", "Vloss", "Vacc", "bits", "bytes_sent", "ratio", "lr", "step_ms",
-                "encode_ms", "decode_ms", "compute_ms", "comm_ms_model", "speedup_model")), names);
+        assertEquals(new TreeSet<>(List.of("loss", "Vloss", "Vacc", "bits", "value_bits", "side_bits", "bytes_sent",
+                "ratio", "lr", "step_ms", "encode_ms", "decode_ms", "compute_ms", "comm_ms_model", "speedup_model")),
+                names);
         assertEquals(List.of(10L, 20L, 30L, 40L, 50L, 60L, 70L, 80L), steps(records, "loss"));
         assertEquals(List.of(40L, 80L), steps(records, "Vacc"));
 
         int n = 784 * 32 + 32 + 32 * 10 + 10;
         long bits = 32L * ((n + 511) / 512) + 8L * n;
         assertEquals(bits, value(records, "bits", 80), 0);
+        assertEquals(32L * ((n + 511) / 512), value(records, "side_bits", 80), 0, "one norm per bucket");
+        assertEquals(8L * n, value(records, "value_bits", 80), 0);
         assertEquals((bits + 7) / 8, value(records, "bytes_sent", 80), 0);
         assertEquals(32.0 * n / bits, value(records, "ratio", 80), 1e-9);
         assertEquals(0.05, value(records, "lr", 80), 0);

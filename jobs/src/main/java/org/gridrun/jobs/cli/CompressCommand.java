@@ -20,13 +20,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code grid-run compress --method M --input FILE}: one method on one gradient, measured: bits per element,
- * compression ratio, relative squared error, bias, encode and decode times.
+ * {@code grid-run compress --method M --input FILE}: one method on one gradient, measured: bits per element (the
+ * payload's, split into the values' codes and side information as the compressor wrote them), compression ratio,
+ * relative squared error, bias, encode and decode times, and what the method reports about itself
+ * ({@link Compressor#diagnostics()} after the first repeat: JointSQ's width shares, ALQ/AMQ's fitted levels).
  */
 @Command(name = "compress", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Compress a gradient (.npy float32 of any shape, or raw little-endian .f32) with one method "
-                + "and print bits per element, compression ratio, relative squared error ||Q(v)-v||^2/||v||^2 "
-                + "(mean over the repeats), the bias estimate ||mean Q(v) - v||^2/||v||^2, and encode/decode times.")
+                + "and print bits per element (wire, value and side bits), compression ratio, relative squared error "
+                + "||Q(v)-v||^2/||v||^2 (mean over the repeats), the bias estimate ||mean Q(v) - v||^2/||v||^2, "
+                + "encode/decode times and what the method reports about itself.")
 final class CompressCommand implements Callable<Integer> {
     @Option(names = {"-m", "--method"}, paramLabel = "NAME", required = true,
             description = "The compressor (grid-run list compressors).")
@@ -74,6 +77,8 @@ final class CompressCommand implements Callable<Integer> {
         float[] decoded = new float[n];
         double error = 0;
         long bits = 0;
+        long sideBits = 0;
+        Map<String, Double> diagnostics = Map.of();
         long encodeNanos = 0;
         long decodeNanos = 0;
         for (int r = 0; r < repeat; r++) {
@@ -87,6 +92,10 @@ final class CompressCommand implements Callable<Integer> {
             encodeNanos += t1 - t0;
             decodeNanos += t2 - t1;
             bits += payload.bits();
+            sideBits += payload.sideBits();
+            if (r == 0) {
+                diagnostics = c.diagnostics();
+            }
             for (int i = 0; i < n; i++) {
                 double d = decoded[i] - v[i];
                 error += d * d;
@@ -101,25 +110,37 @@ final class CompressCommand implements Callable<Integer> {
             double d = mean[i] / repeat - v[i];
             bias += d * d;
         }
-        print(prototype, gradient, (double) bits / repeat, error / repeat / norm, bias / norm,
-                encodeNanos / 1e6 / repeat, decodeNanos / 1e6 / repeat);
+        print(prototype, gradient, new double[] {(double) bits / repeat, (double) sideBits / repeat},
+                error / repeat / norm, bias / norm, encodeNanos / 1e6 / repeat, decodeNanos / 1e6 / repeat);
+        printDiagnostics(diagnostics);
         return 0;
     }
 
-    private void print(Compressor c, GradientFile g, double bits, double relError, double relBias, double encodeMs,
-                       double decodeMs) {
+    /** Prints the measures; {@code bits} holds the mean payload bits and the mean side bits. */
+    private void print(Compressor c, GradientFile g, double[] bits, double relError, double relBias,
+                       double encodeMs, double decodeMs) {
         PrintWriter out = spec.commandLine().getOut();
         int n = g.values().length;
         out.printf(Locale.ROOT, "%s %s on %s: %d values %s, %d repeats, seed %d%n", c.name(), c.config(), input, n,
                 java.util.Arrays.toString(g.shape()), repeat, seed);
-        out.printf(Locale.ROOT, "bits/element     %.4f%n", bits / n);
-        out.printf(Locale.ROOT, "ratio            %.2f  (32-bit floats / payload)%n", 32.0 * n / bits);
+        out.printf(Locale.ROOT, "bits/element     %.4f  (wire: every bit of the payload)%n", bits[0] / n);
+        out.printf(Locale.ROOT, "value bits       %.4f  (per element: the values' codes)%n", (bits[0] - bits[1]) / n);
+        out.printf(Locale.ROOT, "side bits        %.4f  (per element: headers, scales, norms, maps, indices)%n",
+                bits[1] / n);
+        out.printf(Locale.ROOT, "ratio            %.2f  (32-bit floats / payload)%n", 32.0 * n / bits[0]);
         out.printf(Locale.ROOT, "rel sq error     %.4e  (||Q(v)-v||^2/||v||^2, mean over the repeats)%n", relError);
         out.printf(Locale.ROOT, "bias estimate    %.4e  (||mean Q(v)-v||^2/||v||^2; about error/R when unbiased)%n",
                 relBias);
         out.printf(Locale.ROOT, "encode           %.3f ms  (%.3f GB/s of float32 input)%n", encodeMs,
                 4.0 * n / (encodeMs * 1e6));
         out.printf(Locale.ROOT, "decode           %.3f ms%n", decodeMs);
+        out.flush();
+    }
+
+    /** Prints what the method reported about itself after the first repeat, one name and value a line. */
+    private void printDiagnostics(Map<String, Double> diagnostics) {
+        PrintWriter out = spec.commandLine().getOut();
+        diagnostics.forEach((name, value) -> out.printf(Locale.ROOT, "%-16s %.6g%n", name, value));
         out.flush();
     }
 

@@ -78,6 +78,11 @@ final class TorchBench {
         return version;
     }
 
+    /** The interpreter that imports torch. */
+    String python() {
+        return python;
+    }
+
     /** The median milliseconds PyTorch takes for one training step of {@code model} on {@code device}. */
     double millis(String model, int batch, int threads, int warmup, int steps, String device) {
         Map<String, String> printed = runScript(TRAIN_SCRIPT, List.of(model, Integer.toString(batch),

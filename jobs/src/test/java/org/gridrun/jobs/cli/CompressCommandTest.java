@@ -58,9 +58,30 @@ class CompressCommandTest {
         double bias = number(r.out(), "bias estimate");
         assertTrue(bias < 2.0 * error / 40 && bias > 0.5 * error / 40, "bias " + bias + " vs error/R " + error / 40);
         assertEquals(4 + 32.0 / 256, number(r.out(), "bits/element"), 1e-4, "4 bits + one float32 norm per 256");
+        assertEquals(4, number(r.out(), "value bits"), 1e-9);
+        assertEquals(32.0 / 256, number(r.out(), "side bits"), 1e-9);
         GradientFile written = GradientFile.read(out);
         assertArrayEquals(new int[] {64, 32}, written.shape());
         assertTrue(written.npy());
+    }
+
+    @Test
+    void jointSqPrintsItsWidthSharesAndItsMapAsSideBits() throws Exception {
+        SplittableRandom random = new SplittableRandom(4);
+        float[] v = new float[128 * 72];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) (random.nextGaussian() * -Math.log(1 - random.nextDouble()));
+        }
+        Cli.Result r = Cli.run(tmp, "compress", "-m", "jointsq", "-i", npy(v, 128, 72).toString(), "--repeat", "2");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        double shares = 0;
+        for (int w : new int[] {0, 2, 4, 8}) {
+            shares += number(r.out(), "width_share/" + w);
+        }
+        assertEquals(1, shares, 1e-5, "printed to six digits");
+        assertTrue(number(r.out(), "value bits") <= Math.ceil(v.length * 32 * 0.032) / v.length + 1e-4, r.out());
+        assertEquals(number(r.out(), "bits/element"), number(r.out(), "value bits") + number(r.out(), "side bits"),
+                1e-3);
     }
 
     @Test

@@ -78,23 +78,8 @@ public final class AlqCoordinateDescent extends BaseLevelFitter {
 
     @Override
     FittedLevels fitChecked(Density density, int levelCount) {
-        double[] best = null;
-        double bestProxy = Double.POSITIVE_INFINITY;
-        for (double[] start : alqStarts(density, levelCount)) {
-            double[] levels = symmetric ? positiveHalf(start) : start;
-            for (int e = 0; e < epochs; e++) {
-                sweep(density, levels, inverseCdf);
-            }
-            if (symmetric) {
-                levels = mirrored(levels);
-            }
-            double proxy = VarianceProxy.value(density, levels);
-            if (proxy < bestProxy) {
-                best = levels;
-                bestProxy = proxy;
-            }
-        }
-        return new FittedLevels(best, bestProxy, Double.NaN);
+        return bestOfAlqStarts(density, levelCount, epochs, symmetric,
+                (f, levels, j) -> minimiser(f, levels[j - 1], levels[j + 1], inverseCdf));
     }
 
     /** One coordinate-descent sweep over the interior levels, in place; the ends stay where they are. */

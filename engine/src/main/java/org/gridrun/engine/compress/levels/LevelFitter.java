@@ -19,4 +19,14 @@ public interface LevelFitter {
      */
     FittedLevels fit(Density density, int levelCount);
 
+    /**
+     * Fits {@code levelCount} levels to the density, given the exponential family's {@code p} of the levels in use
+     * ({@code NaN} before the first fit); fitters that do not start from it ignore it, as this default does.
+     *
+     * @throws IllegalArgumentException as {@link #fit(Density, int)}
+     */
+    default FittedLevels fit(Density density, int levelCount, double previousMultiplier) {
+        return fit(density, levelCount);
+    }
+
 }

@@ -43,6 +43,11 @@ public final class Mixture implements Density {
         return components.length;
     }
 
+    /** Component {@code k}, in the order given. */
+    public Density component(int k) {
+        return components[k];
+    }
+
     /** A copy of the weights, in component order. */
     public double[] weights() {
         return weights.clone();
