@@ -72,6 +72,14 @@ public final class GridFile {
         return GridLocator.resolve(gridArg, gridsDir);
     }
 
+    /**
+     * The name of the grid in {@code file}, under which its runs and results are kept: the file name without
+     * {@code .yaml}, what {@link #name()} of the loaded file says.
+     */
+    public static String nameOf(Path file) {
+        return GridLocator.baseName(file);
+    }
+
     /** The grid's name: the file name without {@code .yaml}. */
     public String name() {
         return name;
