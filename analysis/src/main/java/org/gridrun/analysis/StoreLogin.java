@@ -113,11 +113,13 @@ final class StoreLogin {
     private static RuntimeException translate(StoreUrl store, SQLException e) {
         return switch (e.getErrorCode()) {
             case ErrorCode.WRONG_USER_OR_PASSWORD -> new WrongPassword(e);
-            case ErrorCode.DATABASE_ALREADY_OPEN_1 -> new StoreAccessException("results store " + store.url()
-                    + " is open in another process" + holder(store) + ", and its automatic server cannot be reached "
-                    + "from here (it listens on that host's loopback interface only): run this command on that host, "
-                    + "or stop that process; to reach the store from other hosts, serve it with grid-run db serve "
-                    + "--allow-others", e);
+            case ErrorCode.DATABASE_ALREADY_OPEN_1 -> new StoreAccessException("results store " + store.base()
+                    + " is open in another process" + holder(store) + (store.url().contains("AUTO_SERVER=TRUE")
+                    ? ", whose automatic server this process cannot reach (it listens on that host's loopback "
+                    + "interface only): run this command on that host, or serve the store to other hosts with "
+                    + "grid-run db serve --allow-others"
+                    : "; grid-run db serve needs the store to itself: stop that process, or start db serve first "
+                    + "(commands started later go through it)"), e);
             case ErrorCode.REMOTE_CONNECTION_NOT_ALLOWED -> new StoreAccessException("the server at "
                     + store.hostPort() + " accepts connections from its own host only (grid-run db serve without "
                     + "--allow-others)", e);

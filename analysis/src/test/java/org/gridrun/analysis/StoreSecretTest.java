@@ -123,6 +123,25 @@ class StoreSecretTest {
         }
     }
 
+    @Test
+    void aStoreHeldByAnotherProcessIsAMessageNotAStackTrace() throws Exception {
+        Path base = tmp.resolve("runs/gridrun");
+        ResultsStore.open(base).close();
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), HoldStore.class.getName(), base.toString())
+                .redirectErrorStream(true).start();
+        try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream()))) {
+            assertEquals("open", out.readLine());
+            StoreAccessException e = assertThrows(StoreAccessException.class, () -> ResultsStore.open(base));
+            assertTrue(e.getMessage().startsWith("results store " + base + " is open in another process"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("run this command on that host"), e.getMessage());
+        } finally {
+            holder.getOutputStream().close();
+            holder.waitFor();
+        }
+    }
+
     private static String url(Path base) {
         return "jdbc:h2:file:" + base;
     }
