@@ -5,7 +5,6 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.util.Collections;
-import java.util.Locale;
 import java.util.Objects;
 import org.gridrun.engine.run.StatusFile;
 import org.h2.engine.SysProperties;
@@ -65,13 +64,20 @@ public final class StoreNetwork {
     }
 
     /**
-     * The name other hosts reach this one by: the host name, unless it is {@code localhost}, else the first IPv4
-     * address of an interface that is up and not loopback; {@code localhost} when there is none.
+     * The name other hosts reach this one by: the host name when it resolves to an address other than loopback, else
+     * the first IPv4 address of an interface that is up and not loopback (a host name that this host maps to
+     * 127.0.0.1 says nothing of what others see); the host name when there is no such interface.
      */
     static String hostForOthers() {
         String name = StatusFile.hostName();
-        if (!name.toLowerCase(Locale.ROOT).startsWith("localhost")) {
-            return name;
+        try {
+            for (InetAddress address : InetAddress.getAllByName(name)) {
+                if (!address.isLoopbackAddress()) {
+                    return name;
+                }
+            }
+        } catch (IOException unresolved) {
+            // look at the interfaces
         }
         try {
             for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
@@ -85,7 +91,7 @@ public final class StoreNetwork {
                 }
             }
         } catch (IOException e) {
-            // no interface list: localhost is all that can be said
+            // no interface list: the host name is all that can be said
         }
         return name;
     }
