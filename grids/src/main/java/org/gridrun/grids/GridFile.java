@@ -46,6 +46,11 @@ public final class GridFile {
      */
     public static GridFile load(Path file, KeySchema schema) {
         String shown = file.toString();
+        String name = nameOf(file);
+        if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+            throw new GridException(shown + ": the grid is named after its file, and '" + name + "' names no "
+                    + "directory of its own under runs/; rename the file");
+        }
         String source;
         try {
             source = Files.readString(file);
