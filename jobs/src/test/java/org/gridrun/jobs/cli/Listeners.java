@@ -8,19 +8,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The TCP sockets a process listens on, as {@code ss -ltnp} shows them: what other hosts could connect to. */
-final class Listeners {
+public final class Listeners {
     private static final Path SS = Path.of("/usr/bin/ss");
 
     private Listeners() {
     }
 
     /** Whether {@code ss} is there to ask. */
-    static boolean available() {
+    public static boolean available() {
         return Files.isExecutable(SS) || Files.isExecutable(Path.of("/bin/ss"));
     }
 
     /** The local addresses ({@code host:port}) process {@code pid} listens on. */
-    static List<String> of(long pid) {
+    public static List<String> of(long pid) {
         List<String> addresses = new ArrayList<>();
         for (String line : ss()) {
             if (line.contains("pid=" + pid + ",")) {
@@ -31,7 +31,7 @@ final class Listeners {
     }
 
     /** Whether a local address is on the loopback interface only. */
-    static boolean loopback(String address) {
+    public static boolean loopback(String address) {
         return address.startsWith("127.") || address.startsWith("[::ffff:127.") || address.startsWith("[::1]")
                 || address.startsWith("localhost:");
     }
