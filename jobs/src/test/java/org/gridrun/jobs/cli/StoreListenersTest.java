@@ -10,15 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.gridrun.analysis.ResultsStore;
-import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
-import org.gridrun.engine.train.TrainerConfig;
 import org.h2.api.ErrorCode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,7 +61,7 @@ class StoreListenersTest {
             assertEquals(1, listening.size(), "one listener, the TLS server; no automatic server: " + listening);
             assertFalse(Listeners.loopback(listening.get(0)), "asked for every interface: " + listening);
             String here = url.replaceFirst("ssl://[^/]+:", "ssl://localhost:");
-            RunDir dir = stage(workdir.resolve("runs/g/r/live"));
+            RunDir dir = StagedExperiment.stage(workdir, "live");
             Cli.Result job = Cli.run(workdir, "train", dir.path().toString(), "--db-url", here);
             assertEquals(0, job.exit(), job.err());
             assertFalse(job.err().contains("cannot write to the results store"), job.err());
@@ -90,20 +86,5 @@ class StoreListenersTest {
 
     private static String url(String servedLine) {
         return servedLine.substring(SERVED.length()).split(" ")[0];
-    }
-
-    private static RunDir stage(Path path) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("hidden", "8");
-        params.put("ngpu", 2L);
-        params.put("batch_size", 8L);
-        params.put("niters", 4L);
-        params.put("log_interval", 2L);
-        params.put("chkpt_iter", 2L);
-        params.put("method", "none");
-        RunDir dir = RunDir.at(path);
-        dir.writeExperiment(new ExperimentRecord("g", "r", "live", "id-live", params,
-                TrainerConfig.resolve(params)));
-        return dir;
     }
 }
