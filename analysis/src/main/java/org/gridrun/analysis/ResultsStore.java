@@ -1,11 +1,7 @@
 package org.gridrun.analysis;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,15 +18,20 @@ import org.gridrun.engine.run.StatusEntry;
 /**
  * The H2 database that holds every experiment of every grid: configs, run lifecycles and metric records.
  *
- * <p>Open it with {@link #open(Path)} (a file database that a second process may open at the same time, through
- * H2's automatic mixed mode) or {@link #openUrl(String)}; opening applies any schema migration the store lacks and
- * rejects a store written by a newer gridrun. Then {@link #ingest(RunDir)} run directories, any number of times,
- * and query. Close it when done.
+ * <p>Open it with {@link #open(Path)} (a file database that a second process on the same host may open at the same
+ * time, through H2's automatic mixed mode, whose server listens on loopback only) or {@link #openUrl(String)};
+ * opening logs in with the store's {@link StoreSecret} (creating both for a new store, giving an older store its
+ * secret), applies any schema migration the store lacks and rejects a store written by a newer gridrun. Then
+ * {@link #ingest(RunDir)} run directories, any number of times, and query. Close it when done.
  *
  * <p>Methods are synchronized on the store, which holds one connection; failures are {@link StoreException}s
  * naming the store.
  */
 public final class ResultsStore implements AutoCloseable {
+    static {
+        StoreNetwork.loopbackByDefault();
+    }
+
     /** The metric records ingested per transaction. */
     static final int BATCH_ROWS = 100_000;
     private static final int INGEST_TRIES = 3;
@@ -52,17 +53,24 @@ public final class ResultsStore implements AutoCloseable {
      * Opens (creating when absent) the file database whose base name is {@code databaseFile}.
      *
      * <p>H2 appends {@code .mv.db}: {@code runs/gridrun} is stored in {@code runs/gridrun.mv.db} (a path that already
-     * ends in {@code .mv.db} means the same file). Parent directories are created.
+     * ends in {@code .mv.db} means the same file). Missing parent directories are created readable by their owner
+     * only. When {@code grid-run db serve} on this host holds the store, it is opened through that server.
      */
     public static ResultsStore open(Path databaseFile) {
         Path base = basePath(databaseFile);
-        try {
-            Files.createDirectories(base.getParent());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the directory of results store " + base + ": "
-                    + e.getMessage(), e);
-        }
-        return openUrl("jdbc:h2:file:" + base + ";AUTO_SERVER=TRUE");
+        Optional<String> served = ServedStore.localUrl(base);
+        return served.isPresent() ? openUrl(served.get()) : openFile(base, StoreNetwork.autoServer());
+    }
+
+    /**
+     * Opens the file database at {@code base} in this process; with {@code shared}, other processes on this host
+     * may open it too, through H2's automatic server on loopback.
+     */
+    static ResultsStore openFile(Path base, boolean shared) {
+        OwnerOnly.createDirectories(base.getParent());
+        ResultsStore store = openUrl("jdbc:h2:file:" + base + (shared ? ";AUTO_SERVER=TRUE" : ""));
+        OwnerOnly.restrict(base.resolveSibling(base.getFileName() + ".lock.db"));
+        return store;
     }
 
     /** The absolute file name H2 is given for {@code databaseFile}: without {@code .mv.db}. */
@@ -73,14 +81,16 @@ public final class ResultsStore implements AutoCloseable {
                 : base;
     }
 
-    /** Opens the store at an H2 JDBC URL (user {@code sa}, empty password), e.g. {@code jdbc:h2:mem:test}. */
+    /**
+     * Opens the store at an H2 JDBC URL, e.g. {@code jdbc:h2:tcp://host:port/path} or {@code jdbc:h2:mem:test}: as
+     * user {@code sa} with the store's secret, from {@code $GRIDRUN_DB_SECRET} or the secret file beside the path the
+     * URL names (an in-memory store has none); {@code ssl://} trusts only the store's own certificate.
+     *
+     * @throws StoreAccessException when the secret is missing or wrong, or the store is held where this process
+     *                              cannot reach it
+     */
     public static ResultsStore openUrl(String jdbcUrl) {
-        Connection connection;
-        try {
-            connection = DriverManager.getConnection(jdbcUrl, "sa", "");
-        } catch (SQLException e) {
-            throw new StoreException("cannot open results store " + jdbcUrl + ": " + e.getMessage(), e);
-        }
+        Connection connection = StoreLogin.connect(jdbcUrl);
         try {
             Migrations.apply(connection, jdbcUrl);
         } catch (SQLException | RuntimeException e) {

@@ -1,7 +1,6 @@
 package org.gridrun.analysis;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -9,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Direct SQL on a store, for assertions the public API does not expose. */
+/** Direct SQL on a store, logged in with its secret, for assertions the public API does not expose. */
 final class StoreTables {
     private StoreTables() {
     }
@@ -24,7 +23,7 @@ final class StoreTables {
     }
 
     static long scalar(String url, String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(url, "sa", "");
+        try (Connection c = StoreLogin.connect(url);
              Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
@@ -32,7 +31,7 @@ final class StoreTables {
     }
 
     static void execute(String url, String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement()) {
+        try (Connection c = StoreLogin.connect(url); Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }

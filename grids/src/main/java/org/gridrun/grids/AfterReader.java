@@ -2,6 +2,7 @@ package org.gridrun.grids;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ import org.gridrun.grids.yaml.Sequence;
  *
  * <p>{@link #read} checks the form and the match keys against the schema; {@link #check} checks, once every run
  * of the grid and its includes is known, that each run named exists, is not the run itself nor named twice, and
- * that both runs set every match key.
+ * that both runs set every match key; {@link #circles} finds runs that wait for each other.
  */
 final class AfterReader {
     static final List<String> FIELDS = List.of("run", "match");
@@ -79,6 +80,56 @@ final class AfterReader {
                 a.match().forEach(key -> checkMatch(key, run, keysOfRuns.get(run), other, keysOfRuns.get(other)));
             }
         }
+    }
+
+    /**
+     * A circle of runs that wait for each other, so that none could start.
+     *
+     * @param run     the run whose {@code after:} entry closes the circle
+     * @param closing that entry
+     * @param runs    the runs around the circle, from the one {@code closing} names back to it
+     */
+    record Circle(String run, After closing, List<String> runs) {
+    }
+
+    /** Every circle among the {@code after:} of {@code runs}, each found once, where a depth-first walk closes it. */
+    static List<Circle> circles(Map<String, RunSpec> runs) {
+        List<Circle> found = new ArrayList<>();
+        Map<String, Boolean> finished = new HashMap<>();
+        for (String run : runs.keySet()) {
+            walk(run, runs, finished, new ArrayList<>(), found);
+        }
+        return found;
+    }
+
+    private static void walk(String run, Map<String, RunSpec> runs, Map<String, Boolean> finished, List<String> path,
+                             List<Circle> found) {
+        if (finished.containsKey(run)) {
+            return;
+        }
+        finished.put(run, false);
+        path.add(run);
+        for (After a : runs.get(run).after()) {
+            String next = a.run().text();
+            if (!runs.containsKey(next) || next.equals(run)) {
+                continue;
+            }
+            if (Boolean.FALSE.equals(finished.get(next))) {
+                List<String> circle = new ArrayList<>(path.subList(path.indexOf(next), path.size()));
+                circle.add(next);
+                found.add(new Circle(run, a, circle));
+            } else {
+                walk(next, runs, finished, path, found);
+            }
+        }
+        path.remove(path.size() - 1);
+        finished.put(run, true);
+    }
+
+    /** Reports {@code circle}, which an {@code after:} entry read by this reader closes. */
+    void report(Circle circle) {
+        problems.add(circle.closing().run().mark(), "after: runs wait for each other in a circle, "
+                + String.join(" -> ", circle.runs()) + ", so none could start; drop one of these 'after:' entries");
     }
 
     private void checkMatch(Scalar key, String run, Collection<String> runKeys, String other,

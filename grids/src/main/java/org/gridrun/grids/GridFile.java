@@ -46,6 +46,11 @@ public final class GridFile {
      */
     public static GridFile load(Path file, KeySchema schema) {
         String shown = file.toString();
+        String name = nameOf(file);
+        if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+            throw new GridException(shown + ": the grid is named after its file, and '" + name + "' names no "
+                    + "directory of its own under runs/; rename the file");
+        }
         String source;
         try {
             source = Files.readString(file);
@@ -70,6 +75,14 @@ public final class GridFile {
      */
     public static Path resolve(String gridArg, Path gridsDir) {
         return GridLocator.resolve(gridArg, gridsDir);
+    }
+
+    /**
+     * The name of the grid in {@code file}, under which its runs and results are kept: the file name without
+     * {@code .yaml}, what {@link #name()} of the loaded file says.
+     */
+    public static String nameOf(Path file) {
+        return GridLocator.baseName(file);
     }
 
     /** The grid's name: the file name without {@code .yaml}. */

@@ -74,6 +74,7 @@ final class GridReader {
             problems.add(root.top().mark(), "no 'runs:' in the grid file; add a mapping of run names to runs");
         }
         runs.values().forEach(run -> afterReaders.get(run.name()).check(run.name(), run.after(), keysOfRuns));
+        AfterReader.circles(runs).forEach(circle -> afterReaders.get(circle.run()).report(circle));
         return new Grid(runs, slurm);
     }
 

@@ -16,8 +16,8 @@ import org.gridrun.grids.yaml.Sequence;
  * {@code seeds}, {@code slurm} and {@code after}.
  *
  * <p>Each sub-grid gets the defaults merged under it and the run's seed axis last, as {@link Defaults} says. A run
- * name is a directory name, so it may hold only letters, digits, {@code .}, {@code _} and {@code -}. A run that
- * spans more than {@link Space#MAX_POINTS} combinations is refused.
+ * name is a directory name, so it may hold only letters, digits, {@code .}, {@code _} and {@code -}, and is not
+ * {@code .} or {@code ..}. A run that spans more than {@link Space#MAX_POINTS} combinations is refused.
  */
 final class RunReader {
     static final List<String> RUN_KEYS = List.of("grid", "prefix", "exclude", "seeds", "slurm", "after");
@@ -40,6 +40,9 @@ final class RunReader {
         String name = run.name();
         if (!RUN_NAME.matcher(name).matches()) {
             problems.add(run.key().mark(), "run name '" + name + "' may hold only letters, digits, '.', '_' and '-'");
+        } else if (name.equals(".") || name.equals("..")) {
+            problems.add(run.key().mark(), "run name '" + name + "' names no directory of its own (runs/GRID/"
+                    + name + " is the grid's or its parent); use letters or digits");
         }
         if (!(run.value() instanceof Mapping body)) {
             problems.add(run.value().mark(), "run '" + name + "' must be a mapping with a 'grid:' key; found "

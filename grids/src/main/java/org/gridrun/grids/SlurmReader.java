@@ -30,6 +30,8 @@ final class SlurmReader {
     private static final Pattern WORD = Pattern.compile("[^\\s'\"\\\\]+");
     private static final Pattern MEM = Pattern.compile("[1-9][0-9]*[KMGTkmgt]?");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** The variable that gives a job the results store's secret: never written into a script. */
+    private static final String STORE_SECRET = "GRIDRUN_DB_SECRET";
 
     private final ProblemList problems;
 
@@ -128,6 +130,10 @@ final class SlurmReader {
             if (!ENV_NAME.matcher(variable.name()).matches()) {
                 problems.add(variable.key().mark(), "env: '" + variable.name() + "' is not a variable name; use"
                         + " letters, digits and '_', not starting with a digit");
+            } else if (variable.name().equals(STORE_SECRET)) {
+                problems.add(variable.key().mark(), "env: " + STORE_SECRET + " must not be written into a batch "
+                        + "script, which others may read; jobs read the store's secret from its file beside the "
+                        + "store, or from the environment that sbatch passes on from where you submit");
             } else if (!(variable.value() instanceof Scalar value) || value.isNull()) {
                 problems.add(variable.value().mark(), "env: " + variable.name() + " takes one value (write '' for"
                         + " an empty one), found " + variable.value().describe());

@@ -79,4 +79,17 @@ class DependenciesTest {
                 "5:15: after takes a run name, {run: name, match: [keys]}, or a list of these; found a list",
                 "6:34: after: match takes a key or a list of keys, found a list");
     }
+
+    @Test
+    void runsThatWaitForEachOtherAreACircleReportedWhereItCloses() {
+        assertFails(dir, """
+                runs:
+                  a: {after: c, grid: {bits: 2}}
+                  b: {after: a, grid: {bits: 2}}
+                  c: {after: [b], grid: {bits: 2}}
+                  d: {after: a, grid: {bits: 2}}
+                """,
+                "3:14: after: runs wait for each other in a circle, a -> c -> b -> a, so none could start; drop one "
+                        + "of these 'after:' entries");
+    }
 }

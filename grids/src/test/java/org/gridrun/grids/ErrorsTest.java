@@ -44,6 +44,29 @@ class ErrorsTest {
     }
 
     @Test
+    void aRunNamedDotOrDotDotIsRefusedForItWouldWriteOutsideItsGrid() {
+        assertFails("runs:\n  ..: {grid: {bits: 2}}\n  .: {grid: {bits: 2}}\n",
+                "2:3: run name '..' names no directory of its own (runs/GRID/.. is the grid's or its parent); use "
+                        + "letters or digits",
+                "3:3: run name '.' names no directory of its own (runs/GRID/. is the grid's or its parent); use "
+                        + "letters or digits");
+    }
+
+    @Test
+    void aGridFileNamedDotDotIsRefused() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("...yaml"), "runs: {r: {grid: {bits: 2}}}\n");
+        GridException e = assertThrows(GridException.class, () -> GridFile.load(file, new TestSchema()));
+        assertEquals(file + ": the grid is named after its file, and '..' names no directory of its own under "
+                + "runs/; rename the file", e.getMessage());
+    }
+
+    @Test
+    void aLongValueIsQuotedInPart() {
+        assertFails("runs:\n  r: " + "x".repeat(200) + "\n",
+                "2:6: run 'r' must be a mapping with a 'grid:' key; found '" + "x".repeat(80) + "…'");
+    }
+
+    @Test
     void unknownKeyWithNothingCloseSuggestsNothing() {
         assertFails("runs: {r: {grid: {method: qsgd, zzz: 1}}}\n", "1:33: unknown key 'zzz'");
     }

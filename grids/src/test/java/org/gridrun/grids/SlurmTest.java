@@ -133,6 +133,10 @@ class SlurmTest {
                 "9:18: env: Y takes one value (write '' for an empty one), found nothing",
                 "10:11: extra takes raw sbatch options such as --exclusive, one per item; found 'exclusive'",
                 "11:10: setup takes a line or a list of lines, found a mapping");
+        assertFails(dir, "slurm:\n  env: {GRIDRUN_DB_SECRET: abc}\nruns: {r: {grid: {bits: 2}}}\n",
+                "2:9: env: GRIDRUN_DB_SECRET must not be written into a batch script, which others may read; jobs "
+                        + "read the store's secret from its file beside the store, or from the environment that "
+                        + "sbatch passes on from where you submit");
         assertFails(dir, "slurm: 3\nruns: {r: {grid: {bits: 2}}}\n",
                 "1:8: slurm must be a mapping of sbatch settings such as partition: gpu, found '3'");
         assertFails(dir, "runs: {r: {slurm: {tme: 5}, grid: {bits: 2}}}\n",

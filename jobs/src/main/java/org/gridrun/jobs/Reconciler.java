@@ -30,7 +30,8 @@ import org.gridrun.jobs.slurm.SlurmClient;
  * is gone when that process no longer runs on this host; and a RUNNING entry's {@code pid <n>} recorded on this host
  * is gone when that process no longer runs. Entries recorded on another host with no SLURM job are left alone: this
  * host cannot tell. The status file is read again just before marking, so a job that finished meanwhile keeps its
- * final state.
+ * final state; and an experiment whose {@link TrainerLock} a process holds is not gone, whatever its status says (a
+ * trainer that a killed grid-run was starting).
  */
 public final class Reconciler {
     private static final Pattern PID = Pattern.compile("\\bpid (\\d+)\\b");
@@ -76,7 +77,7 @@ public final class Reconciler {
         List<Gone> marked = new ArrayList<>();
         for (Gone g : gone) {
             RunState now = g.dir().status().state();
-            if (now != null && now.isInFlight()) {
+            if (now != null && now.isInFlight() && !TrainerLock.held(g.dir())) {
                 g.dir().status().append(RunState.KILLED, g.reason());
                 store.ingest(g.dir());
                 marked.add(g);

@@ -102,4 +102,27 @@ class ReconcilerTest {
             assertEquals(RunState.QUEUED, store.state("id-waiting").orElseThrow());
         }
     }
+
+    @Test
+    void anExperimentWhoseTrainerLockAnotherProcessHoldsIsNotGoneWhateverItsStatusSays() throws Exception {
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        RunDir starting = dir("starting", RunState.QUEUED, "local:" + finished.pid(), "");
+        Process trainer = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), HoldTrainerLock.class.getName(),
+                starting.path().toString()).redirectErrorStream(true).start();
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db"));
+             var out = new java.io.BufferedReader(new java.io.InputStreamReader(trainer.getInputStream()))) {
+            assertEquals("held", out.readLine());
+            assertTrue(TrainerLock.tryAcquire(starting).isEmpty(), "a second trainer does not get it");
+            assertEquals(List.of(), new Reconciler(store, null).reconcile(List.of(starting)));
+            trainer.getOutputStream().close();
+            trainer.waitFor();
+            assertEquals(List.of(starting), new Reconciler(store, null).reconcile(List.of(starting)).stream()
+                    .map(Reconciler.Gone::dir).toList(), "once the trainer is gone, so is the experiment");
+            try (TrainerLock lock = TrainerLock.tryAcquire(starting).orElseThrow()) {
+                assertTrue(TrainerLock.held(starting));
+            }
+        }
+    }
 }

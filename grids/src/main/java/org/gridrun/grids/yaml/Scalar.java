@@ -20,8 +20,15 @@ public record Scalar(Object value, String text, Mark mark) implements Node {
         return value == null;
     }
 
+    /** The longest text {@link #describe()} quotes whole; a longer one is cut there and ends in an ellipsis. */
+    static final int QUOTED_CHARS = 80;
+
     @Override
     public String describe() {
-        return value == null ? "nothing" : "'" + text + "'";
+        if (value == null) {
+            return "nothing";
+        }
+        String shown = text.length() <= QUOTED_CHARS ? text : text.substring(0, QUOTED_CHARS) + "…";
+        return "'" + shown.replace('\n', ' ') + "'";
     }
 }

@@ -51,8 +51,9 @@ final class CancelCommand implements Callable<Integer> {
     public Integer call() {
         Workspace workspace = common.workspace();
         PrintWriter out = spec.commandLine().getOut();
+        String grid = selection.name(workspace);
         List<RunDir> inFlight = new ArrayList<>();
-        for (RunDir dir : RunDirectories.of(workspace, selection.grid)) {
+        for (RunDir dir : RunDirectories.of(workspace, grid)) {
             RunState state = dir.status().state();
             boolean wanted = (selection.run == null
                     || dir.path().getParent().getFileName().toString().equals(selection.run))
@@ -64,9 +65,9 @@ final class CancelCommand implements Callable<Integer> {
         SlurmClient slurm = Clusters.slurmIfAnswering();
         Set<String> slurmJobs = new LinkedHashSet<>();
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
-            List<StoredExperiment> unstarted = unstarted(store);
+            List<StoredExperiment> unstarted = unstarted(store, grid);
             if (inFlight.isEmpty() && unstarted.isEmpty()) {
-                out.println("grid " + selection.grid + (selection.run == null ? "" : ", run " + selection.run)
+                out.println("grid " + grid + (selection.run == null ? "" : ", run " + selection.run)
                         + ": nothing queued or running");
                 out.flush();
                 return 0;
@@ -103,7 +104,7 @@ final class CancelCommand implements Callable<Integer> {
                 store.ingest(dir);
             }
             out.printf("grid %s: cancelled %d experiments (%d SLURM tasks, %d local processes signalled); "
-                    + "grid-run resubmit --grid %s --failed runs them again%n", selection.grid,
+                    + "grid-run resubmit --grid %s --failed runs them again%n", grid,
                     inFlight.size() + unstarted.size(), slurmJobs.size(), local, selection.grid);
         }
         out.flush();
@@ -111,8 +112,8 @@ final class CancelCommand implements Callable<Integer> {
     }
 
     /** Experiments queued on SLURM whose job has not started yet, so they have no run directory. */
-    private List<StoredExperiment> unstarted(ResultsStore store) {
-        return store.experiments(selection.grid, selection.run).stream()
+    private List<StoredExperiment> unstarted(ResultsStore store, String grid) {
+        return store.experiments(grid, selection.run).stream()
                 .filter(e -> e.state() != null && e.state().isInFlight() && e.job() != null
                         && e.job().startsWith("slurm:") && (e.runDir() == null || !RunDir.at(e.runDir()).exists()))
                 .filter(e -> experiments == null || experiments.contains(e.name()))

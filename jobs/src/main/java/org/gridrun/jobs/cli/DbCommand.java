@@ -1,8 +1,10 @@
 package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.gridrun.analysis.StoreSecret;
 import org.gridrun.analysis.StoreServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,16 +37,22 @@ final class DbCommand {
     /** {@code grid-run db serve}. */
     @Command(name = "serve", mixinStandardHelpOptions = true,
             description = "Start an H2 TCP server on the results store and print the JDBC URL that jobs write to "
-                    + "live (grid-run train --db-url URL, or $GRIDRUN_DB_URL); runs until Ctrl-C.")
+                    + "live (grid-run train --db-url URL, or $GRIDRUN_DB_URL); it listens on loopback only unless "
+                    + "--allow-others, and admits only clients that give the store's secret; runs until Ctrl-C.")
     static final class Serve implements Callable<Integer> {
         @Option(names = "--port", paramLabel = "P", defaultValue = "9092",
                 description = "TCP port, 0 for any free one (default: ${DEFAULT-VALUE}).")
         int port;
 
         @Option(names = "--allow-others",
-                description = "Accept connections from other hosts (default: localhost only; H2's TCP protocol is "
-                        + "unencrypted and the store's user has no password).")
+                description = "Listen on every interface, for jobs on other hosts (default: loopback only). Clients "
+                        + "still need the store's secret; add --tls, or the network sees the traffic.")
         boolean allowOthers;
+
+        @Option(names = "--tls",
+                description = "Encrypt connections (jdbc:h2:ssl://) with a key of the store's own, which clients "
+                        + "read beside the store and trust alone.")
+        boolean tls;
 
         @Mixin
         CommonOptions common;
@@ -54,10 +62,19 @@ final class DbCommand {
 
         @Override
         public Integer call() {
-            StoreServer server = StoreServer.tcp(common.workspace().database(), port, allowOthers);
+            Path database = common.workspace().database();
+            StoreServer server = StoreServer.tcp(database, port, allowOthers, tls);
             PrintWriter out = spec.commandLine().getOut();
-            out.println("results store served at " + server.url());
+            out.println("results store served at " + server.url()
+                    + (allowOthers ? " (every interface)" : " (loopback only: jobs on this host)"));
             out.println("jobs write live with: export GRIDRUN_DB_URL='" + server.url() + "'");
+            out.println("they log in with the secret in " + StoreSecret.file(database)
+                    + " (readable by you only), or with $" + StoreSecret.ENV + " where that file is out of reach");
+            if (allowOthers && !tls) {
+                out.println("warning: without --tls, anyone who can watch the network between the jobs and this "
+                        + "host sees the results and the login");
+            }
+            out.println("gridrun commands on this host reach the store through this server while it runs");
             out.println("Ctrl-C stops the server; jobs that cannot reach it keep their spools for a later ingest");
             out.flush();
             return serveUntilStopped(server);
@@ -81,12 +98,15 @@ final class DbCommand {
 
         @Override
         public Integer call() {
-            StoreServer console = StoreServer.console(port, false);
+            Path database = common.workspace().database();
+            StoreServer console = StoreServer.console(port);
             PrintWriter out = spec.commandLine().getOut();
-            out.println("H2 console at " + console.url());
-            out.println("log in with JDBC URL jdbc:h2:file:" + common.workspace().database().toAbsolutePath()
-                    .normalize() + ";AUTO_SERVER=TRUE, user sa, empty password");
-            out.println("Ctrl-C stops the console");
+            out.println("H2 console at " + console.url() + " (loopback only)");
+            out.println("log in with JDBC URL jdbc:h2:file:" + database
+                    + ";AUTO_SERVER=TRUE, user sa, and as password the secret in "
+                    + StoreSecret.file(database));
+            out.println("other users of this host can reach the console's page too (not the store without its "
+                    + "secret): stop it when done. Ctrl-C stops the console");
             out.flush();
             return serveUntilStopped(console);
         }

@@ -2,6 +2,7 @@ package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import org.gridrun.analysis.StoreAccessException;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.grids.GridException;
 import org.gridrun.jobs.UserInputException;
@@ -10,8 +11,8 @@ import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Turns exceptions into exit codes and one-line messages: bad input exits 2, any other failure 1; the stack trace
- * only with {@code --verbose}.
+ * Turns exceptions into exit codes and one-line messages: bad input (a grid, a config, an option, a store's secret)
+ * exits 2, any other failure 1; the stack trace only with {@code --verbose}.
  */
 final class ErrorHandler implements IExecutionExceptionHandler {
     static final int FAILURE = 1;
@@ -34,6 +35,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
     private static boolean isBadInput(Exception ex) {
         return ex instanceof GridException || ex instanceof ConfigException || ex instanceof UserInputException
+                || ex instanceof StoreAccessException
                 || ex instanceof UncheckedIOException && ex.getCause() instanceof java.nio.file.NoSuchFileException;
     }
 

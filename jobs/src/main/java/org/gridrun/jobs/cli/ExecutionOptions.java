@@ -1,6 +1,7 @@
 package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
+import org.gridrun.analysis.OwnerOnly;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.grids.GridFile;
 import org.gridrun.jobs.UserInputException;
@@ -63,9 +64,15 @@ public final class ExecutionOptions {
         return slurm;
     }
 
-    /** Runs what {@code plan} marks to run where these options say; the exit code. */
+    /**
+     * Runs what {@code plan} marks to run where these options say, creating {@code runs/} readable by its owner only
+     * when it is new; the exit code.
+     */
     int execute(Workspace workspace, ResultsStore store, GridFile file, Plan plan, SlurmClient slurm,
                 PrintWriter out) {
+        if (!dryRun) {
+            OwnerOnly.createDirectories(workspace.runsDir());
+        }
         if (cluster == Cluster.slurm) {
             return new SlurmSession(workspace, store, slurm, ClusterArgs.parse(clusterArgs), submit, out)
                     .run(file, plan, prefix, dryRun);

@@ -3,6 +3,7 @@ package org.gridrun.jobs.cli;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.gridrun.analysis.ResultsStore;
+import org.gridrun.analysis.StoreNetwork;
 import org.gridrun.grids.GridFile;
 import org.gridrun.jobs.UserInputException;
 import org.gridrun.jobs.Workspace;
@@ -58,6 +59,7 @@ public final class GridRun implements Callable<Integer> {
 
     /** The configured command line, shared by {@link #main} and the tests. */
     public static CommandLine commandLine() {
+        StoreNetwork.loopbackByDefault();
         System.setProperty("gridrun.cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
         System.setProperty("java.awt.headless", "true");
         return new CommandLine(new GridRun())

@@ -21,6 +21,11 @@ public final class GridSelection {
         return GridFile.load(GridFile.resolve(grid, workspace.gridsDir()), new TrainerKeySchema());
     }
 
+    /** The grid's name, under which its runs and results are kept, whether {@code --grid} gave a name or a path. */
+    String name(Workspace workspace) {
+        return GridNames.of(grid, workspace);
+    }
+
     /** The selected runs: null for every run of the file. */
     List<String> runs() {
         return run == null ? null : List.of(run);

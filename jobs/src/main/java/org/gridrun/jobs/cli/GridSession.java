@@ -1,11 +1,19 @@
 package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.data.DataSets;
+import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.jobs.Reconciler;
 import org.gridrun.jobs.Workspace;
 import org.gridrun.jobs.local.JobLauncher;
 import org.gridrun.jobs.local.LineObserver;
@@ -17,7 +25,8 @@ import org.gridrun.jobs.plan.Plan;
 import org.gridrun.jobs.plan.PlannedExperiment;
 
 /**
- * One {@code grid-run --grid G} on the local executor: stage, run, ingest, report, summarise.
+ * One {@code grid-run --grid G} on the local executor: stage, run, ingest (what it ran, and what ended or runs
+ * elsewhere), report, summarise.
  */
 final class GridSession {
     private final Workspace workspace;
@@ -57,10 +66,56 @@ final class GridSession {
             executor.run(toRun, plan.graph(), observer());
         }
         out.printf(Locale.ROOT, "wall time %.1f s%n", (System.nanoTime() - start) / 1e9);
+        catchUp(plan);
         new ReportWriter(workspace, store).write(plan.grid(), out);
         long unfinished = plan.experiments().stream()
                 .filter(e -> store.state(e.record().id()).orElse(null) != RunState.COMPLETED).count();
         return unfinished == 0 ? 0 : ErrorHandler.FAILURE;
+    }
+
+    /**
+     * Ingests every experiment of the plan that this run did not run and whose run directory is ahead of the store:
+     * one that an earlier grid-run's trainers (which finish on their own) or a cluster job ended meanwhile, or that
+     * is still running elsewhere; names those still running. The report then holds every experiment that ended.
+     */
+    private void catchUp(Plan plan) {
+        Map<String, RunState> stored = new HashMap<>();
+        store.experiments(plan.grid(), null).forEach(e -> stored.put(e.id(), e.state()));
+        Set<PlannedExperiment> ran = Set.copyOf(plan.toRun());
+        int ended = 0;
+        List<PlannedExperiment> running = new ArrayList<>();
+        for (PlannedExperiment e : plan.experiments()) {
+            RunState onDisk = ran.contains(e) || !e.dir().exists() ? null : e.dir().status().state();
+            if (onDisk != null && (onDisk.isInFlight() || onDisk != stored.get(e.record().id()))) {
+                store.ingest(e.dir());
+                if (onDisk.isInFlight()) {
+                    running.add(e);
+                } else {
+                    ended++;
+                }
+            }
+        }
+        if (ended > 0) {
+            out.printf("ingested %d experiment%s that ended elsewhere (an earlier grid-run's trainers, or cluster "
+                    + "jobs)%n", ended, ended == 1 ? "" : "s");
+        }
+        if (!running.isEmpty()) {
+            out.printf("%d experiment%s still running elsewhere (the next grid-run, status or report ingests "
+                    + "them):%n", running.size(), running.size() == 1 ? " is" : "s are");
+            running.forEach(e -> out.println("  " + e.record().name() + "  " + where(e.dir())));
+        }
+    }
+
+    /** Where an experiment in flight is: its state, and its trainer's pid and host or its job. */
+    private static String where(RunDir dir) {
+        StatusEntry last = dir.status().current().orElse(null);
+        if (last == null) {
+            return "";
+        }
+        OptionalLong pid = Reconciler.trainerPid(last);
+        String job = Reconciler.currentJob(dir.status().history());
+        return "[" + last.state() + (pid.isPresent() ? ", pid " + pid.getAsLong() + " on " + last.host()
+                : job.isEmpty() ? "" : ", " + job) + "]";
     }
 
     private void header(Plan plan, int jobs) {

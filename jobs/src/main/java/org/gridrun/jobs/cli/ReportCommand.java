@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
         description = "Write the report site of a grid under reports/GRID/: index.html, experiments/, compare/ "
                 + "(figures as PNG and SVG, tables as CSV, comparisons as LaTeX).")
 final class ReportCommand implements Callable<Integer> {
-    @Option(names = {"-g", "--grid"}, paramLabel = "NAME", required = true, description = "The grid to report.")
+    @Option(names = {"-g", "--grid"}, paramLabel = "NAME", required = true,
+            description = "The grid to report, by name or as a path to its YAML file.")
     String grid;
 
     @Option(names = {"-r", "--run"}, paramLabel = "NAME",
@@ -38,6 +39,7 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Workspace workspace = common.workspace();
+        String grid = GridNames.of(this.grid, workspace);
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
             int dirs = RunDirectories.ingest(workspace, store, grid);
             if (dirs == 0 && store.experiments(grid, null).isEmpty()) {

@@ -24,7 +24,8 @@ final class StatusCommand implements Callable<Integer> {
     private static final int LOG_TAIL_LINES = 5;
 
     @Option(names = {"-g", "--grid"}, paramLabel = "NAME",
-            description = "The grid (default: every grid with run directories under runs/).")
+            description = "The grid, by name or as a path to its YAML file (default: every grid with run "
+                    + "directories under runs/).")
     String grid;
 
     @Option(names = {"-r", "--run"}, paramLabel = "NAME", description = "Only this named run of the grid.")
@@ -40,7 +41,7 @@ final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         Workspace workspace = common.workspace();
         PrintWriter out = spec.commandLine().getOut();
-        List<String> grids = grid == null ? RunDirectories.grids(workspace) : List.of(grid);
+        List<String> grids = grid == null ? RunDirectories.grids(workspace) : List.of(GridNames.of(grid, workspace));
         if (grids.isEmpty()) {
             out.println("no runs yet under " + workspace.runsDir());
             return 0;

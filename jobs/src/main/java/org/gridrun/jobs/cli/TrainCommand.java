@@ -5,6 +5,7 @@ import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -19,6 +20,7 @@ import org.gridrun.engine.train.TrainJob;
 import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.TrainResult;
 import org.gridrun.jobs.GitProvenance;
+import org.gridrun.jobs.TrainerLock;
 import org.gridrun.jobs.UserInputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,8 +33,9 @@ import org.gridrun.jobs.slurm.ExperimentJson;
 /**
  * {@code grid-run train RUN_DIR}: what one job executes; it needs nothing but its run directory and the jar.
  *
- * <p>It records RUNNING with its pid (and, when the directory holds a checkpoint of its experiment, the step it
- * resumes from), trains, and records COMPLETED, DIVERGED or FAILED in the run directory's status file.
+ * <p>It takes the run directory's {@link TrainerLock} (another trainer holding it: exit {@value TrainerLock#HELD_EXIT},
+ * nothing written), records RUNNING with its pid (and, when the directory holds a checkpoint of its experiment, the
+ * step it resumes from), trains, and records COMPLETED, DIVERGED or FAILED in the run directory's status file.
  *
  * <p>Two signals stop it with a checkpoint, whose step the next {@code grid-run train} of the directory resumes
  * from. Each asks the trainer to stop at the next step boundary and save, and the job waits at most
@@ -89,6 +92,19 @@ final class TrainCommand implements Callable<Integer> {
             throw new UserInputException(dir.experimentFile() + ": not found; run directories are made by "
                     + "grid-run --grid NAME");
         }
+        Optional<TrainerLock> lock = TrainerLock.tryAcquire(dir);
+        if (lock.isEmpty()) {
+            System.err.println("grid-run train: another trainer holds " + dir + " (" + TrainerLock.FILE
+                    + "); leaving the experiment to it");
+            return TrainerLock.HELD_EXIT;
+        }
+        try (TrainerLock held = lock.get()) {
+            return trainHolding(dir);
+        }
+    }
+
+    /** What {@link #call} does while this process holds the run directory's lock. */
+    private int trainHolding(RunDir dir) throws Exception {
         if (dir.status().state() == RunState.COMPLETED) {
             System.out.println("grid-run train: " + dir + " completed already; nothing to do");
             return 0;

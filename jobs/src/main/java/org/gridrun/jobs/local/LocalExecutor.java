@@ -14,6 +14,7 @@ import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.jobs.TrainerLock;
 import org.gridrun.jobs.plan.JobGraph;
 import org.gridrun.jobs.plan.PlannedExperiment;
 
@@ -23,7 +24,8 @@ import org.gridrun.jobs.plan.PlannedExperiment;
  * <p>Each finished job is ingested into the store at once, so what completed is kept even if the run is
  * interrupted. Ctrl-C sends the children SIGTERM (each saves a checkpoint and records KILLED; one still running
  * after 25 s is killed) and marks the queued experiments KILLED; a process that ends without recording a final state
- * is marked FAILED with its exit code.
+ * is marked FAILED with its exit code. A job that finds another trainer holding its run directory
+ * ({@link TrainerLock}) leaves the experiment to it, and its state to what that trainer records.
  */
 public final class LocalExecutor {
     private static final long POLL_MILLIS = 250;
@@ -151,6 +153,11 @@ public final class LocalExecutor {
     private void finish(Running r, RunObserver observer) {
         RunDir dir = r.experiment.dir();
         StatusEntry last = dir.status().current().orElse(null);
+        if (r.exitCode == TrainerLock.HELD_EXIT) {
+            store.ingest(dir);
+            observer.finished(r.experiment, last, 0, "left to the trainer that holds it (an earlier grid-run's)");
+            return;
+        }
         if (last != null && last.state() == RunState.PREEMPTED) {
             last = dir.status().append(RunState.KILLED, "stopped by SIGUSR1 with a checkpoint; nothing requeues a "
                     + "local job: grid-run resubmit --failed resumes it");

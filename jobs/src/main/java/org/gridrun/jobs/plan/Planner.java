@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.StoredExperiment;
@@ -189,10 +190,18 @@ public final class Planner {
                 + "configuration in its place.");
     }
 
-    /** {@code file:line:col: } of the value the trainer rejected, when the message starts with its key. */
+    /**
+     * {@code file:line:col: } of the value the trainer rejected: the key the message starts with, or else the first
+     * other key it names that the grid set (a check across keys, such as {@code warmup_iters must not exceed niters},
+     * may start with a default); the file when the grid set none of them.
+     */
     private static String where(GridFile file, Experiment e, String message) {
-        int space = message.indexOf(' ');
-        String key = space < 0 ? message : message.substring(0, space);
-        return e.origin(key).map(origin -> origin + ": ").orElse(file.path() + ": ");
+        for (String word : message.split("[^A-Za-z0-9_]+")) {
+            Optional<String> origin = e.origin(word).map(o -> o + ": ");
+            if (origin.isPresent()) {
+                return origin.get();
+            }
+        }
+        return file.path() + ": ";
     }
 }

@@ -28,6 +28,8 @@ public final class SlurmScriptText {
                 .append("_<").append(r.firstScript()).append("+i>.sh).\n");
         text.append("# Submit with: sbatch ").append(r.sbatchFile())
                 .append("   (grid-run --submit does it and records the job id)\n");
+        text.append("# Jobs write live to the results store when GRIDRUN_DB_URL is set where you submit; they read its "
+                + "secret from the store's secret file or $GRIDRUN_DB_SECRET, never from this script.\n");
         option(text, "job-name", r.jobName());
         option(text, "chdir", r.workdir());
         option(text, "output", r.logPattern());

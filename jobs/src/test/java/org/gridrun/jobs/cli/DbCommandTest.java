@@ -6,18 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.StoreServer;
-import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
-import org.gridrun.engine.train.TrainerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -28,18 +24,7 @@ class DbCommandTest {
     Path tmp;
 
     private RunDir stage(String name) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("hidden", "8");
-        params.put("ngpu", 2L);
-        params.put("batch_size", 8L);
-        params.put("niters", 30L);
-        params.put("log_interval", 5L);
-        params.put("chkpt_iter", 10L);
-        params.put("method", "qsgd");
-        RunDir dir = RunDir.at(tmp.resolve("runs/g/r/" + name));
-        dir.writeExperiment(new ExperimentRecord("g", "r", name, "id-" + name, params,
-                TrainerConfig.resolve(params)));
-        return dir;
+        return StagedExperiment.stage(tmp, name);
     }
 
     @Test

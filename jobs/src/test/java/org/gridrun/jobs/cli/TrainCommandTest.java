@@ -224,4 +224,17 @@ class TrainCommandTest {
         assertTrue(last.state() == state && m.matches(), last + "; log:\n" + Files.readString(dir.logFile()));
         return Long.parseLong(m.group(1));
     }
+
+    @Test
+    void aSecondTrainerOfTheSameRunDirectoryLeavesItUntouched() {
+        RunDir dir = stage(4, 2, 4);
+        dir.status().append(RunState.QUEUED, "local:1", "");
+        try (org.gridrun.jobs.TrainerLock first = org.gridrun.jobs.TrainerLock.tryAcquire(dir).orElseThrow()) {
+            Cli.Result second = Cli.run(tmp, "train", dir.path().toString());
+            assertEquals(org.gridrun.jobs.TrainerLock.HELD_EXIT, second.exit(), second.err());
+            assertEquals(List.of(RunState.QUEUED), dir.status().history().stream().map(e -> e.state()).toList());
+            assertTrue(!java.nio.file.Files.exists(dir.metricsFile()), "nothing written");
+        }
+        assertEquals(0, Cli.run(tmp, "train", dir.path().toString()).exit(), "free again once the first is done");
+    }
 }

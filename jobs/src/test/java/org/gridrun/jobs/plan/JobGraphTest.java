@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.gridrun.analysis.ResultsStore;
+import org.gridrun.grids.GridException;
 import org.gridrun.grids.GridFile;
 import org.gridrun.jobs.UserInputException;
 import org.gridrun.jobs.Workspace;
@@ -52,8 +53,8 @@ class JobGraphTest {
     }
 
     @Test
-    void runsThatWaitForEachOtherAreRejectedNamingTheExperimentsOnTheCycle() {
-        UserInputException e = assertThrows(UserInputException.class, () -> plan("""
+    void runsThatWaitForEachOtherAreAGridErrorAtTheAfterThatClosesTheCircle() {
+        GridException e = assertThrows(GridException.class, () -> plan("""
                 runs:
                   a:
                     after: b
@@ -62,6 +63,17 @@ class JobGraphTest {
                     after: a
                     grid: {niters: 6}
                 """, null));
+        assertEquals(tmp.resolve("g.yaml") + ":6:12: after: runs wait for each other in a circle, a -> b -> a, so none "
+                + "could start; drop one of these 'after:' entries", e.getMessage());
+    }
+
+    @Test
+    void aCycleAmongExperimentsIsRejectedNamingTheExperimentsOnIt() throws Exception {
+        Plan plan = plan("runs:\n  a: {grid: {niters: 5}}\n  b: {grid: {niters: 6}}\n", null);
+        String a = plan.experiments().get(0).record().id();
+        String b = plan.experiments().get(1).record().id();
+        UserInputException e = assertThrows(UserInputException.class, () -> JobGraph.of(plan.experiments(),
+                List.of(new JobGraph.Edge(a, b), new JobGraph.Edge(b, a))));
         assertTrue(e.getMessage().contains("form a cycle through runs a, b"), e.getMessage());
         assertTrue(e.getMessage().contains("a_000_niters_5") && e.getMessage().contains("b_000_niters_6"),
                 e.getMessage());

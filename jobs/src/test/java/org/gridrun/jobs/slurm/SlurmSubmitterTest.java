@@ -116,4 +116,22 @@ class SlurmSubmitterTest {
                     SlurmSpec.empty(), List.of(), false).scriptPrefix());
         }
     }
+
+    @Test
+    void noScriptHoldsTheStoresSecret() throws Exception {
+        try (ResultsStore store = ResultsStore.open(work.resolve("runs/gridrun"))) {
+            submitter(store, new FakeSlurm(), "2,1,debug").write("g", "r", "g_r", experiments(3), SlurmSpec.empty(),
+                    List.of(), true);
+        }
+        String secret = Files.readString(work.resolve("runs/.gridrun-secret")).strip();
+        List<Path> written;
+        try (var files = Files.walk(work.resolve("jobs"))) {
+            written = files.filter(Files::isRegularFile).toList();
+        }
+        assertTrue(written.size() >= 3, "scripts written: " + written);
+        for (Path file : written) {
+            String text = Files.readString(file);
+            assertTrue(!text.contains(secret) && !text.contains("GRIDRUN_DB_SECRET="), file + " holds the secret");
+        }
+    }
 }
