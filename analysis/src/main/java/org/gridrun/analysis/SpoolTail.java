@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -15,14 +17,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32;
 import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.MetricSpool;
 
 /**
  * The part of a metric spool that follows a {@link Mark}: what an ingest has not stored yet.
  *
  * <p>When the spool still begins with the bytes the mark covers (same length at least, same CRC-32), reading goes on
  * from the mark; otherwise, a spool that was truncated or replaced, from the start. Only lines that end in a line
- * break count: a torn last line is left for the next read. Lines that are not records (the header, a blank line)
- * are passed over but still move the mark.
+ * break count: a torn last line is left for the next read. The header and blank lines are passed over but still move
+ * the mark; any other complete line that is not a record means the spool is damaged, and reading stops there with
+ * {@link MetricSpool#damagedLine} before the batch that holds it is handed over.
  */
 final class SpoolTail {
     /** What the reader thread of {@link #forEachBatchReadingAhead} hands over after the last batch. */
@@ -30,11 +34,13 @@ final class SpoolTail {
     /** How long the reader thread waits for room before it checks again whether the consumer stopped. */
     private static final long HAND_WAIT_MILLIS = 100;
 
+    private final Path spool;
     private final byte[] bytes;
     private final Mark from;
     private final boolean continued;
 
-    private SpoolTail(byte[] bytes, Mark from, boolean continued) {
+    private SpoolTail(Path spool, byte[] bytes, Mark from, boolean continued) {
+        this.spool = spool;
         this.bytes = bytes;
         this.from = from;
         this.continued = continued;
@@ -66,9 +72,9 @@ final class SpoolTail {
             throw new UncheckedIOException("cannot read metric spool " + spool + ": " + e.getMessage(), e);
         }
         if (stored.bytes() > 0 && stored.bytes() <= bytes.length && crc(bytes, stored.bytes()) == stored.crc()) {
-            return new SpoolTail(bytes, stored, true);
+            return new SpoolTail(spool, bytes, stored, true);
         }
-        return new SpoolTail(bytes, Mark.START, false);
+        return new SpoolTail(spool, bytes, Mark.START, false);
     }
 
     /** Whether reading goes on from the stored mark, rather than from the start of a changed spool. */
@@ -93,6 +99,9 @@ final class SpoolTail {
                 break;
             }
             MetricRecord record = parser.parse(bytes, at, end);
+            if (record == null && !headerOrBlank(at, end)) {
+                throw MetricSpool.damagedLine(spool, lineNumber(at), Arrays.copyOfRange(bytes, at, end));
+            }
             crc.update(bytes, at, end + 1 - at);
             at = end + 1;
             pending = true;
@@ -172,6 +181,21 @@ final class SpoolTail {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while ingesting a metric spool", e);
         }
+    }
+
+    private boolean headerOrBlank(int from, int to) {
+        byte[] header = MetricSpool.HEADER.getBytes(StandardCharsets.US_ASCII);
+        return to == from || to == from + 1 && bytes[from] == '\r'
+                || Arrays.equals(bytes, from, to, header, 0, header.length);
+    }
+
+    /** The line, from 1, that starts at byte {@code at}. */
+    private long lineNumber(int at) {
+        long line = 1;
+        for (int i = 0; i < at; i++) {
+            line += bytes[i] == '\n' ? 1 : 0;
+        }
+        return line;
     }
 
     private int lineEnd(int from) {

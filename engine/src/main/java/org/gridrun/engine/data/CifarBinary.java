@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * Reads the CIFAR binary format: fixed-size records of label bytes then a 32×32 colour image as three planes.
@@ -22,6 +23,7 @@ final class CifarBinary {
     static final ImageShape SHAPE = new ImageShape(32, 32, 3);
 
     private static final int PLANE = 32 * 32;
+    private static final String ADVICE = "download the CIFAR binary version again";
 
     private CifarBinary() {
     }
@@ -43,7 +45,8 @@ final class CifarBinary {
             total += records(file, recordSize);
         }
         if (total * SHAPE.features() > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(files + ": " + total + " images do not fit in one array");
+            throw new BadFileException(files.get(files.size() - 1), null, "the files hold " + total + " images, more "
+                    + "than fit in one array", "give fewer or smaller files");
         }
         byte[] pixels = new byte[(int) total * SHAPE.features()];
         int[] labels = new int[(int) total];
@@ -64,11 +67,12 @@ final class CifarBinary {
         }
         long whole = size / recordSize;
         if (size == 0) {
-            throw malformed(file + ": empty, expected records of " + recordSize + " bytes");
+            throw new BadFileException(file, null, "empty, expected records of " + recordSize + " bytes", ADVICE);
         }
         if (size % recordSize != 0) {
-            throw malformed(file + ": truncated: record " + whole + " at byte offset " + whole * recordSize
-                    + " has " + size % recordSize + " of its " + recordSize + " bytes");
+            throw new BadFileException(file, "byte " + whole * recordSize, "truncated: record " + whole + " has "
+                    + size % recordSize + " of its " + recordSize + " bytes", "the file is cut short or has bytes "
+                    + "added; " + ADVICE);
         }
         return (int) whole;
     }
@@ -82,13 +86,13 @@ final class CifarBinary {
                 long offset = (long) r * recordSize;
                 int got = in.readNBytes(record, 0, recordSize);
                 if (got != recordSize) {
-                    throw malformed(file + ": truncated: record " + r + " at byte offset " + offset + " has " + got
-                            + " of its " + recordSize + " bytes");
+                    throw new BadFileException(file, "byte " + offset, "truncated: record " + r + " has " + got
+                            + " of its " + recordSize + " bytes", "the file changed while it was read; " + ADVICE);
                 }
                 int label = record[labelBytes - 1] & 0xFF;
                 if (label >= classes) {
-                    throw malformed(file + ": record " + r + " at byte offset " + offset + ": label " + label
-                            + " outside [0, " + classes + ")");
+                    throw new BadFileException(file, "byte " + (offset + labelBytes - 1), "record " + r + ": label "
+                            + label + " outside [0, " + classes + ")", ADVICE);
                 }
                 labels[image] = label;
                 toChannelsLast(record, labelBytes, pixels, image * SHAPE.features());
@@ -106,9 +110,5 @@ final class CifarBinary {
             pixels[to + 3 * p + 1] = planes[from + PLANE + p];
             pixels[to + 3 * p + 2] = planes[from + 2 * PLANE + p];
         }
-    }
-
-    private static UncheckedIOException malformed(String message) {
-        return new UncheckedIOException(message, new IOException(message));
     }
 }

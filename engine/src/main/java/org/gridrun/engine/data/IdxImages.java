@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * A data set stored as the four IDX files of MNIST's layout: 28×28 grey images in 10 classes, normalised with one
@@ -80,20 +81,26 @@ final class IdxImages implements ImageSet {
         if (dir == null) {
             return subset();
         }
-        Dataset train = dataset("train", Idx.read(file(dir, 0), 3), Idx.read(file(dir, 1), 1));
-        Dataset test = dataset("test", Idx.read(file(dir, 2), 3), Idx.read(file(dir, 3), 1));
+        Dataset train = dataset("train", Idx.read(file(dir, 0), 3), Idx.read(file(dir, 1), 1), file(dir, 0),
+                file(dir, 1));
+        Dataset test = dataset("test", Idx.read(file(dir, 2), 3), Idx.read(file(dir, 3), 1), file(dir, 2),
+                file(dir, 3));
         return new TrainTestData(train, test, dirSource(dir, train.size(), test.size()));
     }
 
     /** The subset shipped inside gridrun. */
     TrainTestData subset() {
-        Dataset train = dataset("train", resource(0, 3), resource(1, 1));
-        Dataset test = dataset("test", resource(2, 3), resource(3, 1));
+        Dataset train = dataset("train", resource(0, 3), resource(1, 1), resourceName(0), resourceName(1));
+        Dataset test = dataset("test", resource(2, 3), resource(3, 1), resourceName(2), resourceName(3));
         return new TrainTestData(train, test, subsetSource(train.size(), test.size()));
     }
 
     private static Path file(Path dir, int index) {
         return DataLocation.file(dir, FILES.get(index));
+    }
+
+    private Path resourceName(int index) {
+        return Path.of("classpath:" + subset + FILES.get(index));
     }
 
     private IdxData resource(int index, int dimensions) {
@@ -109,16 +116,21 @@ final class IdxImages implements ImageSet {
         }
     }
 
-    private Dataset dataset(String split, IdxData images, IdxData labels) {
+    /** The split of {@code images} and {@code labels}, read from {@code imageFile} and {@code labelFile}. */
+    private Dataset dataset(String split, IdxData images, IdxData labels, Path imageFile, Path labelFile) {
         String setName = name + " " + split;
         if (images.count() != labels.count()) {
-            throw new IllegalArgumentException(setName + ": " + images.count() + " images but " + labels.count()
-                    + " labels");
+            throw new BadFileException(labelFile, null, "holds " + labels.count() + " labels but " + imageFile
+                    + " holds " + images.count() + " images", "download both files of the split again");
         }
         byte[] raw = labels.data();
         int[] classes = new int[raw.length];
         for (int i = 0; i < raw.length; i++) {
             classes[i] = raw[i] & 0xFF;
+            if (classes[i] >= CLASSES) {
+                throw new BadFileException(labelFile, "byte " + (8 + i), "label " + i + " is " + classes[i]
+                        + ", outside [0, " + CLASSES + ")", "download the file again");
+            }
         }
         int[] dims = images.dims();
         return new Dataset(setName, images.data(), classes, new ImageShape(dims[1], dims[2], 1), CLASSES,

@@ -43,19 +43,13 @@ public final class MetricSpool {
         }
     }
 
-    /** Reads every complete record of {@code file}; an absent file has none. */
+    /** Reads every complete record of {@code file}; an absent file has none, and lines that are not records none. */
     public static List<MetricRecord> read(Path file) {
         List<MetricRecord> records = new ArrayList<>();
         if (!Files.exists(file)) {
             return records;
         }
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read metric spool " + file + ": " + e.getMessage(), e);
-        }
-        for (String line : lines) {
+        for (String line : lines(file)) {
             MetricRecord record = parse(line);
             if (record != null) {
                 records.add(record);
@@ -65,9 +59,10 @@ public final class MetricSpool {
     }
 
     /**
-     * Keeps the records of steps up to {@code step} and drops later ones, and any torn or blank line, replacing the
-     * file atomically: a run resumed from a checkpoint at {@code step} writes those later steps again. An absent
-     * file stays absent; a file with nothing to drop is left as it is.
+     * Keeps the records of steps up to {@code step} and drops later ones, a torn last line and blank lines, replacing
+     * the file atomically: a run resumed from a checkpoint at {@code step} writes those later steps again. An absent
+     * file stays absent; a file with nothing to drop is left as it is. A complete line that is not a record (a
+     * damaged spool) fails with {@link #damagedLine} and leaves the file as it is.
      *
      * @return the number of lines dropped
      */
@@ -76,10 +71,16 @@ public final class MetricSpool {
             return 0;
         }
         try {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            byte[] bytes = Files.readAllBytes(file);
+            List<String> lines = new String(bytes, StandardCharsets.UTF_8).lines().toList();
+            boolean torn = bytes.length > 0 && bytes[bytes.length - 1] != '\n';
             List<String> kept = new ArrayList<>();
-            for (String line : lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i);
                 MetricRecord record = parse(line);
+                if (record == null && !line.isBlank() && !line.equals(HEADER) && !(torn && i == lines.size() - 1)) {
+                    throw damagedLine(file, i + 1, line.getBytes(StandardCharsets.UTF_8));
+                }
                 if (line.equals(HEADER) || record != null && record.step() <= step) {
                     kept.add(line);
                 }
@@ -93,6 +94,28 @@ public final class MetricSpool {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot truncate metric spool " + file + " after step " + step + ": "
                     + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The failure for a complete spool line that is not a record: a damaged spool, which neither the store nor a
+     * resumed run reads on from. Rows already in the store stay as they are.
+     *
+     * @param lineNumber the line, from 1
+     * @param line       its bytes, without the line break
+     */
+    public static BadFileException damagedLine(Path file, long lineNumber, byte[] line) {
+        return new BadFileException(file, "line " + lineNumber, "expected a record " + HEADER + ", found "
+                + BadFileException.excerpt(line, 0, 60), "the spool is damaged and is read no further (rows the "
+                + "store holds stay); restore it, or delete the line");
+    }
+
+    /** The lines of {@code file}, bytes that are not UTF-8 replaced, so that they fail to parse rather than throw. */
+    private static List<String> lines(Path file) {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read metric spool " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,9 +1,12 @@
 package org.gridrun.engine.run;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -92,13 +95,26 @@ public final class RunDir {
         }
     }
 
-    /** Reads {@code experiment.yaml}; a missing or malformed file fails with a message naming it. */
+    /**
+     * Reads {@code experiment.yaml}; a missing file fails naming it, a malformed one with a {@link BadFileException}
+     * at the line and column where YAML stopped, or naming the field that is missing or not a mapping.
+     */
     public ExperimentRecord readExperiment() {
         Map<String, Object> doc;
         try {
             doc = YAML.readValue(experimentFile().toFile(), new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            throw bad(at == null || at.getLineNr() < 1 ? null : at.getLineNr() + ":" + at.getColumnNr(),
+                    "not the YAML mapping gridrun writes (" + e.getOriginalMessage().lines().findFirst().orElse("")
+                            + ")", e);
+        } catch (CharConversionException e) {
+            throw bad(null, "not UTF-8 text (" + e.getMessage() + ")", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + experimentFile() + ": " + e.getMessage(), e);
+        }
+        if (doc == null) {
+            throw bad(null, "empty, expected the mapping gridrun writes", null);
         }
         return new ExperimentRecord(text(doc, "grid"), text(doc, "run"), text(doc, "name"), text(doc, "id"),
                 mapping(doc, "params"), mapping(doc, "config"));
@@ -106,7 +122,7 @@ public final class RunDir {
 
     private Map<String, Object> mapping(Map<String, Object> doc, String field) {
         if (!(doc.get(field) instanceof Map<?, ?> map)) {
-            throw new IllegalStateException(experimentFile() + ": field '" + field + "' must be a mapping");
+            throw bad(null, "field '" + field + "' must be a mapping", null);
         }
         Map<String, Object> typed = new LinkedHashMap<>();
         map.forEach((k, v) -> typed.put(String.valueOf(k), ConfigValues.normalise(v)));
@@ -115,10 +131,15 @@ public final class RunDir {
 
     private String text(Map<String, Object> doc, String field) {
         Object value = doc.get(field);
-        if (value == null) {
-            throw new IllegalStateException(experimentFile() + ": field '" + field + "' is missing");
+        if (value == null || value instanceof Map || value instanceof java.util.List) {
+            throw bad(null, "field '" + field + "' " + (value == null ? "is missing" : "must be text"), null);
         }
         return String.valueOf(value);
+    }
+
+    private BadFileException bad(String position, String problem, Throwable cause) {
+        return new BadFileException(experimentFile(), position, problem, "stage it again from its grid "
+                + "(grid-run --grid GRID writes it), or move the run directory aside", cause);
     }
 
     @Override

@@ -43,14 +43,17 @@ public final class StatusFile {
         return entry;
     }
 
-    /** Every readable transition, oldest first; empty when the file does not exist. */
+    /**
+     * Every readable transition, oldest first; empty when the file does not exist. A line that is not one (torn by
+     * a crash, damaged, not UTF-8) is passed over: the state is the last readable line's.
+     */
     public List<StatusEntry> history() {
         if (!Files.exists(file)) {
             return List.of();
         }
         List<StatusEntry> entries = new ArrayList<>();
         try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            for (String line : new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList()) {
                 StatusEntry entry = StatusEntry.parse(line);
                 if (entry != null) {
                     entries.add(entry);

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * A trainer's checkpoint file, {@code checkpoint.bin} in the run directory: everything a stopped run needs to
@@ -100,6 +101,9 @@ public final class Checkpoint {
 
     /** The header of a checkpoint's {@code bytes} after checking their checksum. */
     private Header verify(byte[] bytes) {
+        if (bytes.length < CRC_BYTES) {
+            throw unreadable(file, "it ends early", null);
+        }
         Header header = Header.read(new DataInputStream(new ByteArrayInputStream(bytes)), file);
         CRC32 crc = new CRC32();
         crc.update(bytes, 0, bytes.length - CRC_BYTES);
@@ -134,7 +138,7 @@ public final class Checkpoint {
     /**
      * Checks the file and hands its state to {@code state}, which must read all of it; returns the saved step.
      *
-     * <p>Fails with an {@link IllegalStateException} naming the file when it is damaged, of another format version
+     * <p>Fails with a {@link BadFileException} naming the file when it is damaged, of another format version
      * or config, or when its state does not fit the trainer.
      */
     long load(Reader state) {
@@ -155,8 +159,9 @@ public final class Checkpoint {
             state.read(in);
         } catch (EOFException e) {
             throw unreadable(file, "its state ends early", e);
-        } catch (IllegalStateException e) {
-            throw unreadable(file, e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw unreadable(file, e.getMessage() == null ? "its state does not fit this trainer" : e.getMessage(),
+                    e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read checkpoint " + file + ": " + e.getMessage(), e);
         }
@@ -166,9 +171,9 @@ public final class Checkpoint {
         return header.step();
     }
 
-    private static IllegalStateException unreadable(Path file, String why, Throwable cause) {
-        return new IllegalStateException(file + ": cannot resume from this checkpoint: " + why
-                + "; delete it to train from the start", cause);
+    private static BadFileException unreadable(Path file, String why, Throwable cause) {
+        return new BadFileException(file, null, "cannot resume from this checkpoint: " + why,
+                "delete it to train from the start", cause);
     }
 
     /**
@@ -226,6 +231,8 @@ public final class Checkpoint {
                             + VERSION, null);
                 }
                 return new Header(in.readUTF(), in.readLong());
+            } catch (java.io.UTFDataFormatException e) {
+                throw unreadable(file, "its header's config id is not text", e);
             } catch (EOFException e) {
                 throw unreadable(file, "it ends early", e);
             } catch (IOException e) {

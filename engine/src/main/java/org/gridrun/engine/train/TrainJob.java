@@ -8,6 +8,7 @@ import org.gridrun.engine.backend.cuda.GpuOutOfMemoryException;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.data.TrainTestData;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricSpool;
 import org.gridrun.engine.run.RunDir;
@@ -20,7 +21,7 @@ import org.gridrun.engine.run.RunDir;
  * outcome. When the directory holds a checkpoint of the same config id, the run resumes from it: the spool keeps its
  * records up to the checkpoint's step and drops later ones, which the resumed run writes again, so each
  * (name, step) is recorded once; a run that starts from the beginning drops every earlier record. A checkpoint of
- * another config is ignored and replaced by the next save.
+ * another config is ignored and replaced by the next save; a damaged one fails the run before the spool is touched.
  *
  * <p>It does not write the status file: the caller records RUNNING before and COMPLETED, DIVERGED, FAILED, or the
  * state a stop request stands for, after.
@@ -32,9 +33,10 @@ public final class TrainJob {
     /**
      * Trains the experiment of {@code dir} to its last step, reporting progress to {@code listener}.
      *
-     * <p>A bad configuration fails with a {@link ConfigException}; missing data files with an
-     * {@link java.io.UncheckedIOException} whose message says where it looked and how to install them; a checkpoint
-     * that cannot be resumed from with an {@link IllegalStateException} that names it.
+     * <p>A configuration this build rejects fails with a {@link BadFileException} naming {@code experiment.yaml}
+     * (its cause the {@link ConfigException}); missing data files with an
+     * {@link java.io.UncheckedIOException} whose message says where it looked and how to install them; a damaged data
+     * file, {@code experiment.yaml} or checkpoint with a {@link BadFileException} that names it.
      */
     public static TrainResult run(RunDir dir, TrainListener listener) {
         return run(dir, listener, new StopSignal());
@@ -48,12 +50,12 @@ public final class TrainJob {
      */
     public static TrainResult run(RunDir dir, TrainListener listener, StopSignal stop) {
         ExperimentRecord experiment = dir.readExperiment();
-        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(experiment.config()));
+        TrainerConfig config = config(dir, experiment);
         TrainTestData data = DataSets.load(config.dataset(), config.dataDir(), config.dataOptions());
         Checkpoint checkpoint = new Checkpoint(dir.checkpointFile(), experiment.id());
         try (Backend backend = Backends.open(config.backend());
              Trainer trainer = new Trainer(config, backend, data)) {
-            long from = checkpoint.step().isPresent() ? trainer.resume(checkpoint) : 0;
+            long from = checkpoint.verifiedStep().isPresent() ? trainer.resume(checkpoint) : 0;
             MetricSpool.truncateAfter(dir.metricsFile(), from);
             try (MetricSpool.Writer metrics = MetricSpool.append(dir.metricsFile())) {
                 return trainer.run(metrics, listener, checkpoint, stop);
@@ -65,12 +67,22 @@ public final class TrainJob {
         }
     }
 
+    /** The trainer's config that {@code experiment.yaml} holds; one this build rejects names the file. */
+    private static TrainerConfig config(RunDir dir, ExperimentRecord experiment) {
+        try {
+            return TrainerConfig.from(TrainerConfig.resolve(experiment.config()));
+        } catch (ConfigException e) {
+            throw new BadFileException(dir.experimentFile(), null, "bad config: " + e.getMessage(), "stage it "
+                    + "again from its grid (grid-run --grid GRID writes the file), or fix the value", e);
+        }
+    }
+
     /**
      * The step a run of {@code dir} would resume from: present when the directory holds a checkpoint of its
      * experiment's config id, empty when it would start from the beginning.
      *
-     * <p>Reads only the checkpoint's header; a file that is not a checkpoint this build reads fails with an
-     * {@link IllegalStateException} that names it.
+     * <p>Reads only the checkpoint's header; a file that is not a checkpoint this build reads fails with a
+     * {@link BadFileException} that names it.
      */
     public static OptionalLong checkpointStep(RunDir dir) {
         return new Checkpoint(dir.checkpointFile(), dir.readExperiment().id()).step();

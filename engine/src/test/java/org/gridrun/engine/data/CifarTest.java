@@ -143,10 +143,12 @@ class CifarTest {
         Files.write(test, Arrays.copyOf(bytes, bytes.length - 5));
         UncheckedIOException e = assertThrows(UncheckedIOException.class,
                 () -> CifarImages.CIFAR10.load(dir.toString(), null));
-        assertEquals(test + ": truncated: record 2 at byte offset 6146 has 3068 of its 3073 bytes", e.getMessage());
+        assertEquals(test + ", byte 6146: truncated: record 2 has 3068 of its 3073 bytes; the file is cut short or has "
+                + "bytes added; download the CIFAR binary version again", e.getMessage());
         Files.write(test, new byte[0]);
         e = assertThrows(UncheckedIOException.class, () -> CifarImages.CIFAR10.load(dir.toString(), null));
-        assertEquals(test + ": empty, expected records of 3073 bytes", e.getMessage());
+        assertEquals(test + ": empty, expected records of 3073 bytes; download the CIFAR binary version again",
+                e.getMessage());
     }
 
     @Test
@@ -158,6 +160,7 @@ class CifarTest {
         Files.write(file, bytes);
         UncheckedIOException e = assertThrows(UncheckedIOException.class,
                 () -> CifarImages.CIFAR10.load(dir.toString(), null));
-        assertEquals(file + ": record 1 at byte offset 3073: label 10 outside [0, 10)", e.getMessage());
+        assertEquals(file + ", byte 3073: record 1: label 10 outside [0, 10); download the CIFAR binary version again",
+                e.getMessage());
     }
 }

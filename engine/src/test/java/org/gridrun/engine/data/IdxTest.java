@@ -36,12 +36,12 @@ class IdxTest {
         Path file = dir.resolve("labels.gz");
         IdxFiles.write(file, 0x0803, new int[] {3, 2, 2}, pixels, true);
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> Idx.read(file, 1));
-        assertEquals(file + ": bad magic number 0x00000803, expected 0x00000801 (an IDX file of unsigned bytes "
-                + "with 1 dimensions)", e.getMessage());
+        assertEquals(file + ", byte 0: magic number 0x00000803, expected 0x00000801 (an IDX file of unsigned bytes "
+                + "in 1 dimensions); download the file again (gzip-compressed or plain IDX)", e.getMessage());
         IdxFiles.write(file, 0x0D03, new int[] {3, 2, 2}, pixels, false);
         e = assertThrows(UncheckedIOException.class, () -> Idx.read(file, 3));
-        assertEquals(file + ": bad magic number 0x00000d03, expected 0x00000803 (an IDX file of unsigned bytes "
-                + "with 3 dimensions)", e.getMessage());
+        assertEquals(file + ", byte 0: magic number 0x00000d03, expected 0x00000803 (an IDX file of unsigned bytes "
+                + "in 3 dimensions); download the file again (gzip-compressed or plain IDX)", e.getMessage());
     }
 
     @Test
@@ -49,7 +49,8 @@ class IdxTest {
         Path file = dir.resolve("short");
         IdxFiles.write(file, 0x0803, new int[] {4, 2, 2}, pixels, false);
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> Idx.read(file, 3));
-        assertEquals(file + ": truncated: expected 16 bytes of data, found 12", e.getMessage());
+        assertEquals(file + ", byte 28: the header declares [4, 2, 2] = 16 bytes of data, but the file ends after 12; "
+                + "the file is cut short; download the file again (gzip-compressed or plain IDX)", e.getMessage());
         Path missing = dir.resolve("nothing.gz");
         e = assertThrows(UncheckedIOException.class, () -> Idx.read(missing, 3));
         assertEquals(missing + ": no such file", e.getMessage());

@@ -18,6 +18,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import org.gridrun.engine.data.CifarFiles;
 import org.gridrun.engine.data.IdxFiles;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -266,12 +267,12 @@ class ResumeTest {
         damaged[damaged.length / 2] ^= 1;
         Files.write(file, damaged);
         assertEquals(file + ": cannot resume from this checkpoint: its checksum does not match: the file is damaged; "
-                + "delete it to train from the start", assertThrows(IllegalStateException.class,
+                + "delete it to train from the start", assertThrows(BadFileException.class,
                         () -> TrainJob.run(dir, TrainListener.NONE)).getMessage());
 
         Files.writeString(file, "name,step,value,wall_ms\n");
         assertEquals(file + ": cannot resume from this checkpoint: it is not a gridrun checkpoint; delete it to "
-                + "train from the start", assertThrows(IllegalStateException.class,
+                + "train from the start", assertThrows(BadFileException.class,
                         () -> TrainJob.checkpointStep(dir)).getMessage());
 
         Map<String, Object> wider = params("qsgd");
@@ -279,7 +280,7 @@ class ResumeTest {
         RunDir other = stage("other", "id1", wider);
         Files.write(other.checkpointFile(), saved);
         assertEquals(other.checkpointFile() + ": cannot resume from this checkpoint: saved model has 12730 values; "
-                + "this one has 13525; delete it to train from the start", assertThrows(IllegalStateException.class,
+                + "this one has 13525; delete it to train from the start", assertThrows(BadFileException.class,
                         () -> TrainJob.run(other, TrainListener.NONE)).getMessage());
     }
 

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.data.IdxFiles;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -82,7 +83,9 @@ class TrainJobTest {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("lr", -0.1);
         RunDir dir = stage(params);
-        ConfigException e = assertThrows(ConfigException.class, () -> TrainJob.run(dir, TrainListener.NONE));
-        assertEquals("lr must be positive, found -0.1", e.getMessage());
+        BadFileException e = assertThrows(BadFileException.class, () -> TrainJob.run(dir, TrainListener.NONE));
+        assertEquals(dir.experimentFile() + ": bad config: lr must be positive, found -0.1; stage it again from its "
+                + "grid (grid-run --grid GRID writes the file), or fix the value", e.getMessage());
+        assertTrue(e.getCause().getCause() instanceof ConfigException, "the cause is kept for --verbose");
     }
 }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.gridrun.analysis.StoreAccessException;
 import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.grids.GridException;
 import org.gridrun.jobs.UserInputException;
 import picocli.CommandLine;
@@ -11,8 +12,9 @@ import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Turns exceptions into exit codes and one-line messages: bad input (a grid, a config, an option, a store's secret)
- * exits 2, any other failure 1; the stack trace only with {@code --verbose}.
+ * Turns exceptions into exit codes and one-line messages: bad input (a grid, a config, an option, a store's secret,
+ * a {@link BadFileException bad file}) exits 2, any other failure 1; the message never names an exception class,
+ * and the stack trace comes only with {@code --verbose}.
  */
 final class ErrorHandler implements IExecutionExceptionHandler {
     static final int FAILURE = 1;
@@ -22,7 +24,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
         boolean badInput = isBadInput(ex);
-        String message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+        String message = message(ex);
         err.println(cmd.getColorScheme().errorText("grid-run: " + (badInput ? "" : "error: ") + message));
         if (verbose(parseResult)) {
             ex.printStackTrace(err);
@@ -33,9 +35,15 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         return badInput ? BAD_INPUT : FAILURE;
     }
 
+    /** What a user is told of {@code e}: its message, never its class name. */
+    static String message(Throwable e) {
+        return e.getMessage() == null || e.getMessage().isBlank() ? "an internal error without a message"
+                : e.getMessage();
+    }
+
     private static boolean isBadInput(Exception ex) {
         return ex instanceof GridException || ex instanceof ConfigException || ex instanceof UserInputException
-                || ex instanceof StoreAccessException
+                || ex instanceof StoreAccessException || ex instanceof BadFileException
                 || ex instanceof UncheckedIOException && ex.getCause() instanceof java.nio.file.NoSuchFileException;
     }
 

@@ -6,13 +6,23 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.jobs.UserInputException;
 
 /**
  * A gradient on disk: NumPy {@code .npy} (float32, little-endian, C order, any shape; format 1.0–3.0) or raw
  * little-endian float32 ({@code .f32}, any other extension).
+ *
+ * <p>The format is decided by the extension and checked against the content: a {@code .npy} file must begin with
+ * NumPy's magic, and a file of another extension that begins with it is refused rather than read as floats. Every
+ * problem is a {@link BadFileException} naming the file, the byte where it makes sense, and what to do; values that
+ * are NaN or infinite are counted and the first one's index given.
  *
  * @param values the values, flattened in C order
  * @param shape  the array's shape ({@code [n]} for raw files)
@@ -23,6 +33,7 @@ record GradientFile(float[] values, int[] shape, boolean npy) {
     private static final Pattern DESCR = Pattern.compile("'descr'\\s*:\\s*'([^']*)'");
     private static final Pattern ORDER = Pattern.compile("'fortran_order'\\s*:\\s*(True|False)");
     private static final Pattern SHAPE = Pattern.compile("'shape'\\s*:\\s*\\(([^)]*)\\)");
+    private static final String SAVE_AGAIN = "save it again with np.save(path, arr.astype(np.float32))";
 
     /** Reads {@code file}; a wrong format fails naming the file and what is wrong. */
     static GradientFile read(Path file) {
@@ -32,47 +43,117 @@ record GradientFile(float[] values, int[] shape, boolean npy) {
         } catch (IOException e) {
             throw new UserInputException("cannot read " + file + ": " + e.getMessage(), e);
         }
-        if (!startsWithMagic(bytes)) {
-            if (bytes.length % 4 != 0) {
-                throw new UserInputException(file + ": a raw float32 file must hold a multiple of 4 bytes, found "
-                        + bytes.length + " (or give a .npy file)");
-            }
-            float[] values = floats(bytes, 0, bytes.length / 4, file);
-            return new GradientFile(values, new int[] {values.length}, false);
+        boolean magic = startsWithMagic(bytes);
+        boolean npyName = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npy");
+        if (npyName && !magic) {
+            throw new BadFileException(file, "byte 0", "a .npy file must begin with NumPy's magic \\x93NUMPY, found "
+                    + BadFileException.excerpt(bytes, 0, 6), "save it with np.save, or name a file of raw little-endian float32 "
+                    + "values .f32");
+        }
+        if (!npyName && magic) {
+            throw new BadFileException(file, "byte 0", "begins with NumPy's magic \\x93NUMPY, so it is not raw "
+                    + "float32", "name it .npy to read it as NumPy");
+        }
+        return finite(file, magic ? readNpy(file, bytes) : readRaw(file, bytes));
+    }
+
+    private static GradientFile readRaw(Path file, byte[] bytes) {
+        if (bytes.length % 4 != 0) {
+            throw new BadFileException(file, null, "a raw float32 file must hold a multiple of 4 bytes, found "
+                    + bytes.length, "give whole little-endian float32 values, or a .npy file");
+        }
+        float[] values = floats(bytes, 0, bytes.length / 4, file);
+        return new GradientFile(values, new int[] {values.length}, false);
+    }
+
+    private static GradientFile readNpy(Path file, byte[] bytes) {
+        if (bytes.length < 10) {
+            throw new BadFileException(file, null, "the file ends after " + bytes.length + " bytes, inside the "
+                    + "preamble of a .npy file", "the file is cut short; " + SAVE_AGAIN);
         }
         int major = bytes[6];
-        int headerLength = major == 1 ? (bytes[8] & 0xff) | (bytes[9] & 0xff) << 8
-                : ByteBuffer.wrap(bytes, 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        if (major < 1 || major > 3) {
+            throw new BadFileException(file, "byte 6", "NumPy format version " + major + "." + bytes[7]
+                    + ", expected 1.0, 2.0 or 3.0", SAVE_AGAIN);
+        }
         int start = major == 1 ? 10 : 12;
-        String header = new String(bytes, start, headerLength, StandardCharsets.ISO_8859_1);
+        if (bytes.length < start) {
+            throw new BadFileException(file, null, "the file ends after " + bytes.length + " bytes, inside the "
+                    + start + "-byte preamble of a .npy file", "the file is cut short; " + SAVE_AGAIN);
+        }
+        long headerLength = major == 1 ? (bytes[8] & 0xff) | (bytes[9] & 0xff) << 8
+                : ByteBuffer.wrap(bytes, 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() & 0xffffffffL;
+        if (headerLength > bytes.length - start) {
+            throw new BadFileException(file, "byte 8", "the header is declared " + headerLength + " bytes long but "
+                    + "only " + (bytes.length - start) + " bytes follow the preamble", "the file is cut short; "
+                    + SAVE_AGAIN);
+        }
+        String header = new String(bytes, start, (int) headerLength, StandardCharsets.ISO_8859_1);
         String descr = group(DESCR, header, file, "descr");
         if (!descr.equals("<f4") && !descr.equals("=f4") && !descr.equals("|f4")) {
-            throw new UserInputException(file + ": dtype " + descr + " is not little-endian float32 ('<f4'); "
-                    + "convert with arr.astype(np.float32)");
+            throw new BadFileException(file, "byte " + start, "dtype " + descr + " is not little-endian float32 "
+                    + "('<f4')", "convert with arr.astype(np.float32)");
         }
         if (group(ORDER, header, file, "fortran_order").equals("True")) {
-            throw new UserInputException(file + ": Fortran order is not supported; save np.ascontiguousarray(arr)");
+            throw new BadFileException(file, "byte " + start, "Fortran order is not supported",
+                    "save np.ascontiguousarray(arr)");
         }
-        String[] dims = group(SHAPE, header, file, "shape").split(",");
-        int count = 1;
-        int rank = 0;
-        int[] shape = new int[dims.length];
-        for (String d : dims) {
-            if (!d.isBlank()) {
-                shape[rank] = Integer.parseInt(d.trim());
-                count = Math.multiplyExact(count, shape[rank++]);
+        int[] shape = shape(file, start, group(SHAPE, header, file, "shape"));
+        long count = 1;
+        for (int d : shape) {
+            count *= d;
+        }
+        long data = start + headerLength;
+        if (bytes.length - data != 4 * count) {
+            throw new BadFileException(file, "byte " + data, "the header's shape "
+                    + Arrays.toString(shape) + " needs " + count + " float32 values (" + 4 * count + " bytes) but "
+                    + (bytes.length - data) + " bytes follow the header", "the file is cut short or was changed; "
+                    + SAVE_AGAIN);
+        }
+        return new GradientFile(floats(bytes, (int) data, (int) count, file), shape, true);
+    }
+
+    /** The dimensions of the header's shape tuple; {@code [1]} for a scalar. */
+    private static int[] shape(Path file, int start, String tuple) {
+        List<Integer> dims = new ArrayList<>();
+        long count = 1;
+        for (String d : tuple.split(",")) {
+            if (d.isBlank()) {
+                continue;
+            }
+            int dim;
+            try {
+                dim = Integer.parseInt(d.trim());
+            } catch (NumberFormatException e) {
+                dim = -1;
+            }
+            count *= Math.max(dim, 0);
+            if (dim < 0 || count > Integer.MAX_VALUE / 4) {
+                throw new BadFileException(file, "byte " + start, "the shape (" + tuple.trim() + ") is not a "
+                        + "tuple of sizes whose product is below " + Integer.MAX_VALUE / 4, SAVE_AGAIN);
+            }
+            dims.add(dim);
+        }
+        return dims.isEmpty() ? new int[] {1} : dims.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** {@code gradient}, once every value is known to be finite. */
+    private static GradientFile finite(Path file, GradientFile gradient) {
+        float[] v = gradient.values();
+        int bad = 0;
+        int first = -1;
+        for (int i = 0; i < v.length; i++) {
+            if (!Float.isFinite(v[i])) {
+                bad++;
+                first = first < 0 ? i : first;
             }
         }
-        int[] exact = java.util.Arrays.copyOf(shape, Math.max(rank, 1));
-        if (rank == 0) {
-            exact[0] = 1;
+        if (bad > 0) {
+            throw new BadFileException(file, null, bad + " of its " + v.length + " values are NaN or infinite, the "
+                    + "first at index " + first + " (" + v[first] + ")", "compressors need finite gradients: "
+                    + "replace them (np.nan_to_num) or find what wrote them");
         }
-        int data = start + headerLength;
-        if (bytes.length - data != 4L * count) {
-            throw new UserInputException(file + ": the header says " + count + " values but the file holds "
-                    + (bytes.length - data) / 4);
-        }
-        return new GradientFile(floats(bytes, data, count, file), exact, true);
+        return gradient;
     }
 
     /** Writes {@code values} with this file's format and shape. */
@@ -105,7 +186,7 @@ record GradientFile(float[] values, int[] shape, boolean npy) {
     }
 
     private static boolean startsWithMagic(byte[] bytes) {
-        if (bytes.length < 10) {
+        if (bytes.length < MAGIC.length) {
             return false;
         }
         for (int i = 0; i < MAGIC.length; i++) {
@@ -119,14 +200,15 @@ record GradientFile(float[] values, int[] shape, boolean npy) {
     private static String group(Pattern pattern, String header, Path file, String field) {
         Matcher m = pattern.matcher(header);
         if (!m.find()) {
-            throw new UserInputException(file + ": the .npy header has no " + field + ": " + header.trim());
+            throw new BadFileException(file, "byte 10", "the .npy header has no " + field + ": "
+                    + BadFileException.excerpt(header.getBytes(StandardCharsets.ISO_8859_1), 0, 80), SAVE_AGAIN);
         }
         return m.group(1);
     }
 
     private static float[] floats(byte[] bytes, int offset, int count, Path file) {
         if (count == 0) {
-            throw new UserInputException(file + " holds no values");
+            throw new BadFileException(file, null, "holds no values", "give a gradient of at least one value");
         }
         float[] values = new float[count];
         ByteBuffer.wrap(bytes, offset, 4 * count).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);

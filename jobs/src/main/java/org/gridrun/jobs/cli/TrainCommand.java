@@ -157,7 +157,7 @@ final class TrainCommand implements Callable<Integer> {
             stopper.finish(() -> fail(dir, "bad config: " + e.getMessage()));
             throw e;
         } catch (RuntimeException | Error e) {
-            stopper.finish(() -> fail(dir, e.getMessage() == null ? e.toString() : e.getMessage()));
+            stopper.finish(() -> fail(dir, ErrorHandler.message(e)));
             throw e;
         }
     }

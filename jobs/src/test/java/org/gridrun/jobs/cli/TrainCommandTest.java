@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.gridrun.analysis.Attempt;
 import org.gridrun.analysis.ResultsStore;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -114,7 +115,7 @@ class TrainCommandTest {
         Files.write(dir.checkpointFile(), bytes);
         assertEquals(OptionalLong.of(6), TrainJob.checkpointStep(dir), "the header alone still reads");
 
-        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        BadFileException e = org.junit.jupiter.api.Assertions.assertThrows(BadFileException.class,
                 () -> train(dir, null, 0));
         List<String> last = lastTwo(dir);
         assertEquals("RUNNING " + RUNNING_NOTE, last.get(0), "no resume is claimed before the file is checked");

@@ -1,0 +1,70 @@
+package org.gridrun.engine.run;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A file from outside the code that gridrun cannot use: a gradient, a data file, a checkpoint, a metric spool, a
+ * run directory's {@code experiment.yaml} or {@code status}, the store, a figure spec.
+ *
+ * <p>Every reader of such data reports it the one way this class words it, on one line:
+ * {@code FILE[:LINE:COL | , POSITION]: PROBLEM; ADVICE}: the file, where in it when that makes sense (a line and column, a byte
+ * offset, a record or an index), what was found against what was expected, and what to do. The command line turns
+ * it into exit code 2 and a trainer into the experiment's FAILED state, both with this message and no exception
+ * name. It is an {@link UncheckedIOException}, so callers that already handle unreadable files handle it too.
+ */
+public class BadFileException extends UncheckedIOException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient Path file;
+
+    /**
+     * The failure to use {@code file}.
+     *
+     * @param file     the file
+     * @param position where in it ({@code line 3}, {@code byte 16}, {@code 4:7}), or null for the file as a whole
+     * @param problem  what was found and what was expected
+     * @param advice   what to do about it
+     * @param cause    the underlying failure, or null
+     */
+    public BadFileException(Path file, String position, String problem, String advice, Throwable cause) {
+        super(message(file, position, problem, advice), cause instanceof IOException io ? io
+                : new IOException(problem, cause));
+        this.file = Objects.requireNonNull(file, "file");
+    }
+
+    /** As the five-argument constructor, without a cause. */
+    public BadFileException(Path file, String position, String problem, String advice) {
+        this(file, position, problem, advice, null);
+    }
+
+    /** The file that cannot be used. */
+    public Path file() {
+        return file;
+    }
+
+    /** The one line: {@code FILE:3:7: PROBLEM; ADVICE} for a position in digits, else {@code FILE, byte 8: …}. */
+    static String message(Path file, String position, String problem, String advice) {
+        String where = position == null || position.isEmpty() ? file.toString()
+                : Character.isDigit(position.charAt(0)) ? file + ":" + position : file + ", " + position;
+        String text = where + ": " + problem + (advice == null || advice.isEmpty() ? "" : "; " + advice);
+        return text.replaceAll("[\\r\\n]+", " ");
+    }
+
+    /**
+     * Up to {@code max} bytes of {@code bytes} from {@code from}, quoted, for a message: printable ASCII as it is,
+     * any other byte as {@code \xNN}, and {@code …} when more follow.
+     */
+    public static String excerpt(byte[] bytes, int from, int max) {
+        StringBuilder text = new StringBuilder("'");
+        for (int i = Math.max(0, from); i < Math.min(bytes.length, from + max); i++) {
+            int b = bytes[i] & 0xff;
+            text.append(b >= 0x20 && b < 0x7f && b != '\\' ? String.valueOf((char) b)
+                    : String.format(Locale.ROOT, "\\x%02x", b));
+        }
+        return text.append(bytes.length > from + max ? "…'" : "'").toString();
+    }
+}
