@@ -101,4 +101,33 @@ class CompressCommandTest {
         assertEquals(2, badParam.exit());
         assertTrue(badParam.err().contains("bits must be in [1, 8], found 0"), badParam.err());
     }
+
+    @Test
+    void theIssuesExamplesEndInExitTwoWithOneLineThatSaysWhatToDo() throws Exception {
+        byte[] good = GradientFileFuzzTest.npy();
+        Path short20 = Files.write(tmp.resolve("short.npy"), java.util.Arrays.copyOf(good, 20));
+        Cli.Result cut = Cli.run(tmp, "compress", "-m", "qsgd", "-i", short20.toString());
+        assertEquals(2, cut.exit());
+        assertEquals("grid-run: " + short20 + ", byte 8: the header is declared 118 bytes long but only 10 bytes "
+                + "follow the preamble; the file is cut short; save it again with np.save(path, "
+                + "arr.astype(np.float32))", cut.err().strip());
+
+        Path noMagic = Files.write(tmp.resolve("raw.npy"), new byte[] {0, 0, (byte) 0x80, 0x3f, 0, 0, 0, 0x40});
+        Cli.Result raw = Cli.run(tmp, "compress", "-m", "qsgd", "-i", noMagic.toString());
+        assertEquals(2, raw.exit());
+        assertEquals("grid-run: " + noMagic + ", byte 0: a .npy file must begin with NumPy's magic \\x93NUMPY, found "
+                + "'\\x00\\x00\\x80?\\x00\\x00…'; save it with np.save, or name a file of raw little-endian float32 "
+                + "values .f32", raw.err().strip());
+
+        float[] v = new float[64];
+        v[5] = Float.NaN;
+        v[9] = Float.POSITIVE_INFINITY;
+        Path nan = npy(v, 8, 8);
+        Cli.Result nonFinite = Cli.run(tmp, "compress", "-m", "qsgd", "-i", nan.toString());
+        assertEquals(2, nonFinite.exit());
+        assertEquals("grid-run: " + nan + ": 2 of its 64 values are NaN or infinite, the first at index 5 (NaN); "
+                + "compressors need finite gradients: replace them (np.nan_to_num) or find what wrote them",
+                nonFinite.err().strip());
+        System.out.println("issue 25's .npy examples now say:\n" + cut.err() + raw.err() + nonFinite.err());
+    }
 }
