@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.gridrun.engine.random.CounterRng;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * One split of a torchvision ImageFolder tree ({@code split/<class>/<image>}), decoded on demand: the files are
@@ -144,14 +145,14 @@ final class ImageFolder implements ImageData {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new BadImageException(file, new IOException("cannot read the file: " + e, e));
+            throw new BadImageException(file, new IOException("cannot read the file: " + BadFileException.messageOf(e), e));
         }
         try {
             return decoder.decode(bytes, bytes.length);
         } catch (IOException e) {
             throw new BadImageException(file, e);
         } catch (RuntimeException e) {
-            throw new BadImageException(file, new IOException(e.toString(), e));
+            throw new BadImageException(file, new IOException("the decoder failed: " + BadFileException.messageOf(e), e));
         }
     }
 

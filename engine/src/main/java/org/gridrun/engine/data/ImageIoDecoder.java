@@ -14,6 +14,7 @@ import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
 import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.MemoryCacheImageInputStream;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * Decodes JPEG and PNG files with the JDK's ImageIO: slower than libjpeg-turbo, always there.
@@ -46,7 +47,7 @@ final class ImageIoDecoder implements ImageDecoder {
             }
             return image;
         } catch (IIOException | RuntimeException e) {
-            throw new IOException(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+            throw new IOException(BadFileException.messageOf(e), e);
         } finally {
             reader.setInput(null);
         }

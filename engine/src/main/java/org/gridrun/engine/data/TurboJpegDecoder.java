@@ -8,6 +8,7 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * Decodes JPEGs with libjpeg-turbo through its Java binding, Debian's {@code libturbojpeg-java}
@@ -122,7 +123,7 @@ final class TurboJpegDecoder implements ImageDecoder {
     }
 
     private static String message(Throwable t) {
-        return t.getMessage() == null ? t.toString() : t.getMessage();
+        return BadFileException.messageOf(t);
     }
 
     /** One thread's decompressor and output buffers, grown as images need. */

@@ -67,4 +67,10 @@ public class BadFileException extends UncheckedIOException {
         }
         return text.append(bytes.length > from + max ? "…'" : "'").toString();
     }
+
+    /** What a user is told of {@code failure}: its message, never its class name. */
+    public static String messageOf(Throwable failure) {
+        String message = failure.getMessage();
+        return message == null || message.isBlank() ? "an internal error without a message" : message;
+    }
 }

@@ -67,7 +67,14 @@ public final class TrainJob {
         }
     }
 
-    /** The trainer's config that {@code experiment.yaml} holds; one this build rejects names the file. */
+    /**
+     * The trainer's config that {@code dir}'s {@code experiment.yaml} holds, as a run of it reads it: a file that is
+     * not the one gridrun writes, or holds a config this build rejects, fails with a {@link BadFileException}.
+     */
+    public static TrainerConfig readConfig(RunDir dir) {
+        return config(dir, dir.readExperiment());
+    }
+
     private static TrainerConfig config(RunDir dir, ExperimentRecord experiment) {
         try {
             return TrainerConfig.from(TrainerConfig.resolve(experiment.config()));

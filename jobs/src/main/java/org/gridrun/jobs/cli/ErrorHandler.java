@@ -24,7 +24,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
         boolean badInput = isBadInput(ex);
-        String message = message(ex);
+        String message = BadFileException.messageOf(ex);
         err.println(cmd.getColorScheme().errorText("grid-run: " + (badInput ? "" : "error: ") + message));
         if (verbose(parseResult)) {
             ex.printStackTrace(err);
@@ -33,12 +33,6 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         }
         err.flush();
         return badInput ? BAD_INPUT : FAILURE;
-    }
-
-    /** What a user is told of {@code e}: its message, never its class name. */
-    static String message(Throwable e) {
-        return e.getMessage() == null || e.getMessage().isBlank() ? "an internal error without a message"
-                : e.getMessage();
     }
 
     private static boolean isBadInput(Exception ex) {

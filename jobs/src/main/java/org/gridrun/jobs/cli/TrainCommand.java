@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.train.StopSignal;
@@ -157,7 +158,7 @@ final class TrainCommand implements Callable<Integer> {
             stopper.finish(() -> fail(dir, "bad config: " + e.getMessage()));
             throw e;
         } catch (RuntimeException | Error e) {
-            stopper.finish(() -> fail(dir, ErrorHandler.message(e)));
+            stopper.finish(() -> fail(dir, BadFileException.messageOf(e)));
             throw e;
         }
     }
