@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.gridrun.analysis.ResultsStore;
-import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
 import org.gridrun.engine.run.RunDir;
@@ -20,12 +19,11 @@ import org.gridrun.engine.run.StatusEntry;
 import org.gridrun.engine.train.StopSignal;
 import org.gridrun.engine.train.TrainJob;
 import org.gridrun.engine.train.TrainListener;
-import org.gridrun.engine.train.TrainerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Damaged checkpoints: seeded mutations ({@link Mutations}) of a real {@code checkpoint.bin} saved at step 4. Each is
+ * Damaged checkpoints: seeded mutations ({@link Mutations}) of a real {@code checkpoint.bin} saved at step 10. Each is
  * read as {@code grid-run train} reads it first (header, then the whole file and its checksum), through the command
  * line's error handler; every 80th is handed to the whole {@code train} command, which must record FAILED with the
  * file's name and no exception name, never claim a resume, exit 2, and leave the spool and the rows the store holds
@@ -40,7 +38,7 @@ class CheckpointFuzzTest {
 
     @Test
     void damagedCheckpointsAreNamedAndNeverCostTheSpoolOrTheStore() throws IOException {
-        RunDir dir = stoppedAtStep4();
+        RunDir dir = stoppedAtStep10();
         Path file = dir.checkpointFile();
         byte[] good = Files.readAllBytes(file);
         byte[] spool = Files.readAllBytes(dir.metricsFile());
@@ -84,37 +82,27 @@ class CheckpointFuzzTest {
         }
     }
 
-    private RunDir stoppedAtStep4() {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("hidden", "8");
-        params.put("ngpu", 2L);
-        params.put("batch_size", 8L);
-        params.put("niters", 8L);
-        params.put("log_interval", 2L);
-        params.put("chkpt_iter", 4L);
-        params.put("method", "qsgd");
-        params.put("bits", 2L);
-        RunDir dir = RunDir.at(tmp.resolve("runs/g/r/exp"));
-        dir.writeExperiment(new ExperimentRecord("g", "r", "exp", "ck1", params, TrainerConfig.resolve(params)));
+    private RunDir stoppedAtStep10() {
+        RunDir dir = StagedExperiment.stage(tmp, "exp");
         dir.status().append(RunState.RUNNING, "pid 1");
         StopSignal stop = new StopSignal();
         TrainJob.run(dir, new TrainListener() {
             @Override
             public void onLog(long step, long total, double loss, double samplesPerSecond) {
-                if (step == 4) {
+                if (step == 10) {
                     stop.request("SIGTERM");
                 }
             }
         }, stop);
-        dir.status().append(RunState.KILLED, "stopped by SIGTERM at step 4; checkpoint saved");
-        assertEquals(OptionalLong.of(4), TrainJob.verifiedCheckpointStep(dir));
+        dir.status().append(RunState.KILLED, "stopped by SIGTERM at step 10; checkpoint saved");
+        assertEquals(OptionalLong.of(10), TrainJob.verifiedCheckpointStep(dir));
         return dir;
     }
 
     private static Map<String, List<MetricRecord>> rows(ResultsStore store, RunDir dir) {
         Map<String, List<MetricRecord>> rows = new LinkedHashMap<>();
         MetricSpool.read(dir.metricsFile()).forEach(r -> rows.computeIfAbsent(r.name(),
-                name -> store.series("ck1", name)));
+                name -> store.series("id-exp", name)));
         assertTrue(rows.get("loss").size() >= 2, "the store holds the losses before the checkpoint");
         return rows;
     }
