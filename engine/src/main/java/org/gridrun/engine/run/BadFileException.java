@@ -2,6 +2,12 @@ package org.gridrun.engine.run;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -72,5 +78,23 @@ public class BadFileException extends UncheckedIOException {
     public static String messageOf(Throwable failure) {
         String message = failure.getMessage();
         return message == null || message.isBlank() ? "an internal error without a message" : message;
+    }
+
+    /**
+     * The text of {@code bytes}, read from {@code file}, as UTF-8; bytes that are not UTF-8 fail at the first of them,
+     * with {@code advice}.
+     */
+    public static String utf8(Path file, byte[] bytes, String advice) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (result.isError()) {
+            throw new BadFileException(file, "byte " + in.position(), "not UTF-8 text: "
+                    + excerpt(bytes, in.position(), 8), advice);
+        }
+        decoder.flush(out);
+        return out.flip().toString();
     }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,6 +31,9 @@ public final class RunDir {
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
+
+    private static final String ADVICE = "stage it again from its grid (grid-run --grid GRID writes it), or move "
+            + "the run directory aside";
 
     private final Path path;
 
@@ -102,14 +104,13 @@ public final class RunDir {
     public ExperimentRecord readExperiment() {
         Map<String, Object> doc;
         try {
-            doc = YAML.readValue(experimentFile().toFile(), new TypeReference<LinkedHashMap<String, Object>>() { });
+            String text = BadFileException.utf8(experimentFile(), Files.readAllBytes(experimentFile()), ADVICE);
+            doc = YAML.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             throw bad(at == null || at.getLineNr() < 1 ? null : at.getLineNr() + ":" + at.getColumnNr(),
                     "not the YAML mapping gridrun writes (" + e.getOriginalMessage().lines().findFirst().orElse("")
                             + ")", e);
-        } catch (CharConversionException e) {
-            throw bad(null, "not UTF-8 text (" + e.getMessage() + ")", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + experimentFile() + ": " + e.getMessage(), e);
         }
@@ -138,8 +139,7 @@ public final class RunDir {
     }
 
     private BadFileException bad(String position, String problem, Throwable cause) {
-        return new BadFileException(experimentFile(), position, problem, "stage it again from its grid "
-                + "(grid-run --grid GRID writes it), or move the run directory aside", cause);
+        return new BadFileException(experimentFile(), position, problem, ADVICE, cause);
     }
 
     @Override
