@@ -97,4 +97,14 @@ public class BadFileException extends UncheckedIOException {
         decoder.flush(out);
         return out.flip().toString();
     }
+
+    /**
+     * A parser's message on one line: the lines that are not indented, joined by {@code "; "}; SnakeYAML's marks
+     * ({@code  in 'reader', line L, column C:}) and source snippets, which are, are left out, as the position is
+     * given apart.
+     */
+    public static String oneLine(String parserMessage) {
+        return String.valueOf(parserMessage).lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
+                .map(String::strip).reduce((a, b) -> a + "; " + b).orElse("");
+    }
 }

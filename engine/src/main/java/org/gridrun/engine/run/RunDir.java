@@ -109,8 +109,8 @@ public final class RunDir {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             throw bad(at == null || at.getLineNr() < 1 ? null : at.getLineNr() + ":" + at.getColumnNr(),
-                    "not the YAML mapping gridrun writes (" + e.getOriginalMessage().lines().findFirst().orElse("")
-                            + ")", e);
+                    "not the YAML mapping gridrun writes ("
+                            + BadFileException.oneLine(e.getOriginalMessage()) + ")", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + experimentFile() + ": " + e.getMessage(), e);
         }

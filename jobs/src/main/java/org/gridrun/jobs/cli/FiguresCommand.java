@@ -46,12 +46,7 @@ final class FiguresCommand implements Callable<Integer> {
     public Integer call() {
         Workspace workspace = common.workspace();
         Path file = workspace.root().resolve(specFile);
-        PaperSpec spec;
-        try {
-            spec = SpecReader.load(file, specFile.toString());
-        } catch (SpecException e) {
-            throw new UserInputException(e.getMessage());
-        }
+        PaperSpec spec = readSpec(file, specFile.toString());
         Path dir = out != null ? workspace.root().resolve(out)
                 : workspace.root().resolve("reports").resolve("figures").resolve(spec.name());
         PrintWriter stdout = command.commandLine().getOut();
@@ -66,6 +61,15 @@ final class FiguresCommand implements Callable<Integer> {
         stdout.flush();
         stderr.flush();
         return 0;
+    }
+
+    /** The spec in {@code file}, shown as {@code shown}; its problems are bad input, one line each. */
+    static PaperSpec readSpec(Path file, String shown) {
+        try {
+            return SpecReader.load(file, shown);
+        } catch (SpecException e) {
+            throw new UserInputException(e.getMessage());
+        }
     }
 
     private static Set<String> grids(PaperSpec spec) {

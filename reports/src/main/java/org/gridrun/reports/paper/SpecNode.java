@@ -48,7 +48,11 @@ sealed interface SpecNode {
     record Scalar(int line, int column, String text) implements SpecNode {
         @Override
         public String describe() {
-            return text == null ? "null" : "'" + text + "'";
+            if (text == null) {
+                return "null";
+            }
+            String line = text.replaceAll("\\R", " ");
+            return "'" + (line.length() > 60 ? line.substring(0, 60) + "…" : line) + "'";
         }
     }
 }

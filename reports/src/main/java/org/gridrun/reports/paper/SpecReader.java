@@ -2,7 +2,6 @@ package org.gridrun.reports.paper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -11,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * Reads a figure spec file (docs/figures.md) into a {@link PaperSpec}, reporting every problem at once as
@@ -36,7 +36,7 @@ public final class SpecReader {
     public static PaperSpec load(Path file, String shown) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = BadFileException.utf8(Path.of(shown), Files.readAllBytes(file), "save the spec as UTF-8 text");
         } catch (NoSuchFileException e) {
             throw new SpecException(List.of(shown + ": no such spec file"));
         } catch (IOException e) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * Reads a spec file into a located {@link SpecNode} tree with Jackson's streaming YAML parser.
@@ -37,7 +38,7 @@ final class SpecTreeReader {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             problems.add(at == null ? 1 : at.getLineNr(), at == null ? 1 : at.getColumnNr(),
-                    "malformed YAML: " + e.getOriginalMessage());
+                    "malformed YAML: " + BadFileException.oneLine(e.getOriginalMessage()));
             return null;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
