@@ -95,6 +95,11 @@ public final class ResultsStore implements AutoCloseable {
             Migrations.apply(connection, jdbcUrl);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(connection, e);
+            if (e instanceof SQLException sql) {
+                throw StoreDamage.onOpen(StoreUrl.parse(jdbcUrl), sql).<RuntimeException>map(damaged -> damaged)
+                        .orElseGet(() -> new StoreException("cannot migrate results store " + jdbcUrl + ": "
+                                + e.getMessage(), e));
+            }
             throw e instanceof StoreException se ? se
                     : new StoreException("cannot migrate results store " + jdbcUrl + ": " + e.getMessage(), e);
         }
@@ -301,7 +306,8 @@ public final class ResultsStore implements AutoCloseable {
         try {
             return work.run();
         } catch (SQLException e) {
-            throw new StoreException("results store " + url + ": cannot " + what + ": " + e.getMessage(), e);
+            throw StoreDamage.onQuery(url, e).<RuntimeException>map(damaged -> damaged).orElseGet(() ->
+                    new StoreException("results store " + url + ": cannot " + what + ": " + e.getMessage(), e));
         }
     }
 

@@ -123,7 +123,8 @@ final class StoreLogin {
             case ErrorCode.REMOTE_CONNECTION_NOT_ALLOWED -> new StoreAccessException("the server at "
                     + store.hostPort() + " accepts connections from its own host only (grid-run db serve without "
                     + "--allow-others)", e);
-            default -> new StoreException("cannot open results store " + store.url() + ": " + e.getMessage(), e);
+            default -> StoreDamage.onOpen(store, e).<RuntimeException>map(damaged -> damaged).orElseGet(() ->
+                    new StoreException("cannot open results store " + store.url() + ": " + e.getMessage(), e));
         };
     }
 
