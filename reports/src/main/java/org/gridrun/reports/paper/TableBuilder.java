@@ -8,11 +8,13 @@ import org.gridrun.analysis.RunSummary;
 import org.gridrun.analysis.SeedSummary;
 import org.gridrun.analysis.StoredExperiment;
 import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.RunState;
 
 /**
  * Computes a {@link PaperTable} from the store: per series and column, each matched run's value (see
  * {@link ColumnSpec}), then {@link SeedSummary} over the runs. A run lacking a column's metric is left out of that
- * cell with a warning; a series with no run is a row of dashes with a warning.
+ * cell with a warning; a series with no run is a row of dashes with a warning; a run that ended FAILED, KILLED or
+ * DIVERGED is counted with a warning that names its state.
  */
 final class TableBuilder {
     private final ResultsStore store;
@@ -37,6 +39,12 @@ final class TableBuilder {
             List<StoredExperiment> matched = SeriesMatch.of(series, experiments);
             if (matched.isEmpty()) {
                 warnings.add(what, series, noExperiment(series, spec.source()));
+            }
+            for (StoredExperiment run : matched) {
+                if (run.state() != null && run.state().isTerminal() && run.state() != RunState.COMPLETED) {
+                    warnings.add(what, series, "experiment " + run.name() + " ended " + run.state() + "; its "
+                            + "numbers up to then are in the row (resubmit it, or leave it out with match)");
+                }
             }
             List<SeedSummary> cells = new ArrayList<>();
             for (ColumnSpec column : spec.columns()) {

@@ -122,6 +122,21 @@ class PaperFiguresTest {
         }
     }
 
+    @Test
+    void aTableCountingAnExperimentThatEndedBadlySaysSoBesideItsRow() {
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/gridrun"))) {
+            ingest(store, "alq", 4);
+            RunDir failed = RunDir.at(tmp.resolve("runs").resolve("alq_4_seed2"));
+            failed.status().append(RunState.FAILED, "checkpoint.bin: cannot resume from this checkpoint");
+            store.ingest(failed);
+            PaperResult result = PaperFigures.write(store, SpecReader.parse(SPEC, "figures/t.yaml", "t"),
+                    tmp.resolve("out"));
+            assertTrue(result.warnings().contains("figures/t.yaml:6: table 't', series 'ALQ': experiment alq_4_seed2 "
+                    + "ended FAILED; its numbers up to then are in the row (resubmit it, or leave it out with match)"),
+                    result.warnings().toString());
+        }
+    }
+
     private static void assertSummary(SeedSummary want, SeedSummary have) {
         assertEquals(want.n(), have.n());
         assertEquals(want.mean(), have.mean(), 1e-12);
