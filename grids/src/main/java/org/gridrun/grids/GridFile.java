@@ -37,6 +37,9 @@ public final class GridFile {
         this.slurm = grid.slurm();
     }
 
+    /** Names a grid cannot have: folders under reports/ (and jobs/) that the build or grid-run figures own. */
+    static final java.util.Set<String> RESERVED_NAMES = java.util.Set.of("src", "target", "figures");
+
     /**
      * Reads and validates a grid file and the files it includes, checking every key and value against
      * {@code schema}.
@@ -50,6 +53,11 @@ public final class GridFile {
         if (name.isEmpty() || name.equals(".") || name.equals("..")) {
             throw new GridException(shown + ": the grid is named after its file, and '" + name + "' names no "
                     + "directory of its own under runs/; rename the file");
+        }
+        if (RESERVED_NAMES.contains(name)) {
+            throw new GridException(shown + ": the grid is named after its file, and reports/" + name + "/ is "
+                    + (name.equals("figures") ? "where grid-run figures writes" : "a folder of gridrun's own build")
+                    + ", which its report would overwrite; rename the file");
         }
         String source;
         try {

@@ -61,6 +61,17 @@ class ErrorsTest {
     }
 
     @Test
+    void gridsNamedAfterFoldersOfTheBuildOrOfFiguresAreRefused() throws Exception {
+        for (String name : new String[] {"src", "target", "figures"}) {
+            Path file = java.nio.file.Files.writeString(dir.resolve(name + ".yaml"), "runs: {r: {grid: {bits: 2}}}\n");
+            GridException e = assertThrows(GridException.class, () -> GridFile.load(file, new TestSchema()));
+            assertEquals(file + ": the grid is named after its file, and reports/" + name + "/ is "
+                    + (name.equals("figures") ? "where grid-run figures writes" : "a folder of gridrun's own build")
+                    + ", which its report would overwrite; rename the file", e.getMessage());
+        }
+    }
+
+    @Test
     void aLongValueIsQuotedInPart() {
         assertFails("runs:\n  r: " + "x".repeat(200) + "\n",
                 "2:6: run 'r' must be a mapping with a 'grid:' key; found '" + "x".repeat(80) + "…'");
