@@ -145,14 +145,16 @@ final class ImageFolder implements ImageData {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new BadImageException(file, new IOException("cannot read the file: " + BadFileException.messageOf(e), e));
+            throw new BadImageException(file, new IOException("cannot read the file: "
+                    + BadFileException.messageOf(e), e));
         }
         try {
             return decoder.decode(bytes, bytes.length);
         } catch (IOException e) {
             throw new BadImageException(file, e);
         } catch (RuntimeException e) {
-            throw new BadImageException(file, new IOException("the decoder failed: " + BadFileException.messageOf(e), e));
+            throw new BadImageException(file, new IOException("the decoder failed: "
+                    + BadFileException.messageOf(e), e));
         }
     }
 

@@ -17,10 +17,11 @@ import java.util.Objects;
  * run directory's {@code experiment.yaml} or {@code status}, the store, a figure spec.
  *
  * <p>Every reader of such data reports it the one way this class words it, on one line:
- * {@code FILE[:LINE:COL | , POSITION]: PROBLEM; ADVICE}: the file, where in it when that makes sense (a line and column, a byte
- * offset, a record or an index), what was found against what was expected, and what to do. The command line turns
- * it into exit code 2 and a trainer into the experiment's FAILED state, both with this message and no exception
- * name. It is an {@link UncheckedIOException}, so callers that already handle unreadable files handle it too.
+ * {@code FILE[:LINE:COL | , POSITION]: PROBLEM; ADVICE}: the file, where in it when that makes sense (a line and
+ * column, a byte offset, a record or an index), what was found against what was expected, and what to do. The
+ * command line turns it into exit code 2 and a trainer into the experiment's FAILED state, both with this message
+ * and no exception name. It is an {@link UncheckedIOException}, so callers that already handle unreadable files
+ * handle it too.
  */
 public class BadFileException extends UncheckedIOException {
     private static final long serialVersionUID = 1L;

@@ -47,8 +47,8 @@ record GradientFile(float[] values, int[] shape, boolean npy) {
         boolean npyName = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".npy");
         if (npyName && !magic) {
             throw new BadFileException(file, "byte 0", "a .npy file must begin with NumPy's magic \\x93NUMPY, found "
-                    + BadFileException.excerpt(bytes, 0, 6), "save it with np.save, or name a file of raw little-endian float32 "
-                    + "values .f32");
+                    + BadFileException.excerpt(bytes, 0, 6), "save it with np.save, or name a file of raw "
+                    + "little-endian float32 values .f32");
         }
         if (!npyName && magic) {
             throw new BadFileException(file, "byte 0", "begins with NumPy's magic \\x93NUMPY, so it is not raw "

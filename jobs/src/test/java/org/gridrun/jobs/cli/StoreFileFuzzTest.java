@@ -16,9 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A damaged store: seeded mutations ({@link Mutations}) of a small store's {@code .mv.db}, each in a folder of its own
- * with the store's secret, opened (without H2's automatic server and lock file, which only cost time here) and read as
- * {@code grid-run report} reads it, through the command line's error handler. Each ends read or in exit 2 naming the data file; a damaged store is never deleted or replaced by an empty
- * one. Prints one summary line.
+ * with the store's secret, opened (without H2's automatic server and lock file, which only cost time here) and read
+ * as {@code grid-run report} reads it, through the command line's error handler. Each ends read or in exit 2 naming
+ * the data file; a damaged store is never deleted or replaced by an empty one. What a store that still opens holds
+ * is H2's affair (it falls back to older chunks); the line counts the reads that returned every stored row apart
+ * from those that did not. Prints one summary line.
  */
 class StoreFileFuzzTest {
     private static final long SEED = 20_261_131L;
