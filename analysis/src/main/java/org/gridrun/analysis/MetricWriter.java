@@ -41,6 +41,15 @@ final class MetricWriter {
      * (name, step), the later wins.
      */
     void write(String experimentId, int attempt, List<MetricRecord> records) throws SQLException {
+        write(experimentId, attempt, records, false);
+    }
+
+    /**
+     * As {@link #write(String, int, List)}; with {@code reread} (records of a spool read again from its start), a
+     * record that contradicts a stored one of the same step and wall time fails with a {@link DamagedRecord} and
+     * nothing of the batch is kept.
+     */
+    void write(String experimentId, int attempt, List<MetricRecord> records, boolean reread) throws SQLException {
         Map<String, List<MetricRecord>> byName = byName(records);
         if (byName.isEmpty()) {
             return;
@@ -55,14 +64,19 @@ final class MetricWriter {
             if (id == null) {
                 blocks.replace(blocks.createSeries(experimentId, name), List.of(), fresh.blocks());
             } else {
-                write(id, attempt, fresh, latestSteps.get(name));
+                try {
+                    write(id, attempt, fresh, latestSteps.get(name), reread);
+                } catch (SeriesPoints.Contradiction c) {
+                    throw new DamagedRecord(name, c);
+                }
             }
             tops.put(name, fresh.record(name, fresh.size() - 1));
         }
         latest(experimentId, tops);
     }
 
-    private void write(int seriesId, int attempt, SeriesPoints fresh, Long latestStep) throws SQLException {
+    private void write(int seriesId, int attempt, SeriesPoints fresh, Long latestStep, boolean reread)
+            throws SQLException {
         boolean appends = latestStep != null && fresh.firstStep() > latestStep;
         long from = latestStep == null ? fresh.firstStep() : Math.min(fresh.firstStep(), latestStep);
         List<MetricBlock> touched = blocks.blocks(seriesId, from, fresh.lastStep());
@@ -70,7 +84,7 @@ final class MetricWriter {
             touched = touched.stream()
                     .filter(b -> b.attempt() == attempt && b.size() < MetricBlock.MAX_POINTS).toList();
         }
-        SeriesPoints merged = touched.isEmpty() ? fresh : SeriesPoints.of(touched).overwrittenBy(fresh);
+        SeriesPoints merged = touched.isEmpty() ? fresh : SeriesPoints.of(touched).overwrittenBy(fresh, reread);
         blocks.replace(seriesId, touched, merged.blocks());
     }
 
@@ -108,6 +122,15 @@ final class MetricWriter {
                 merge.addBatch();
             }
             merge.executeBatch();
+        }
+    }
+
+    /** A record of metric {@code name} that contradicts the stored one: what {@code reread} writes refuse. */
+    static final class DamagedRecord extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        DamagedRecord(String name, SeriesPoints.Contradiction c) {
+            super(name + " " + c.getMessage(), c);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.RunDir;
@@ -167,7 +168,13 @@ public final class ResultsStore implements AutoCloseable {
         int[] read = {0};
         tail.forEachBatchReadingAhead(batchRows, batch -> {
             transaction(() -> {
-                writer.metrics(experimentId, attempt, batch.records());
+                try {
+                    writer.metrics(experimentId, attempt, batch.records(), !tail.continued());
+                } catch (MetricWriter.DamagedRecord damaged) {
+                    throw new BadFileException(dir.metricsFile(), null, "the record " + damaged.getMessage()
+                            + ": a line was changed after it was written", "the store keeps the row it has; "
+                            + "restore the spool from a copy", damaged);
+                }
                 writer.mark(experimentId, dir.metricsFile(), batch.end());
                 return null;
             });

@@ -61,6 +61,15 @@ final class SeriesPoints {
      * the same value at the same wall time, which keeps the attempt that stored it first.
      */
     SeriesPoints overwrittenBy(SeriesPoints newer) {
+        return overwrittenBy(newer, false);
+    }
+
+    /**
+     * As {@link #overwrittenBy(SeriesPoints)}; when {@code reread}, a record of {@code newer} that holds another value
+     * at the same step and wall time as a stored one contradicts it (a record logged again is logged later: it was
+     * changed after it was written), and fails with a {@link Contradiction}.
+     */
+    SeriesPoints overwrittenBy(SeriesPoints newer, boolean reread) {
         int n = size() + newer.size();
         SeriesPoints merged = new SeriesPoints(new long[n], new double[n], new long[n], new int[n]);
         int i = 0;
@@ -73,6 +82,9 @@ final class SeriesPoints {
                 copy(newer, j++, merged, k++);
             } else {
                 boolean same = Double.compare(values[i], newer.values[j]) == 0 && walls[i] == newer.walls[j];
+                if (reread && !same && walls[i] == newer.walls[j]) {
+                    throw new Contradiction(steps[i], values[i], newer.values[j], walls[i]);
+                }
                 copy(same ? this : newer, same ? i : j, merged, k++);
                 i++;
                 j++;
@@ -150,5 +162,23 @@ final class SeriesPoints {
         to.values[k] = from.values[i];
         to.walls[k] = from.walls[i];
         to.attempts[k] = from.attempts[i];
+    }
+
+    /** A re-read record that says another value than the stored one of the same step and wall time. */
+    static final class Contradiction extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        final long step;
+        final double stored;
+        final double read;
+        final long wall;
+
+        Contradiction(long step, double stored, double read, long wall) {
+            super("step " + step + " logged at wall_ms " + wall + " is stored as " + stored + " but reads " + read);
+            this.step = step;
+            this.stored = stored;
+            this.read = read;
+            this.wall = wall;
+        }
     }
 }

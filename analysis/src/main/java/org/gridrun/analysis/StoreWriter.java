@@ -148,6 +148,11 @@ final class StoreWriter {
         metrics.write(experimentId, attempt, records);
     }
 
+    /** As {@link #metrics}, for records of a spool read again from its start (see {@link MetricWriter#write}). */
+    void metrics(String experimentId, int attempt, List<MetricRecord> records, boolean reread) throws SQLException {
+        metrics.write(experimentId, attempt, records, reread);
+    }
+
     /** The stored run row, or null when there is none. */
     RunRow storedRun(String experimentId) throws SQLException {
         return StoreReader.runRow(connection, experimentId);

@@ -39,9 +39,14 @@ final class Fixtures {
 
     /** Appends records {@code name} for steps {@code from} (inclusive) to {@code to} (exclusive). */
     static void appendMetric(RunDir dir, String name, long from, long to, double scale) {
+        appendMetric(dir, name, from, to, scale, 0);
+    }
+
+    /** As {@link #appendMetric(RunDir, String, long, long, double)}, logged {@code later} ms later. */
+    static void appendMetric(RunDir dir, String name, long from, long to, double scale, long later) {
         try (MetricSpool.Writer writer = MetricSpool.append(dir.metricsFile())) {
             for (long step = from; step < to; step++) {
-                writer.write(new org.gridrun.engine.run.MetricRecord(name, step, scale * step, WALL + step));
+                writer.write(new org.gridrun.engine.run.MetricRecord(name, step, scale * step, WALL + later + step));
             }
         }
     }

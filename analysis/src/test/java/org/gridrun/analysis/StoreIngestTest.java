@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -69,13 +70,30 @@ class StoreIngestTest {
         try (ResultsStore store = ResultsStore.open(tmp.resolve("store"))) {
             store.ingest(dir);
             MetricSpool.truncateAfter(dir.metricsFile(), 49);
-            Fixtures.appendMetric(dir, "loss", 50, 120, 2);
+            Fixtures.appendMetric(dir, "loss", 50, 120, 2, 60_000); // a resumed job logs those steps again, later
             assertEquals(120, store.ingest(dir));
             List<MetricRecord> loss = store.series(e.id(), "loss");
             assertEquals(120, loss.size());
             assertEquals(49.0, loss.get(49).value());
             assertEquals(100.0, loss.get(50).value());
-            assertEquals(new MetricRecord("loss", 119, 238, Fixtures.WALL + 119), store.latest(e.id()).get("loss"));
+            assertEquals(new MetricRecord("loss", 119, 238, Fixtures.WALL + 60_000 + 119), store.latest(e.id()).get("loss"));
+        }
+    }
+
+    @Test
+    void aSpoolLineChangedAfterItWasStoredIsRefusedAndTheStoredRowKept() throws Exception {
+        ExperimentRecord e = Fixtures.experiment("a", "qsgd", 4, 1);
+        RunDir dir = Fixtures.runDir(tmp, e);
+        Fixtures.appendMetric(dir, "loss", 0, 10, 1);
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("store"))) {
+            store.ingest(dir);
+            String text = Files.readString(dir.metricsFile());
+            Files.writeString(dir.metricsFile(), text.replace("loss,7,7.0,", "loss,7,9.0,"));
+            BadFileException refused = assertThrows(BadFileException.class, () -> store.ingest(dir));
+            assertEquals(dir.metricsFile() + ": the record loss step 7 logged at wall_ms " + (Fixtures.WALL + 7)
+                    + " is stored as 7.0 but reads 9.0: a line was changed after it was written; the store keeps "
+                    + "the row it has; restore the spool from a copy", refused.getMessage());
+            assertEquals(7.0, store.series(e.id(), "loss").get(7).value());
         }
     }
 
