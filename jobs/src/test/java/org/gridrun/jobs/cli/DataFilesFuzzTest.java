@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The data readers on damaged files: IDX (MNIST's four files), CIFAR-10's binary batches, and ImageFolder images
  * (PNG and JPEG). Each seeded mutation ({@link Mutations}) damages one file of a small good set; loading the set,
  * and decoding every image of an ImageFolder, ends read or in exit 2 naming the damaged file, through the command
- * line's error handler, as a trainer's failure does. Prints one summary line per reader.
+ * line's error handler, as a trainer's failure does (one damaged IDX file also through the whole {@code train}
+ * command: FAILED with the message, exit 2). Prints one summary line per reader.
  */
 class DataFilesFuzzTest {
     private static final long SEED = 20_261_126L;
@@ -56,6 +57,34 @@ class DataFilesFuzzTest {
         List<String> files = List.of("train/ant/a.png", "train/bee/b.jpg", "val/ant/c.jpg", "val/bee/d.png");
         byte[][] good = {image("png", 0), image("jpg", 1), image("jpg", 2), image("png", 3)};
         fuzz("ImageFolder images (imagenet)", "imagenet", files, good, new int[files.size()][0], 180);
+    }
+
+    @Test
+    void aTrainerGivenADamagedDataFileRecordsFailedNamingItAndExitsTwo() throws IOException {
+        Path dir = tmp.resolve("mnist");
+        int[][] dims = {{6, 4, 4}, {6}, {3, 4, 4}, {3}};
+        for (int f = 0; f < IDX_FILES.size(); f++) {
+            Files.createDirectories(dir);
+            Files.write(dir.resolve(IDX_FILES.get(f)), idx(dims[f]));
+        }
+        Path labels = dir.resolve(IDX_FILES.get(1));
+        Files.write(labels, java.util.Arrays.copyOf(idx(dims[1]), 11));
+        java.util.Map<String, Object> params = new java.util.LinkedHashMap<>();
+        params.put("dataset", "mnist");
+        params.put("data_dir", dir.toString());
+        params.put("hidden", "8");
+        params.put("batch_size", 2L);
+        params.put("niters", 2L);
+        org.gridrun.engine.run.RunDir run = org.gridrun.engine.run.RunDir.at(tmp.resolve("runs/g/r/mnist"));
+        run.writeExperiment(new org.gridrun.engine.run.ExperimentRecord("g", "r", "mnist", "id-mnist", params,
+                org.gridrun.engine.train.TrainerConfig.resolve(params)));
+        Cli.Result r = Cli.run(tmp, "train", run.path().toString());
+        String expected = labels + ", byte 11: the header declares [6] = 6 bytes of data, but the file ends after 3; "
+                + "the file is cut short; download the file again (gzip-compressed or plain IDX)";
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("grid-run: " + expected, r.err().strip());
+        org.gridrun.engine.run.StatusEntry last = run.status().current().orElseThrow();
+        assertEquals(org.gridrun.engine.run.RunState.FAILED + " " + expected, last.state() + " " + last.detail());
     }
 
     /** Writes the good set, then for each mutation of one of its files loads (and decodes) the whole set. */
