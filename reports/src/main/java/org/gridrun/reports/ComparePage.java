@@ -34,7 +34,7 @@ final class ComparePage {
         body.append(SortableTable.render("groups", HEADER, rows(comparison)));
         body.append("<p>").append(export(slug, "csv", "CSV")).append(" · ").append(export(slug, "tex", "LaTeX"))
                 .append("</p>\n");
-        return SitePage.render(grid + " — " + metric, body.toString(), true);
+        return SitePage.render(grid + " — " + metric, body.toString(), true, "../");
     }
 
     /** The table as CSV. */
