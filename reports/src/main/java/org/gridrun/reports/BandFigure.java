@@ -18,7 +18,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * A comparison figure: per seed group, the mean over seeds of one metric against the step, inside a translucent
  * band of its 95% t-interval (drawn as a filled polygon: the upper ends forward, the lower ends back).
  *
- * <p>Where a step has a single seed the band has no width there. The lines that did not diverge set the value axis
+ * <p>The band is drawn for groups of at least {@value #MIN_BAND_SEEDS} seeds: with two, the 95% t-interval is ±12.7
+ * standard errors, far wider than the seeds' spread, and hides the means. Where a step has a single seed the band
+ * has no width there. The lines that did not diverge set the value axis
  * ({@link YScale}: a log axis for losses and variances spanning more than a decade); a diverged group's line stops
  * where it leaves that range or stops being finite, and ends in a cross marked DIVERGED, so it never rescales the
  * figure for the others.
@@ -29,6 +31,7 @@ final class BandFigure {
     /** Height added per legend entry: the legend sits under the plot, one group per row, so long labels fit. */
     static final int LEGEND_ROW = 18;
     private static final int BAND_ALPHA = 56;
+    static final int MIN_BAND_SEEDS = 3;
     /** Line styles taken in turn once the palette's colours are used up, so no two groups look the same. */
     private static final BasicStroke[] STROKES = {SeriesLines.SOLID, SeriesLines.DASH_DASH, SeriesLines.DOT_DOT,
         SeriesLines.DASH_DOT};
@@ -84,16 +87,12 @@ final class BandFigure {
         return chart;
     }
 
-    /** The axis set by the lines that did not diverge (by every line when all did). */
+    /** The axis set by the means of the lines that did not diverge (of every line when all did). */
     private static YScale scale(String metric, List<Line> lines) {
         List<Line> healthy = lines.stream().filter(l -> !l.diverged()).toList();
         DoubleStream.Builder values = DoubleStream.builder();
         for (Line line : healthy.isEmpty() ? lines : healthy) {
-            for (CurveBand b : line.band()) {
-                values.add(b.summary().mean());
-                values.add(lower(b.summary()));
-                values.add(upper(b.summary()));
-            }
+            line.band().forEach(b -> values.add(b.summary().mean()));
         }
         return YScale.of(metric, values.build().toArray());
     }
@@ -108,7 +107,8 @@ final class BandFigure {
     }
 
     private static void addBand(XYChart chart, String name, List<CurveBand> band, Color color, YScale scale) {
-        if (band.stream().noneMatch(b -> Double.isFinite(b.summary().halfWidth95()))) {
+        if (band.stream().noneMatch(b -> Double.isFinite(b.summary().halfWidth95())
+                && b.summary().n() >= MIN_BAND_SEEDS)) {
             return;
         }
         int n = band.size();

@@ -16,7 +16,7 @@ final class IndexPage {
     static final String NO_RESULTS = "no results yet";
     static final String NO_METRICS = "no metrics yet";
     /** The metrics whose comparison figures the index shows, when recorded. */
-    static final List<String> HEADLINE = List.of("loss", "Vacc", "est_var");
+    static final List<String> HEADLINE = List.of("est_var", "Vacc", "loss");
 
     /**
      * What the index shows.
@@ -91,7 +91,7 @@ final class IndexPage {
         for (String metric : HEADLINE) {
             if (model.drawn().contains(metric)) {
                 out.append(SitePage.figure(CompareWriter.DIR + "/" + model.comparisons().get(metric),
-                        metric + ": mean ± 95% CI over seeds"));
+                        metric + ": mean over seeds (a 95% CI band from 3 seeds)"));
             }
         }
     }

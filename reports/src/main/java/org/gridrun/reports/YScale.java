@@ -5,22 +5,26 @@ import java.util.regex.Pattern;
 import org.knowm.xchart.XYChart;
 
 /**
- * The value axis of a figure, decided by the lines that did not diverge: their range, and a log scale for losses and
- * variances that span more than a decade.
+ * The value axis of a figure, decided by the mean curves of the lines that did not diverge: their range with a margin
+ * (a quarter of the span on a linear axis, a factor of 3 on a log one), and a log scale for losses and variances whose
+ * means span more than a decade.
  *
- * <p>A diverged line is drawn only while it stays inside this range ({@link #contains}), so one run whose loss
- * explodes never flattens everyone else's curves into a line at the bottom.
+ * <p>Bands are clamped to this range ({@link #clamp}), so the wide 95% intervals of two seeds never squeeze the means
+ * into a line; a diverged line is drawn only while it stays inside it ({@link #contains}), so one run whose loss
+ * explodes never flattens everyone else's curves.
  *
  * @param log whether the axis is logarithmic
- * @param min the smallest value of the lines that set the range ({@code NaN} when there is none)
- * @param max the largest
+ * @param min the lower end of the range ({@code NaN} when there is none)
+ * @param max the upper end
  */
 record YScale(boolean log, double min, double max) {
     /** Metric names drawn on a log axis when their values span more than {@link #DECADE}. */
     static final Pattern LOG_METRICS = Pattern.compile("(?i).*(loss|var|nb_error).*");
     static final double DECADE = 10;
+    private static final double LOG_MARGIN = 3;
+    private static final double LINEAR_MARGIN = 0.25;
 
-    /** The axis of {@code metric} given the values of the lines that set its range. */
+    /** The axis of {@code metric} given the mean values of the lines that set its range. */
     static YScale of(String metric, double[] values) {
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
@@ -35,7 +39,11 @@ record YScale(boolean log, double min, double max) {
         }
         boolean log = LOG_METRICS.matcher(metric.toLowerCase(Locale.ROOT)).matches() && min > 0
                 && max / min > DECADE;
-        return new YScale(log, min, max);
+        if (log) {
+            return new YScale(true, min / LOG_MARGIN, max * LOG_MARGIN);
+        }
+        double margin = max > min ? (max - min) * LINEAR_MARGIN : Math.max(Math.abs(max) * LINEAR_MARGIN, 1e-12);
+        return new YScale(false, min - margin, max + margin);
     }
 
     /** Whether {@code value} lies inside the range (always false for a non-finite value, true with no range). */
@@ -43,11 +51,7 @@ record YScale(boolean log, double min, double max) {
         if (!Double.isFinite(value)) {
             return false;
         }
-        if (Double.isNaN(min)) {
-            return true;
-        }
-        double slack = (max - min) * 0.05;
-        return value >= min - slack && value <= max + slack && (!log || value > 0);
+        return Double.isNaN(min) || value >= min && value <= max;
     }
 
     /** {@code value} moved into the range (unchanged with no range). */

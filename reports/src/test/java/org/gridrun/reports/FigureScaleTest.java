@@ -24,6 +24,17 @@ class FigureScaleTest {
         return band;
     }
 
+    @Test
+    void twoSeedsDrawNoBandThreeDo() {
+        List<CurveBand> two = band(1, 2);
+        List<CurveBand> three = List.of(new CurveBand(10, SeedSummary.of(new double[] {1, 2, 3})),
+                new CurveBand(20, SeedSummary.of(new double[] {2, 3, 4})));
+        XYChart chart = BandFigure.of("loss", "t", List.of(new BandFigure.Line("two", two, false),
+                new BandFigure.Line("three", three, false)));
+        assertFalse(chart.getSeriesMap().containsKey("two (95% CI)"));
+        assertTrue(chart.getSeriesMap().containsKey("three (95% CI)"));
+    }
+
     private static double largest(XYChart chart) {
         return chart.getSeriesMap().values().stream().flatMapToDouble(s -> java.util.Arrays.stream(s.getYData()))
                 .max().orElseThrow();
