@@ -158,10 +158,19 @@ final class PowerSgdRounds {
             meanInto(workers, cols * r, false, qo);
             cursor = write(sink, cursor, lead.q(), qo, cols * r);
         }
-        float[] row = lead.row();
+        share(workers, lead.p(), po, lead.q(), qo, plan, t, out);
+        return cursor;
+    }
+
+    /** Adds {@code P·Qᵀ} of tensor {@code t} to the output and takes it out of every worker's {@code M}. */
+    private static void share(PowerSgd[] workers, float[] p, int po, float[] q, int qo, LowRankPlan plan, int t,
+                              float[] out) {
+        int rows = plan.rows(t);
+        int cols = plan.columns(t);
+        float[] row = workers[0].row();
         for (int i = 0; i < rows; i++) {
-            LowRank.productRow(lead.p(), po, rows, i, lead.q(), qo, cols, r, row);
-            int base = mo + i * cols;
+            LowRank.productRow(p, po, rows, i, q, qo, cols, plan.rank(t), row);
+            int base = plan.offset(t) + i * cols;
             for (int j = 0; j < cols; j++) {
                 out[base + j] += row[j];
             }
@@ -172,7 +181,6 @@ final class PowerSgdRounds {
                 }
             }
         }
-        return cursor;
     }
 
     /** The all-reduced mean of the workers' products into every worker's P (left) or Q, at {@code offset}. */
@@ -265,20 +273,7 @@ final class PowerSgdRounds {
         p = workers[0].left();
         cursor = write(sink, cursor, p, 0, rows * r);
         cursor = write(sink, cursor, q, qo, cols * r);
-        float[] row = workers[0].row();
-        for (int i = 0; i < rows; i++) {
-            LowRank.productRow(p, 0, rows, i, q, qo, cols, r, row);
-            int base = mo + i * cols;
-            for (int j = 0; j < cols; j++) {
-                out[base + j] += row[j];
-            }
-            for (PowerSgd w : workers) {
-                float[] m = w.residual();
-                for (int j = 0; j < cols; j++) {
-                    m[base + j] -= row[j];
-                }
-            }
-        }
+        share(workers, p, 0, q, qo, plan, t, out);
         return cursor;
     }
 

@@ -73,6 +73,23 @@ class PowerSgdTest {
         return m;
     }
 
+    /** Steps {@code group} and checks that each worker keeps its gradient plus old residual minus the output. */
+    private static float[] stepKeepingResiduals(PowerSgd[] group, float[][] g, int t) {
+        float[][] original = new float[group.length][N];
+        for (int w = 0; w < group.length; w++) {
+            for (int i = 0; i < N; i++) {
+                original[w][i] = g[w][i] + (t == 0 ? 0f : group[w].residual()[i]);
+            }
+        }
+        float[] out = step(group, g);
+        for (int w = 0; w < group.length; w++) {
+            for (int i = 0; i < WEIGHT; i++) {
+                assertEquals(original[w][i] - out[i], group[w].residual()[i], 1e-5, "worker " + w + ", " + i);
+            }
+        }
+        return out;
+    }
+
     @Test
     void oneWorkersGradientPlusResidualIsOutputPlusNewResidual() {
         PowerSgd c = group(1, Map.of(), 5)[0];
@@ -97,17 +114,8 @@ class PowerSgdTest {
         PowerSgd[] group = group(3, Map.of(), 5);
         for (int t = 0; t < 4; t++) {
             float[][] g = gradients(3, t);
-            float[][] original = new float[3][N];
+            float[] out = stepKeepingResiduals(group, g, t);
             for (int w = 0; w < 3; w++) {
-                for (int i = 0; i < N; i++) {
-                    original[w][i] = g[w][i] + (t == 0 ? 0f : group[w].residual()[i]);
-                }
-            }
-            float[] out = step(group, g);
-            for (int w = 0; w < 3; w++) {
-                for (int i = 0; i < WEIGHT; i++) {
-                    assertEquals(original[w][i] - out[i], group[w].residual()[i], 1e-5, "worker " + w + ", " + i);
-                }
                 for (int i = WEIGHT; i < N; i++) {
                     assertEquals(0f, group[w].residual()[i], "raw tensors leave no residual");
                 }
@@ -250,17 +258,8 @@ class PowerSgdTest {
         int raw = 40 + 9;
         for (int t = 0; t < 4; t++) {
             float[][] g = gradients(3, t);
-            float[][] original = new float[3][N];
+            float[] out = stepKeepingResiduals(group, g, t);
             for (int w = 0; w < 3; w++) {
-                for (int i = 0; i < N; i++) {
-                    original[w][i] = g[w][i] + (t == 0 ? 0f : group[w].residual()[i]);
-                }
-            }
-            float[] out = step(group, g);
-            for (int w = 0; w < 3; w++) {
-                for (int i = 0; i < WEIGHT; i++) {
-                    assertEquals(original[w][i] - out[i], group[w].residual()[i], 1e-5, "worker " + w + ", " + i);
-                }
                 assertEquals(32L * (raw + (t % 2 == 0 ? 40 : 30) * 2), group[w].sentBits(),
                         "step " + t + " sends " + (t % 2 == 0 ? "P (40×2)" : "Q (30×2)") + " and the raw tensors");
             }
