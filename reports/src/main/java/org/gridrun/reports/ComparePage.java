@@ -29,12 +29,12 @@ final class ComparePage {
                         + (GroupComparison.higherIsBetter(metric) ? "higher" : "lower") + " is better; "
                         + "Welch's t-test of each group against the best"))
                 .append("</p>\n");
-        body.append(drawn ? SitePage.figure(slug, metric + ": mean ± 95% CI over seeds")
+        body.append(drawn ? SitePage.figure(slug, metric + ": mean over seeds (a 95% CI band from 3 seeds)")
                 : "<p class=\"empty\">" + NO_FIGURE + "</p>\n");
         body.append(SortableTable.render("groups", HEADER, rows(comparison)));
         body.append("<p>").append(export(slug, "csv", "CSV")).append(" · ").append(export(slug, "tex", "LaTeX"))
                 .append("</p>\n");
-        return SitePage.render(grid + " — " + metric, body.toString(), true);
+        return SitePage.render(grid + " — " + metric, body.toString(), true, "../");
     }
 
     /** The table as CSV. */

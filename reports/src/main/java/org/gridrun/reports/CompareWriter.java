@@ -6,6 +6,8 @@ import java.util.Map;
 import org.gridrun.analysis.Curves;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.SeedGroup;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.RunState;
 import org.knowm.xchart.XYChart;
 
 /**
@@ -30,7 +32,9 @@ final class CompareWriter {
         GroupComparison comparison = GroupComparison.of(metric, groups, byId);
         List<BandFigure.Line> lines = new ArrayList<>();
         for (GroupComparison.Row row : comparison.rows()) {
-            lines.add(new BandFigure.Line(row.group().label(), Curves.bandOverSeeds(store.nonEmptySeries(row.group().experiments(), metric))));
+            List<List<MetricRecord>> series = store.nonEmptySeries(row.group().experiments(), metric);
+            lines.add(new BandFigure.Line(row.group().label(), Curves.bandOverSeeds(series),
+                    diverged(row.group(), series)));
         }
         XYChart chart = BandFigure.of(metric, grid + " — " + metric, lines);
         if (chart != null) {
@@ -40,5 +44,11 @@ final class CompareWriter {
         files.text(DIR + "/" + slug + ".csv", ComparePage.csv(comparison));
         files.text(DIR + "/" + slug + ".tex", ComparePage.latex(comparison));
         return chart != null;
+    }
+
+    /** Whether one of {@code group}'s runs is DIVERGED or recorded a non-finite value in {@code series}. */
+    static boolean diverged(SeedGroup group, List<List<MetricRecord>> series) {
+        return group.experiments().stream().anyMatch(e -> e.state() == RunState.DIVERGED)
+                || series.stream().flatMap(List::stream).anyMatch(r -> !Double.isFinite(r.value()));
     }
 }

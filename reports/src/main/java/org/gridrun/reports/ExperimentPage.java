@@ -50,7 +50,7 @@ final class ExperimentPage {
         body.append(Html.element("h2", "Attempts")).append('\n').append(attempts(attempts));
         body.append(Html.element("h2", "Log (last " + LogTail.LINES + " lines)")).append('\n').append(log(e.runDir()));
         body.append(Html.element("h2", "Resolved config")).append('\n').append(keyValues(e.config()));
-        return SitePage.render(e.name(), body.toString(), false);
+        return SitePage.render(e.name(), body.toString(), false, "../");
     }
 
     private static String keyValues(Map<String, Object> values) {

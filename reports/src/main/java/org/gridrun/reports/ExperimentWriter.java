@@ -9,6 +9,7 @@ import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.RunSummary;
 import org.gridrun.analysis.StoredExperiment;
 import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.RunState;
 import org.knowm.xchart.XYChart;
 
 /**
@@ -44,7 +45,7 @@ final class ExperimentWriter {
         for (String metric : new TreeSet<>(store.latest(experiment.id()).keySet())) {
             List<MetricRecord> series = store.series(experiment.id(), metric);
             summaries.put(metric, RunSummary.of(series, ExperimentSummary.LAST_K));
-            XYChart chart = draw ? CurveFigure.of(metric, series) : null;
+            XYChart chart = draw ? CurveFigure.of(metric, series, experiment.state() == RunState.DIVERGED) : null;
             if (chart != null) {
                 charts.put(metric, chart);
                 figures.put(metric, slug + "/" + metricSlugs.of(metric));

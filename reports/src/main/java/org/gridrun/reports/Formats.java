@@ -25,6 +25,15 @@ final class Formats {
         return Double.isNaN(summary.std()) ? mean : mean + " ± " + fixed(summary.std() * scale, 2);
     }
 
+    /** {@code mean ± std} in three significant digits ({@code 4.06e-06 ± 3.4e-07}); only the mean below two seeds. */
+    static String meanStdSci(SeedSummary summary) {
+        if (summary.n() == 0 || Double.isNaN(summary.mean())) {
+            return MISSING;
+        }
+        String mean = String.format(Locale.ROOT, "%.3g", summary.mean());
+        return Double.isNaN(summary.std()) ? mean : mean + " ± " + String.format(Locale.ROOT, "%.2g", summary.std());
+    }
+
     /** A bit count in decimal units: {@code 512 bit}, {@code 203.5 kbit}, {@code 1.2 Mbit}. */
     static String bits(double bits) {
         if (Double.isNaN(bits)) {

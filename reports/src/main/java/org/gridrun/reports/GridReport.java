@@ -1,6 +1,7 @@
 package org.gridrun.reports;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import org.gridrun.analysis.Groups;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.SeedGroup;
 import org.gridrun.analysis.StoredExperiment;
+import org.gridrun.engine.run.RunState;
 
 /**
  * Writes the report site of one grid: static pages that work offline from the file system.
@@ -21,6 +23,10 @@ import org.gridrun.analysis.StoredExperiment;
  *   <li>{@code compare/<metric>.html} (+ {@code .csv}, {@code .tex}, {@code .png}, {@code .svg}): one line per seed
  *       group with its 95% band over seeds, and mean ± std per group with Welch's test against the best.</li>
  * </ul>
+ *
+ * <p>Every page shows how fresh the report is and which experiments run, from the site's {@code live.js}
+ * ({@link LiveScript}); a report written while its grid runs makes open pages reload every few seconds, and the one
+ * written when it ends stops them.
  *
  * <p>Re-running rewrites only files whose content changed and removes files an earlier report wrote that no page
  * needs now ({@link SiteFiles}); other files in the directory are never touched. Figures are drawn in a headless JVM.
@@ -46,6 +52,15 @@ public final class GridReport {
      */
     public static ReportResult write(ResultsStore store, String grid, String run, Path outDir,
             boolean experimentFigures) {
+        return write(store, grid, run, outDir, experimentFigures, 0);
+    }
+
+    /**
+     * Writes the report as {@link #write(ResultsStore, String, String, Path, boolean)} does, for a grid that is
+     * running when {@code refreshSeconds} is positive: open pages then reload every {@code refreshSeconds}.
+     */
+    public static ReportResult write(ResultsStore store, String grid, String run, Path outDir,
+            boolean experimentFigures, int refreshSeconds) {
         SiteFiles files = SiteFiles.open(outDir);
         Slugs metricSlugs = new Slugs();
         List<StoredExperiment> experiments = store.experiments(grid, run);
@@ -74,6 +89,9 @@ public final class GridReport {
         Path index = files.text(INDEX, IndexPage.render(new IndexPage.Model(grid, run, store.stateCounts(grid, run),
                 rows, table, comparisons, drawn)));
         files.text(INDEX_CSV, table.csv());
+        files.text(LiveScript.FILE, LiveScript.render(Instant.now(),
+                experiments.stream().filter(e -> e.state() == RunState.RUNNING).map(StoredExperiment::name).toList(),
+                (int) experiments.stream().filter(e -> e.state() == RunState.QUEUED).count(), refreshSeconds));
         List<String> removed = files.finish();
         return new ReportResult(index, experiments.size(), groups.size(), comparisons.size(), files.changed(),
                 removed, TextTable.render(rows));

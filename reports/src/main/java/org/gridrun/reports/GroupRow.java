@@ -23,10 +23,13 @@ import org.gridrun.engine.run.RunState;
  * @param accuracy the final test accuracies over seeds
  * @param bitsSent the bits sent per step over seeds
  * @param ratio    the compression ratios over seeds
+ * @param variance the final gradient variances ({@code est_var}) over seeds
  * @param state    the group's state, or a count per state when its experiments differ
+ * @param unsound  the count per state of its experiments that ended FAILED, KILLED or DIVERGED, or are still
+ *                 running or waiting, e.g. {@code 1 DIVERGED}; empty when all completed
  */
 record GroupRow(SeedGroup group, String method, String bits, SeedSummary accuracy, SeedSummary bitsSent,
-                SeedSummary ratio, String state) {
+                SeedSummary ratio, SeedSummary variance, String state, String unsound) {
     static final String METHOD = "method";
     static final String BITS = "bits";
     static final String NO_COMPRESSION = "none";
@@ -41,7 +44,8 @@ record GroupRow(SeedGroup group, String method, String bits, SeedSummary accurac
         String bits = NO_COMPRESSION.equals(method) ? FLOAT_BITS : setting(first, BITS);
         return new GroupRow(group, method, bits, summary(members, ExperimentFacts::finalVacc),
                 summary(members, ExperimentFacts::meanBits), summary(members, ExperimentFacts::meanRatio),
-                state(group.experiments()));
+                summary(members, ExperimentFacts::finalVar), state(group.experiments()),
+                unsound(group.experiments()));
     }
 
     /** The state of one experiment as the report shows it. */
@@ -57,6 +61,15 @@ record GroupRow(SeedGroup group, String method, String bits, SeedSummary accurac
 
     private static SeedSummary summary(List<ExperimentFacts> members, ToDoubleFunction<ExperimentFacts> fact) {
         return SeedSummary.of(members.stream().mapToDouble(fact).filter(v -> !Double.isNaN(v)).toArray());
+    }
+
+    private static String unsound(List<StoredExperiment> experiments) {
+        Map<RunState, Integer> counts = new EnumMap<>(RunState.class);
+        experiments.stream().filter(e -> e.state() != RunState.COMPLETED && e.state() != null)
+                .forEach(e -> counts.merge(e.state(), 1, Integer::sum));
+        StringJoiner joiner = new StringJoiner(", ");
+        counts.forEach((state, n) -> joiner.add(n + " " + state));
+        return joiner.toString();
     }
 
     private static String state(List<StoredExperiment> experiments) {

@@ -1,13 +1,14 @@
 package org.gridrun.reports;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.run.RunState;
 
 /**
- * Renders the site's {@code index.html}: counts per state, the seed groups, the sortable and filterable table of
- * experiments, links to every comparison page, and the comparison figures of training loss and test accuracy.
+ * Renders the site's {@code index.html}: first the comparison a researcher came for (per seed group, final test
+ * accuracy and gradient variance, mean ± sd, the best in bold: {@link MethodTable}) and the comparison figures of
+ * training loss, test accuracy and gradient variance; then counts per state, the sortable and filterable table of
+ * experiments, and links to every comparison page.
  *
  * <p>Every text that comes from the store is escaped.
  */
@@ -15,9 +16,7 @@ final class IndexPage {
     static final String NO_RESULTS = "no results yet";
     static final String NO_METRICS = "no metrics yet";
     /** The metrics whose comparison figures the index shows, when recorded. */
-    static final List<String> HEADLINE = List.of("loss", "Vacc");
-    private static final List<String> GROUP_HEADER = List.of("group", "method", "bits", "seeds",
-            "final test accuracy (%)", "bits sent per step", "compression ratio", "state");
+    static final List<String> HEADLINE = List.of("est_var", "Vacc", "loss");
 
     /**
      * What the index shows.
@@ -44,16 +43,16 @@ final class IndexPage {
                 .append("</p>\n");
         if (experiments == 0) {
             body.append("<p class=\"empty\">").append(NO_RESULTS).append("</p>\n");
-            return SitePage.render(title(model), body.toString(), false);
+            return SitePage.render(title(model), body.toString(), false, "");
         }
+        body.append(Html.element("h2", "Comparison")).append('\n').append(MethodTable.render(model.groups()));
+        headlines(body, model);
         states(body, model, experiments);
-        body.append(Html.element("h2", "Groups")).append('\n')
-                .append(Html.table("groups", GROUP_HEADER, groupRows(model)));
         body.append(Html.element("h2", "Experiments")).append('\n')
                 .append(SortableTable.render("experiments", model.experiments().header(), model.experiments().rows()))
                 .append("<p><a href=\"index.csv\">CSV</a></p>\n");
         comparisons(body, model);
-        return SitePage.render(title(model), body.toString(), true);
+        return SitePage.render(title(model), body.toString(), true, "");
     }
 
     private static String title(Model model) {
@@ -75,16 +74,6 @@ final class IndexPage {
         out.append("</ul>\n");
     }
 
-    private static List<List<String>> groupRows(Model model) {
-        List<List<String>> rows = new ArrayList<>();
-        for (GroupRow row : model.groups()) {
-            rows.add(List.of(row.group().label(), row.method(), row.bits(), String.valueOf(row.group().seeds()),
-                    Formats.meanStd(row.accuracy(), Formats.PERCENT), Formats.bits(row.bitsSent().mean()),
-                    Formats.fixed(row.ratio().mean(), 2), row.state()));
-        }
-        return rows;
-    }
-
     private static void comparisons(StringBuilder out, Model model) {
         out.append(Html.element("h2", "Comparisons")).append('\n');
         if (model.comparisons().isEmpty()) {
@@ -96,10 +85,13 @@ final class IndexPage {
                 .append(Html.escape(CompareWriter.DIR + "/" + slug + ".html")).append("\">").append(Html.escape(metric))
                 .append("</a></li>\n"));
         out.append("</ul>\n");
+    }
+
+    private static void headlines(StringBuilder out, Model model) {
         for (String metric : HEADLINE) {
             if (model.drawn().contains(metric)) {
                 out.append(SitePage.figure(CompareWriter.DIR + "/" + model.comparisons().get(metric),
-                        metric + ": mean ± 95% CI over seeds"));
+                        metric + ": mean over seeds (a 95% CI band from 3 seeds)"));
             }
         }
     }

@@ -7,7 +7,11 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The frame of every page of the site: one HTML document with its style sheet and its table script inline, so a page
- * needs no other file, no network and no CDN.
+ * needs no network and no CDN.
+ *
+ * <p>Under its title every page loads the site's {@link LiveScript} ({@code live.js} at the site's root), which says
+ * how fresh the report is and which experiments run, and reloads the page while the grid runs; a page opened without
+ * that file or without scripts still shows everything else.
  */
 final class SitePage {
     private static final String CSS = resource("site.css");
@@ -16,11 +20,16 @@ final class SitePage {
     private SitePage() {
     }
 
-    /** A page titled {@code title} (escaped) around {@code body} (HTML); with the table script when asked. */
-    static String render(String title, String body, boolean sortable) {
+    /**
+     * A page titled {@code title} (escaped) around {@code body} (HTML); with the table script when asked. {@code root}
+     * is the way from the page to the site's root: empty for the index, {@code ../} one folder down.
+     */
+    static String render(String title, String body, boolean sortable, String root) {
         StringBuilder out = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append(Html.element("title", title)).append("\n<style>\n").append(CSS).append("</style>\n</head>\n")
-                .append("<body>\n").append(Html.element("h1", title)).append('\n').append(body);
+                .append("<body>\n").append(Html.element("h1", title)).append('\n')
+                .append("<p id=\"").append(LiveScript.ELEMENT).append("\" class=\"meta\"></p>\n<script src=\"")
+                .append(Html.escape(root + LiveScript.FILE)).append("\"></script>\n").append(body);
         if (sortable) {
             out.append("<script>\n").append(SCRIPT).append("</script>\n");
         }

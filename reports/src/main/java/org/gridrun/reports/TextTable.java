@@ -11,22 +11,22 @@ final class TextTable {
     }
 
     /**
-     * One line per group: label, seeds, final test accuracy (mean ± std, %), bits one worker sends per step, and the
-     * state of its experiments, so that a FAILED or DIVERGED experiment's last accuracy never reads as a result.
+     * One line per group: label, seeds, final test accuracy (mean ± std, %), final gradient variance ({@code est_var},
+     * mean ± std, when measured), bits one worker sends per step, and the state of its experiments, so that a FAILED or DIVERGED experiment's last accuracy never reads as a result.
      */
     static String render(List<GroupRow> rows) {
         if (rows.isEmpty()) {
             return "";
         }
         int width = Math.max(10, rows.stream().mapToInt(r -> r.group().label().length()).max().orElse(10));
-        String format = "%-" + width + "s  %5s  %-18s  %-22s  %s%n";
+        String format = "%-" + width + "s  %5s  %-18s  %-20s  %-22s  %s%n";
         StringBuilder text = new StringBuilder(String.format(Locale.ROOT, format, "experiment", "seeds",
-                "test accuracy", "bits/step (one worker)", "state"));
+                "test accuracy", "variance (est_var)", "bits/step (one worker)", "state"));
         for (GroupRow row : rows) {
             String accuracy = Formats.meanStd(row.accuracy(), Formats.PERCENT);
             text.append(String.format(Locale.ROOT, format, row.group().label(), row.group().seeds(),
                     Formats.MISSING.equals(accuracy) ? accuracy : accuracy + " %",
-                    Formats.bits(row.bitsSent().mean()), row.state()));
+                    Formats.meanStdSci(row.variance()), Formats.bits(row.bitsSent().mean()), row.state()));
         }
         return text.toString();
     }

@@ -15,6 +15,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.analysis.ResultsStore;
+import org.gridrun.engine.run.RunDir;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,6 +79,61 @@ class ChromiumSiteTest {
             Path screenshot = Files.createDirectories(Path.of("target")).resolve("report-screenshot.png");
             Files.write(screenshot, png);
         }
+    }
+
+    @Test
+    void anOpenPageReloadsWhileTheGridRunsAndStopsOnceItEnds() throws Exception {
+        Assumptions.assumeTrue(chromium != null, NO_CHROMIUM);
+        Path site = tmp.resolve("report");
+        Path runs = tmp.resolve("runs");
+        String live = "document.getElementById('gridrun-live')";
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/gridrun"));
+             DevTools browser = DevTools.launch(chromium, tmp.resolve("profile"))) {
+            SiteFixture.ingest(store, runs, 0);
+            RunDir running = SiteFixture.startRunning(store, runs, 1, 0, 4);
+            GridReport.write(store, SiteFixture.GRID, null, site, true, 1);
+            browser.call("Page.enable", Map.of());
+            open(browser, site.resolve("index.html"));
+            assertTrue(browser.evaluate(live + ".textContent").asText().contains("1 experiment running (none_seed0)"),
+                    "the freshness line names the running experiment: " + browser.evaluate(live + ".textContent"));
+            assertEquals("1", browser.evaluate(live + ".dataset.refresh").asText());
+            assertEquals("—", methodCell(browser, "none"), "no test accuracy yet for the running group");
+
+            int reloads = browser.mark();
+            browser.await("Page.loadEventFired", reloads);
+            SiteFixture.complete(store, running, 1, 0, 4);
+            GridReport.write(store, SiteFixture.GRID, null, site, true, 0);
+            awaitRefresh(browser, live, "0");
+            assertTrue(browser.evaluate(live + ".textContent").asText().contains("the grid is not running"));
+            assertEquals(Formats.fixed(100 * SiteFixture.vacc(1, 0, SiteFixture.STEPS - 1), 2),
+                    methodCell(browser, "none"), "the reloaded page shows the finished run's accuracy");
+            int after = browser.mark();
+            Thread.sleep(3000);
+            assertTrue(browser.eventsSince(after).stream()
+                    .noneMatch(e -> "Page.loadEventFired".equals(e.path("method").asText())),
+                    "no reload after the grid ended (it reloaded every second while it ran)");
+        }
+    }
+
+    /** Waits until the open page, reloading on its own, shows {@code refresh} in its freshness line's data. */
+    private static void awaitRefresh(DevTools browser, String live, String refresh) throws Exception {
+        for (int i = 0; i < 300; i++) {
+            try {
+                if (refresh.equals(browser.evaluate(live + ".dataset.refresh").asText())) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                // the page is between two loads
+            }
+            Thread.sleep(100);
+        }
+        fail("the open page never reloaded into the final report (data-refresh " + refresh + ")");
+    }
+
+    /** The final-accuracy cell of {@code method}'s row in the index's comparison table. */
+    private static String methodCell(DevTools browser, String method) throws Exception {
+        return browser.evaluate("[...document.querySelectorAll('table.methods tbody tr')].find(r => r.cells[1]"
+                + ".textContent === '" + method + "').cells[4].textContent.trim()").asText();
     }
 
     /** Opens {@code page}, waits for its load event, and checks its images and its console. */

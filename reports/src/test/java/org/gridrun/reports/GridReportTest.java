@@ -58,7 +58,9 @@ class GridReportTest {
             assertTrue(index.contains("<th title=\"sort\">loss mean5</th>"), index);
             assertTrue(index.contains("<a href=\"experiments/topk_seed1.html\">topk_seed1</a>"), index);
             assertTrue(index.contains("<a href=\"compare/Vacc.html\">Vacc</a>"), index);
-            assertTrue(index.contains("<script>") && !index.contains("<script src"), "the script is inline");
+            assertTrue(index.contains("<script>") && index.split("<script src", -1).length == 2
+                    && index.contains("<script src=\"live.js\">"), "the table script is inline; live.js the one file");
+            assertTrue(Files.readString(site.resolve("live.js")).contains("\"refresh\":0"), "not running: no reload");
             assertFalse(index.contains("http://") || index.contains("https://"), "nothing is fetched from the web");
             try (Stream<Path> files = Files.walk(site)) {
                 for (Path page : files.filter(p -> p.toString().endsWith(".html")).toList()) {
@@ -66,6 +68,27 @@ class GridReportTest {
                 }
             }
         }
+    }
+
+    @Test
+    void theIndexOpensWithTheComparisonBestInBoldAndTheDivergedRunMarked() throws Exception {
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/gridrun"))) {
+            SiteFixture.ingest(store, tmp.resolve("runs"), 0, 1, 2);
+            GridReport.write(store, SiteFixture.GRID, null, tmp.resolve("report"));
+        }
+        String index = Files.readString(tmp.resolve("report/index.html"));
+        assertTrue(index.indexOf("<table class=\"methods\">") < index.indexOf("id=\"experiments\""),
+                "the comparison comes before the experiments' table");
+        // the fixture's final accuracies: (0.6 + 0.1 method + 0.02 seed); topk's diverged seed stops at step 9, so
+        // none (method 1) is best
+        String best = Formats.fixed(100 * (SiteFixture.vacc(1, 0, 19) + SiteFixture.vacc(1, 1, 19)) / 2, 2);
+        Matcher bold = Pattern.compile("<strong>([^<]*)</strong>").matcher(index);
+        assertTrue(bold.find(), index);
+        assertTrue(bold.group(1).startsWith(best + " ± "), "bold: " + bold.group(1) + ", expected " + best);
+        Matcher row = Pattern.compile("<tr><td>[^<]*topk[^<]*</td>.*?</tr>").matcher(index);
+        assertTrue(row.find(), index);
+        assertTrue(row.group().contains("<span class=\"mark\">1 DIVERGED</span>"), row.group());
+        assertEquals(1, index.split("<strong>", -1).length - 1, "one best: no group measured est_var here");
     }
 
     @Test

@@ -52,12 +52,8 @@ final class SiteFixture {
         List<RunDir> dirs = new ArrayList<>();
         for (int g : methods) {
             for (int seed = 0; seed < 2; seed++) {
-                ExperimentRecord e = experiment(METHODS[g], seed);
-                RunDir dir = RunDir.at(runs.resolve(e.name()));
-                dir.writeExperiment(e);
-                dir.status().append(RunState.RUNNING, "local:7", "");
-                writeSpool(dir, g, seed);
-                writeLog(dir);
+                RunDir dir = start(runs, g, seed);
+                writeSpool(dir, g, seed, 0, STEPS);
                 dir.status().append(diverges(g, seed) ? RunState.DIVERGED : RunState.COMPLETED,
                         diverges(g, seed) ? "loss is NaN at step " + DIVERGES_AT : "");
                 store.ingest(dir);
@@ -67,9 +63,33 @@ final class SiteFixture {
         return dirs;
     }
 
-    private static void writeSpool(RunDir dir, int g, int seed) {
+    /** Writes and ingests the run directory of {@code method} and {@code seed}, RUNNING at step {@code steps}. */
+    static RunDir startRunning(ResultsStore store, Path runs, int method, int seed, int steps) {
+        RunDir dir = start(runs, method, seed);
+        writeSpool(dir, method, seed, 0, steps);
+        store.ingest(dir);
+        return dir;
+    }
+
+    private static RunDir start(Path runs, int method, int seed) {
+        ExperimentRecord e = experiment(METHODS[method], seed);
+        RunDir dir = RunDir.at(runs.resolve(e.name()));
+        dir.writeExperiment(e);
+        dir.status().append(RunState.RUNNING, "local:7", "");
+        writeLog(dir);
+        return dir;
+    }
+
+    /** Writes the rest of the steps of {@link #startRunning}'s experiment, COMPLETED, and ingests it. */
+    static void complete(ResultsStore store, RunDir dir, int method, int seed, int from) {
+        writeSpool(dir, method, seed, from, STEPS);
+        dir.status().append(RunState.COMPLETED, "");
+        store.ingest(dir);
+    }
+
+    private static void writeSpool(RunDir dir, int g, int seed, int from, int to) {
         try (MetricSpool.Writer out = MetricSpool.append(dir.metricsFile())) {
-            for (int step = 0; step < STEPS; step++) {
+            for (int step = from; step < to; step++) {
                 boolean nan = diverges(g, seed) && step >= DIVERGES_AT;
                 out.write(new MetricRecord("loss", step, nan ? Double.NaN : 2.0 / (step + 1) + 0.01 * seed + 0.1 * g,
                         step));

@@ -11,6 +11,7 @@ import org.gridrun.engine.compress.levels.Density;
 import org.gridrun.engine.compress.levels.DensityFit;
 import org.gridrun.engine.compress.levels.FittedLevels;
 import org.gridrun.engine.compress.levels.LevelFitter;
+import org.gridrun.engine.compress.levels.VarianceProxy;
 
 /**
  * The adaptive quantizers of ALQ/AMQ ({@code alq}, {@code alqg}, {@code amq} and their norm-based {@code _nb}
@@ -99,6 +100,26 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
                 stats.add(sampled, 0, bucketsFor(length));
             }
         }
+        fit();
+    }
+
+    /**
+     * Fits the levels now to {@code samples}, gradients as long as the ones to encode (bound layout), as a scheduled
+     * re-fit does to sampled ones: for the {@code compress} command, which has no trainer to lend it gradients.
+     *
+     * @return the variance proxy, under the fitted density, of the levels before and after the fit
+     */
+    public double[] fitNow(List<float[]> samples) {
+        stats.clear();
+        for (float[] sample : samples) {
+            stats.add(sample, 0, bucketsFor(sample.length));
+        }
+        double[] before = levels();
+        fit();
+        return new double[] {VarianceProxy.value(lastDensity, before), VarianceProxy.value(lastDensity, levels())};
+    }
+
+    private void fit() {
         Density density = method.normBased() ? stats.normBased(params.distNum(), params.interval())
                 : stats.normLess(params.interval());
         FittedLevels fit = fitter.fit(density, 1 << bits, fittedMultiplier);

@@ -19,6 +19,8 @@ final class LowRankPlan {
     private final int[] ranks;
     private final int[] qOffsets;
     private final int qSize;
+    private final int[] pOffsets;
+    private final int pSize;
     private final long rawValues;
     private final long factorValues;
     private final int maxLeft;
@@ -34,7 +36,9 @@ final class LowRankPlan {
         columns = new int[count];
         ranks = new int[count];
         qOffsets = new int[count];
+        pOffsets = new int[count];
         int q = 0;
+        int pTotal = 0;
         long raw = 0;
         long factors = 0;
         int left = 0;
@@ -49,6 +53,8 @@ final class LowRankPlan {
             ranks[t] = tensor.shape().length >= 2 && rate >= minRate ? r : 0;
             qOffsets[t] = q;
             q = Math.addExact(q, ranks[t] * columns[t]);
+            pOffsets[t] = pTotal;
+            pTotal = Math.addExact(pTotal, ranks[t] * rows[t]);
             if (ranks[t] == 0) {
                 raw += tensor.size();
             } else {
@@ -58,6 +64,7 @@ final class LowRankPlan {
             }
         }
         qSize = q;
+        pSize = pTotal;
         rawValues = raw;
         factorValues = factors;
         maxLeft = left;
@@ -103,6 +110,21 @@ final class LowRankPlan {
     /** The length of the array of all right factors. */
     int qSize() {
         return qSize;
+    }
+
+    /** Where tensor {@code t}'s P starts in the array of all left factors (kept between steps when alternating). */
+    int pOffset(int t) {
+        return pOffsets[t];
+    }
+
+    /** The length of the array of all left factors. */
+    int pSize() {
+        return pSize;
+    }
+
+    /** The float32 values one worker sends in a step of the alternating variant: the raw tensors, then P or Q. */
+    long valuesSentAlternating(boolean left) {
+        return rawValues + (left ? pSize : qSize);
     }
 
     /** The largest left factor, {@code n·r} values. */

@@ -22,6 +22,14 @@ import org.gridrun.engine.random.CounterRng;
  * worker starts from the same one; from then on the all-reduces keep them equal. The residual is the method's own:
  * {@code error_feedback: true} adds nothing.
  *
+ * <p>{@code variant: paper} (the default) is the paper's Algorithm 1: per step {@code P = M·Q}, orthonormalised,
+ * then {@code Q = Mᵀ·P}, both all-reduced and sent. {@code variant: alternating} is what the authors' repository
+ * ({@code epfml/powersgd}, {@code powersgd.py}) runs: one half of a power iteration per step, alternating sides, each
+ * warm-started from the other factor of the step before: on even steps the kept {@code Q} is orthonormalised and
+ * {@code P = mean(M·Q)} sent, on odd steps the kept {@code P} is and {@code Q = mean(Mᵀ·P)} sent; the approximation
+ * is {@code P·Qᵀ} either way. It sends one factor a step, so about half the bits, and a step of it matches half a
+ * step of the paper's in approximation error ({@code iters_per_step} must be 1).
+ *
  * <p>One worker sends, per compressed step, {@code 32·(raw values + iters_per_step·Σ (n + m)·r)} bits, and
  * {@code 32·size} in the {@code start_after} steps; {@link #encode} packs exactly that as float32, and
  * {@link #decode} rebuilds the output from it. State: the step count, the shared stream's position, the {@code Q}
@@ -32,11 +40,14 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     public static final String NAME = "powersgd";
     /** The random stream every worker's instance draws the first {@code Q} from. */
     public static final long SHARED_STREAM = -2;
+    static final String PAPER = "paper";
+    static final String ALTERNATING = "alternating";
 
     private final int rank;
     private final double minRate;
     private final long startAfter;
     private final int iterations;
+    private final boolean alternating;
     private final CounterRng shared;
     private final Orthonormalizer orthonormalizer = new Orthonormalizer();
     private final PowerSgd[] alone = {this};
@@ -46,6 +57,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private LowRankPlan plan;
     private long steps;
     private float[] q = new float[0];
+    private float[] p = new float[0];
     private float[] residual = new float[0];
     private float[] left = new float[0];
     private float[] sentLeft = new float[0];
@@ -54,14 +66,16 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private float[] decoded = new float[0];
     private long sentBits;
     private boolean lastCompressed;
+    private boolean lastLeft;
     private int lastLength = -1;
 
-    PowerSgd(int rank, double minRate, long startAfter, int iterations, long seed, long stream) {
+    PowerSgd(int rank, double minRate, long startAfter, int iterations, boolean alternating, long seed, long stream) {
         super(seed, stream);
         this.rank = rank;
         this.minRate = minRate;
         this.startAfter = startAfter;
         this.iterations = iterations;
+        this.alternating = alternating;
         this.shared = new CounterRng(seed, SHARED_STREAM);
     }
 
@@ -77,6 +91,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         config.put("min_compression_rate", minRate);
         config.put("start_after", startAfter);
         config.put("iters_per_step", (long) iterations);
+        config.put("variant", alternating ? ALTERNATING : PAPER);
         config.put(ErrorFeedback.PARAMETER, true);
         return config;
     }
@@ -127,7 +142,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     private boolean sameRun(PowerSgd p) {
         return p.rank == rank && p.minRate == minRate && p.startAfter == startAfter && p.iterations == iterations
-                && p.seed == seed && p.steps == steps;
+                && p.alternating == alternating && p.seed == seed && p.steps == steps;
     }
 
     @Override
@@ -137,25 +152,39 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         if (decoded.length != length) {
             decoded = new float[length];
         }
-        long values = compressing() ? plan.valuesSent(iterations) : length;
-        Payload p = payload(32 * values, 0, length);
+        long values = compressing() ? valuesSent(leftPhase()) : length;
+        Payload payload = payload(32 * values, 0, length);
         aloneGradient[0] = gradient;
-        PowerSgdRounds.run(alone, aloneGradient, offset, decoded, p.bytes());
+        PowerSgdRounds.run(alone, aloneGradient, offset, decoded, payload.bytes());
         aloneGradient[0] = null;
         lastLength = length;
-        return p;
+        return payload;
     }
 
     @Override
     public void decode(Payload payload, float[] out, int offset) {
         int n = payload.elements();
         checkRange(out, offset, n);
-        long values = lastCompressed ? plan.valuesSent(iterations) : n;
+        long values = lastCompressed ? valuesSent(lastLeft) : n;
         if (n != lastLength || payload.bits() != 32 * values) {
             throw new IllegalArgumentException("not a payload of this " + this + " instance's last encode: "
                     + payload);
         }
-        PowerSgdRounds.decode(this, payload.bytes(), lastCompressed, out, offset);
+        PowerSgdRounds.decode(this, payload.bytes(), lastCompressed, lastLeft, out, offset);
+    }
+
+    /** The values a compressed step sends; {@code left}: the alternating variant's step that sends P. */
+    long valuesSent(boolean left) {
+        return alternating ? plan.valuesSentAlternating(left) : plan.valuesSent(iterations);
+    }
+
+    /** Whether the coming step of the alternating variant computes P from the kept Q (even compressed steps). */
+    boolean leftPhase() {
+        return (steps - startAfter) % 2 == 0;
+    }
+
+    boolean alternating() {
+        return alternating;
     }
 
     /** Sizes the buffers for gradients of {@code length} values, checking restored state against them. */
@@ -191,6 +220,9 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             q = new float[plan.qSize()];
             fillStandardNormal(q);
         }
+        if (alternating && p.length == 0) {
+            p = new float[plan.pSize()];
+        }
         for (int i = 0; i < residual.length; i++) {
             residual[i] += gradient[offset + i];
         }
@@ -210,6 +242,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     void finishStep(long valuesSent, boolean compressed) {
         sentBits = 32 * valuesSent;
+        lastLeft = leftPhase();
         lastCompressed = compressed;
         steps++;
     }
@@ -230,6 +263,11 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     /** The right factors of all compressed tensors (a view). */
     float[] q() {
         return q;
+    }
+
+    /** The left factors of all compressed tensors, kept between steps by the alternating variant (a view). */
+    float[] p() {
+        return p;
     }
 
     /** This worker's copy of the all-reduced, orthonormalised left factor of the tensor at hand. */
@@ -268,7 +306,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     @Override
     public Compressor copy(long stream) {
-        return new PowerSgd(rank, minRate, startAfter, iterations, seed, stream);
+        return new PowerSgd(rank, minRate, startAfter, iterations, alternating, seed, stream);
     }
 
     @Override
@@ -277,6 +315,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         shared.seek(0);
         steps = 0;
         q = new float[0];
+        p = new float[0];
         residual = new float[0];
         sentBits = 0;
         lastCompressed = false;
@@ -290,6 +329,9 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         shared.saveState(out);
         StateIo.writeFloats(out, q);
         StateIo.writeFloats(out, residual);
+        if (alternating) {
+            StateIo.writeFloats(out, p);
+        }
     }
 
     @Override
@@ -307,6 +349,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         shared.restoreState(in);
         q = StateIo.readFloats(in, "PowerSGD Q factors");
         residual = StateIo.readFloats(in, "PowerSGD residual");
+        p = alternating ? StateIo.readFloats(in, "PowerSGD P factors") : new float[0];
         lastLength = -1;
     }
 
@@ -320,7 +363,10 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
                 new ConfigKey("start_after", ValueType.INT, 0L,
                         "steps of plain uncompressed all-reduce before compression starts"),
                 new ConfigKey("iters_per_step", ValueType.INT, 1L,
-                        "power iterations per step; each sends another rank-r approximation of what is left"));
+                        "power iterations per step; each sends another rank-r approximation of what is left"),
+                new ConfigKey("variant", ValueType.STRING, PAPER,
+                        "paper (Algorithm 1: P and Q computed and sent every step) or alternating (the authors' "
+                                + "code: P or Q in turn, each warm-started from the other, one factor sent a step)"));
 
         public Provider() {
             super(NAME,
@@ -340,7 +386,15 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             if (startAfter < 0) {
                 throw new ConfigException("start_after must not be negative, found " + startAfter);
             }
-            return new PowerSgd(rank, minRate, startAfter, atLeast(params, "iters_per_step", 1), seed, 0);
+            String variant = params.string("variant");
+            if (!variant.equals(PAPER) && !variant.equals(ALTERNATING)) {
+                throw new ConfigException("variant must be " + PAPER + " or " + ALTERNATING + ", found " + variant);
+            }
+            int iterations = atLeast(params, "iters_per_step", 1);
+            if (variant.equals(ALTERNATING) && iterations != 1) {
+                throw new ConfigException("iters_per_step must be 1 with variant alternating, found " + iterations);
+            }
+            return new PowerSgd(rank, minRate, startAfter, iterations, variant.equals(ALTERNATING), seed, 0);
         }
 
         private static int atLeast(Settings params, String name, int min) {

@@ -14,6 +14,10 @@ import java.util.Arrays;
  * worker {@code gradient + old residual = output + new residual} on the compressed tensors. The steps before
  * {@code start_after} are a plain average of the gradients.
  *
+ * <p>The alternating variant ({@link PowerSgd#alternating}) runs half of that per step ({@link #alternate}): the
+ * kept factor of one side, orthonormalised, is multiplied by each worker's {@code M}, and only the mean of those
+ * products, the other side's factor, is all-reduced and sent.
+ *
  * <p>With one worker and a {@code sink}, the step also writes what that worker sends, as float32: the raw tensors,
  * then per iteration and per compressed tensor the columns of {@code P} and of {@code Q} (the whole gradient before
  * {@code start_after}).
@@ -39,7 +43,13 @@ final class PowerSgdRounds {
         }
         Arrays.fill(out, 0, n, 0f);
         int cursor = raw(workers, plan, out, sink);
-        for (int iteration = 0; iteration < lead.iterations(); iteration++) {
+        boolean left = lead.leftPhase();
+        for (int t = 0; lead.alternating() && t < plan.tensors(); t++) {
+            if (plan.compressed(t)) {
+                cursor = alternate(workers, plan, t, left, out, sink, cursor);
+            }
+        }
+        for (int iteration = 0; !lead.alternating() && iteration < lead.iterations(); iteration++) {
             for (int t = 0; t < plan.tensors(); t++) {
                 if (plan.compressed(t)) {
                     cursor = compress(workers, plan, t, out, sink, cursor);
@@ -47,12 +57,12 @@ final class PowerSgdRounds {
             }
         }
         for (PowerSgd w : workers) {
-            w.finishStep(plan.valuesSent(lead.iterations()), true);
+            w.finishStep(lead.valuesSent(left), true);
         }
     }
 
     /** Rebuilds, into {@code out[offset …]}, the output of the one-worker step whose sink was {@code bytes}. */
-    static void decode(PowerSgd worker, byte[] bytes, boolean compressed, float[] out, int offset) {
+    static void decode(PowerSgd worker, byte[] bytes, boolean compressed, boolean left, float[] out, int offset) {
         LowRankPlan plan = worker.plan();
         int cursor = 0;
         for (int t = 0; t < plan.tensors(); t++) {
@@ -62,7 +72,21 @@ final class PowerSgdRounds {
                 out[i] = compressed && plan.compressed(t) ? 0f : LittleEndian.getFloat(bytes, 4 * cursor++);
             }
         }
-        for (int iteration = 0; compressed && iteration < worker.iterations(); iteration++) {
+        for (int t = 0; compressed && worker.alternating() && t < plan.tensors(); t++) {
+            if (plan.compressed(t)) {
+                int rows = plan.rows(t);
+                int cols = plan.columns(t);
+                int r = plan.rank(t);
+                // the sent factor, and the kept one of the other side that the step orthonormalised
+                float[] p = left ? worker.left() : worker.p();
+                float[] q = left ? worker.q() : worker.sentRight();
+                int po = left ? 0 : plan.pOffset(t);
+                int qo = left ? plan.qOffset(t) : 0;
+                cursor = read(bytes, cursor, left ? p : q, (left ? rows : cols) * r);
+                addProduct(p, po, rows, q, qo, cols, r, worker.row(), out, offset + plan.offset(t));
+            }
+        }
+        for (int iteration = 0; compressed && !worker.alternating() && iteration < worker.iterations(); iteration++) {
             for (int t = 0; t < plan.tensors(); t++) {
                 if (plan.compressed(t)) {
                     cursor = addProduct(worker, plan, t, bytes, cursor, out, offset);
@@ -97,6 +121,91 @@ final class PowerSgdRounds {
             values[i] = LittleEndian.getFloat(bytes, 4 * (cursor + i));
         }
         return cursor + length;
+    }
+
+    /**
+     * Half a power iteration on tensor {@code t}, the alternating variant's step: with {@code left}, the kept Q is
+     * orthonormalised and P = mean(M·Q) all-reduced and sent; otherwise the kept P is and Q = mean(Mᵀ·P) is. Then
+     * {@code P·Qᵀ} goes to the output and out of every worker's M, as in {@link #compress}. Returns the cursor.
+     */
+    private static int alternate(PowerSgd[] workers, LowRankPlan plan, int t, boolean left, float[] out, byte[] sink,
+                                 int cursor) {
+        int rows = plan.rows(t);
+        int cols = plan.columns(t);
+        int r = plan.rank(t);
+        int mo = plan.offset(t);
+        int qo = plan.qOffset(t);
+        int po = plan.pOffset(t);
+        PowerSgd lead = workers[0];
+        if (left) {
+            float[] in = lead.sentRight();
+            System.arraycopy(lead.q(), qo, in, 0, cols * r);
+            lead.orthonormalizer().apply(in, cols, r);
+            for (PowerSgd w : workers) {
+                System.arraycopy(in, 0, w.q(), qo, cols * r);
+                LowRank.times(w.residual(), mo, rows, cols, w.q(), qo, r, w.sentLeft());
+            }
+            meanInto(workers, rows * r, true, po);
+            cursor = write(sink, cursor, lead.p(), po, rows * r);
+        } else {
+            float[] in = lead.left();
+            System.arraycopy(lead.p(), po, in, 0, rows * r);
+            lead.orthonormalizer().apply(in, rows, r);
+            for (PowerSgd w : workers) {
+                System.arraycopy(in, 0, w.p(), po, rows * r);
+                LowRank.transposeTimes(w.residual(), mo, rows, cols, in, r, w.sentRight(), 0);
+            }
+            meanInto(workers, cols * r, false, qo);
+            cursor = write(sink, cursor, lead.q(), qo, cols * r);
+        }
+        share(workers, lead.p(), po, lead.q(), qo, plan, t, out);
+        return cursor;
+    }
+
+    /** Adds {@code P·Qᵀ} of tensor {@code t} to the output and takes it out of every worker's {@code M}. */
+    private static void share(PowerSgd[] workers, float[] p, int po, float[] q, int qo, LowRankPlan plan, int t,
+                              float[] out) {
+        int rows = plan.rows(t);
+        int cols = plan.columns(t);
+        float[] row = workers[0].row();
+        for (int i = 0; i < rows; i++) {
+            LowRank.productRow(p, po, rows, i, q, qo, cols, plan.rank(t), row);
+            int base = plan.offset(t) + i * cols;
+            for (int j = 0; j < cols; j++) {
+                out[base + j] += row[j];
+            }
+            for (PowerSgd w : workers) {
+                float[] m = w.residual();
+                for (int j = 0; j < cols; j++) {
+                    m[base + j] -= row[j];
+                }
+            }
+        }
+    }
+
+    /** The all-reduced mean of the workers' products into every worker's P (left) or Q, at {@code offset}. */
+    private static void meanInto(PowerSgd[] workers, int length, boolean left, int offset) {
+        for (int i = 0; i < length; i++) {
+            float sum = 0f;
+            for (PowerSgd w : workers) {
+                sum += left ? w.sentLeft()[i] : w.sentRight()[i];
+            }
+            float mean = sum / workers.length;
+            for (PowerSgd w : workers) {
+                (left ? w.p() : w.q())[offset + i] = mean;
+            }
+        }
+    }
+
+    /** Adds {@code P·Qᵀ} to the {@code rows × cols} values of {@code out} at {@code base}. */
+    private static void addProduct(float[] p, int po, int rows, float[] q, int qo, int cols, int r, float[] row,
+                                   float[] out, int base) {
+        for (int i = 0; i < rows; i++) {
+            LowRank.productRow(p, po, rows, i, q, qo, cols, r, row);
+            for (int j = 0; j < cols; j++) {
+                out[base + i * cols + j] += row[j];
+            }
+        }
     }
 
     /** The plain average of the gradients, as before {@code start_after}. */
@@ -164,20 +273,7 @@ final class PowerSgdRounds {
         p = workers[0].left();
         cursor = write(sink, cursor, p, 0, rows * r);
         cursor = write(sink, cursor, q, qo, cols * r);
-        float[] row = workers[0].row();
-        for (int i = 0; i < rows; i++) {
-            LowRank.productRow(p, 0, rows, i, q, qo, cols, r, row);
-            int base = mo + i * cols;
-            for (int j = 0; j < cols; j++) {
-                out[base + j] += row[j];
-            }
-            for (PowerSgd w : workers) {
-                float[] m = w.residual();
-                for (int j = 0; j < cols; j++) {
-                    m[base + j] -= row[j];
-                }
-            }
-        }
+        share(workers, p, 0, q, qo, plan, t, out);
         return cursor;
     }
 

@@ -73,6 +73,23 @@ class PowerSgdTest {
         return m;
     }
 
+    /** Steps {@code group} and checks that each worker keeps its gradient plus old residual minus the output. */
+    private static float[] stepKeepingResiduals(PowerSgd[] group, float[][] g, int t) {
+        float[][] original = new float[group.length][N];
+        for (int w = 0; w < group.length; w++) {
+            for (int i = 0; i < N; i++) {
+                original[w][i] = g[w][i] + (t == 0 ? 0f : group[w].residual()[i]);
+            }
+        }
+        float[] out = step(group, g);
+        for (int w = 0; w < group.length; w++) {
+            for (int i = 0; i < WEIGHT; i++) {
+                assertEquals(original[w][i] - out[i], group[w].residual()[i], 1e-5, "worker " + w + ", " + i);
+            }
+        }
+        return out;
+    }
+
     @Test
     void oneWorkersGradientPlusResidualIsOutputPlusNewResidual() {
         PowerSgd c = group(1, Map.of(), 5)[0];
@@ -97,17 +114,8 @@ class PowerSgdTest {
         PowerSgd[] group = group(3, Map.of(), 5);
         for (int t = 0; t < 4; t++) {
             float[][] g = gradients(3, t);
-            float[][] original = new float[3][N];
+            float[] out = stepKeepingResiduals(group, g, t);
             for (int w = 0; w < 3; w++) {
-                for (int i = 0; i < N; i++) {
-                    original[w][i] = g[w][i] + (t == 0 ? 0f : group[w].residual()[i]);
-                }
-            }
-            float[] out = step(group, g);
-            for (int w = 0; w < 3; w++) {
-                for (int i = 0; i < WEIGHT; i++) {
-                    assertEquals(original[w][i] - out[i], group[w].residual()[i], 1e-5, "worker " + w + ", " + i);
-                }
                 for (int i = WEIGHT; i < N; i++) {
                     assertEquals(0f, group[w].residual()[i], "raw tensors leave no residual");
                 }
@@ -244,6 +252,44 @@ class PowerSgdTest {
     }
 
     @Test
+    void theAlternatingVariantSendsPThenQWarmStartedAndKeepsEachWorkersResidual() {
+        Map<String, Object> alternating = Map.of("variant", "alternating");
+        PowerSgd[] group = group(3, alternating, 5);
+        int raw = 40 + 9;
+        for (int t = 0; t < 4; t++) {
+            float[][] g = gradients(3, t);
+            float[] out = stepKeepingResiduals(group, g, t);
+            for (int w = 0; w < 3; w++) {
+                assertEquals(32L * (raw + (t % 2 == 0 ? 40 : 30) * 2), group[w].sentBits(),
+                        "step " + t + " sends " + (t % 2 == 0 ? "P (40×2)" : "Q (30×2)") + " and the raw tensors");
+            }
+        }
+        float[][] g = gradients(3, 9);
+        assertFalse(java.util.Arrays.equals(step(group(3, Map.of(), 5), g), step(group(3, alternating, 5), g)),
+                "the paper's step differs");
+    }
+
+    @Test
+    void alternatingEncodeAndDecodeAreTheStepOfOneWorkerAndResumeBitForBit() throws IOException {
+        Map<String, Object> alternating = Map.of("variant", "alternating", "start_after", 1L);
+        PowerSgd encoder = group(1, alternating, 6)[0];
+        PowerSgd stepper = group(1, alternating, 6)[0];
+        for (int t = 0; t < 4; t++) {
+            float[] g = SparseTesting.gaussian(N, t);
+            float[] decoded = SparseTesting.roundTrip(encoder, g);
+            float[] out = step(new PowerSgd[] {stepper}, new float[][] {g});
+            assertArrayEquals(out, decoded, 1e-6f, "step " + t);
+            assertArrayEquals(stepper.residual(), encoder.residual(), "step " + t);
+        }
+        PowerSgd resumed = group(1, alternating, 6)[0];
+        SparseTesting.restore(resumed, SparseTesting.save(stepper));
+        for (int t = 4; t < 7; t++) {
+            float[][] g = {SparseTesting.gaussian(N, t)};
+            assertArrayEquals(step(new PowerSgd[] {stepper}, g), step(new PowerSgd[] {resumed}, g), "step " + t);
+        }
+    }
+
+    @Test
     void aSeedDeterminesTheSteps() {
         float[][] g = gradients(2, 3);
         float[] first = step(group(2, Map.of(), 4), g);
@@ -308,6 +354,11 @@ class PowerSgdTest {
             ConfigException e = assertThrows(ConfigException.class, () -> Compressors.create("powersgd", params, 1));
             assertEquals(expected.get(name), e.getMessage());
         }
+        assertEquals("variant must be paper or alternating, found power", assertThrows(ConfigException.class,
+                () -> Compressors.create("powersgd", Map.of("variant", "power"), 1)).getMessage());
+        assertEquals("iters_per_step must be 1 with variant alternating, found 2", assertThrows(ConfigException.class,
+                () -> Compressors.create("powersgd", Map.of("variant", "alternating", "iters_per_step", 2L), 1))
+                .getMessage());
     }
 
     @Test
@@ -315,11 +366,11 @@ class PowerSgdTest {
         CompressorProvider provider = Compressors.provider("powersgd");
         assertTrue(provider.summary().contains("Vogels"), provider.summary());
         assertEquals(Aggregation.ALL_REDUCE, provider.aggregation());
-        assertEquals(List.of("rank", "min_compression_rate", "start_after", "iters_per_step"),
+        assertEquals(List.of("rank", "min_compression_rate", "start_after", "iters_per_step", "variant"),
                 provider.parameters().stream().map(k -> k.name()).toList());
         Compressor c = Compressors.create("powersgd", Map.of(ErrorFeedback.PARAMETER, true), 1);
         assertInstanceOf(PowerSgd.class, c, "never wrapped in ErrorFeedback");
         assertEquals(Map.of("rank", 2L, "min_compression_rate", 2.0, "start_after", 0L, "iters_per_step", 1L,
-                ErrorFeedback.PARAMETER, true), c.config());
+                "variant", "paper", ErrorFeedback.PARAMETER, true), c.config());
     }
 }

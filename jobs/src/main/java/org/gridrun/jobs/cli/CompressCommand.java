@@ -2,6 +2,7 @@ package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +25,9 @@ import picocli.CommandLine.Spec;
  * payload's, split into the values' codes and side information as the compressor wrote them), compression ratio,
  * relative squared error, bias, encode and decode times, and what the method reports about itself
  * ({@link Compressor#diagnostics()} after the first repeat: JointSQ's width shares, ALQ/AMQ's fitted levels).
+ *
+ * <p>The adaptive quantizers (ALQ/AMQ) first fit their levels to the input itself or to {@code --sample} gradients
+ * ({@link AdaptiveFit}) and print the levels and the variance proxy before and after.
  */
 @Command(name = "compress", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Compress a gradient (.npy float32 of any shape, or raw little-endian .f32) with one method "
@@ -45,6 +49,11 @@ final class CompressCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Write the decoded gradient of the first repeat, in the input's format.")
     Path output;
+
+    @Option(names = "--sample", paramLabel = "FILE", arity = "1..*",
+            description = "Adaptive methods (alq, amq, ...): fit the levels to these gradients, each as long as the "
+                    + "input (default: to the input itself).")
+    List<Path> samples = new ArrayList<>();
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "The seed (default: 1).")
     long seed;
@@ -79,11 +88,19 @@ final class CompressCommand implements Callable<Integer> {
         long bits = 0;
         long sideBits = 0;
         Map<String, Double> diagnostics = Map.of();
+        Map<String, Double> unfitted = Map.of();
+        double[] proxy = null;
+        AdaptiveFit fit = AdaptiveFit.of(v, samples);
         long encodeNanos = 0;
         long decodeNanos = 0;
         for (int r = 0; r < repeat; r++) {
             Compressor c = prototype.copy(r);
             c.bind(layout);
+            if (r == 0) {
+                unfitted = c.diagnostics();
+            }
+            double[] fitted = fit.apply(c);
+            proxy = r == 0 ? fitted : proxy;
             long t0 = System.nanoTime();
             Payload payload = c.encode(v, 0, n);
             long t1 = System.nanoTime();
@@ -112,6 +129,9 @@ final class CompressCommand implements Callable<Integer> {
         }
         print(prototype, gradient, new double[] {(double) bits / repeat, (double) sideBits / repeat},
                 error / repeat / norm, bias / norm, encodeNanos / 1e6 / repeat, decodeNanos / 1e6 / repeat);
+        if (proxy != null) {
+            fit.print(spec.commandLine().getOut(), unfitted, diagnostics, proxy);
+        }
         printDiagnostics(diagnostics);
         return 0;
     }

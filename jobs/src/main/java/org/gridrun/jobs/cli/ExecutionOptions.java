@@ -39,6 +39,11 @@ public final class ExecutionOptions {
                     + "${sys:gridrun.cores}).")
     Integer jobs;
 
+    @Option(names = "--report-every", paramLabel = "SECONDS", defaultValue = "" + LiveReport.DEFAULT_SECONDS,
+            description = "Local runs: rewrite reports/GRID/ every SECONDS while the grid runs, its open pages "
+                    + "reloading at the same interval (default: ${DEFAULT-VALUE}; 0: only at the end).")
+    int reportEvery;
+
     @Option(names = "--dry-run",
             description = "Show what would run and where, and write nothing.")
     boolean dryRun;
@@ -47,6 +52,9 @@ public final class ExecutionOptions {
     void validate() {
         if (cluster == Cluster.local && (clusterArgs != null || submit || prefix != null)) {
             throw new UserInputException("--cluster-args, --submit and --prefix go with --cluster slurm");
+        }
+        if (reportEvery < 0) {
+            throw new UserInputException("--report-every must be 0 or more seconds, found " + reportEvery);
         }
         if (jobs != null && jobs < 1) {
             throw new UserInputException("--jobs must be at least 1, found " + jobs);
@@ -79,6 +87,6 @@ public final class ExecutionOptions {
         }
         GridSession session = new GridSession(workspace, store, out);
         return dryRun ? session.dryRun(plan)
-                : session.run(plan, jobs == null ? Runtime.getRuntime().availableProcessors() : jobs);
+                : session.run(plan, jobs == null ? Runtime.getRuntime().availableProcessors() : jobs, reportEvery);
     }
 }

@@ -50,8 +50,11 @@ final class GridSession {
         return 0;
     }
 
-    /** Runs what the plan marks to run, then writes the report; exit 0 when every experiment completed. */
-    int run(Plan plan, int jobs) {
+    /**
+     * Runs what the plan marks to run, rewriting the report every {@code reportEvery} seconds meanwhile (0: never),
+     * then writes the final report; exit 0 when every experiment completed.
+     */
+    int run(Plan plan, int jobs, int reportEvery) {
         List<PlannedExperiment> toRun = plan.toRun();
         header(plan, Math.min(jobs, Math.max(1, toRun.size())));
         long start = System.nanoTime();
@@ -63,7 +66,9 @@ final class GridSession {
             out.flush();
             new Stager(store).stage(toRun, RunState.QUEUED, "local:" + ProcessHandle.current().pid());
             LocalExecutor executor = new LocalExecutor(store, new JobLauncher(JobLauncher.DEFAULT_JVM_OPTIONS), jobs);
-            executor.run(toRun, plan.graph(), observer());
+            try (LiveReport live = LiveReport.start(workspace, store, plan.grid(), reportEvery, out)) {
+                executor.run(toRun, plan.graph(), observer());
+            }
         }
         out.printf(Locale.ROOT, "wall time %.1f s%n", (System.nanoTime() - start) / 1e9);
         catchUp(plan);

@@ -1,9 +1,11 @@
 package org.gridrun.jobs.cli;
 
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.jobs.UserInputException;
 import org.gridrun.jobs.Workspace;
+import org.gridrun.reports.GridReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,6 +32,15 @@ final class ReportCommand implements Callable<Integer> {
             + "metric tables; comparison figures are still drawn): for grids of thousands of experiments.")
     boolean noExperimentFigures;
 
+    @Option(names = "--watch", description = "Keep the report alive while the grid runs (a SLURM grid, from the login "
+            + "node): every --every seconds, ingest the run directories and rewrite the site, its open pages reloading; "
+            + "stop with a final report once no experiment is queued or running.")
+    boolean watch;
+
+    @Option(names = "--every", paramLabel = "SECONDS", defaultValue = "" + LiveReport.DEFAULT_SECONDS,
+            description = "With --watch: seconds between rewrites (default: ${DEFAULT-VALUE}).")
+    int every;
+
     @Mixin
     CommonOptions common;
 
@@ -51,8 +62,38 @@ final class ReportCommand implements Callable<Integer> {
                 throw new UserInputException("--run: grid '" + grid + "' has no run '" + run + "' in the store "
                         + workspace.database() + "; see grid-run status --grid " + grid);
             }
+            if (watch) {
+                watch(workspace, store, grid);
+            }
             new ReportWriter(workspace, store).write(grid, run, !noExperimentFigures, spec.commandLine().getOut());
         }
         return 0;
+    }
+
+    /** Rewrites the live report until nothing of {@code grid} is queued or running (vanished jobs: KILLED). */
+    private void watch(Workspace workspace, ResultsStore store, String grid) {
+        if (every < 1) {
+            throw new UserInputException("--every must be at least 1 second, found " + every);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        while (true) {
+            Plans.reconcile(workspace, store, grid, Clusters.slurmIfAnswering(), out);
+            RunDirectories.ingest(workspace, store, grid);
+            long inFlight = store.experiments(grid, null).stream()
+                    .filter(e -> e.state() != null && e.state().isInFlight()).count();
+            if (inFlight == 0) {
+                return;
+            }
+            GridReport.write(store, grid, run, workspace.reportDir(grid), !noExperimentFigures, every);
+            out.printf("report: %s rewritten, %d experiments queued or running; next in %d s%n",
+                    workspace.root().relativize(workspace.reportDir(grid)), inFlight, every);
+            out.flush();
+            try {
+                Thread.sleep(every * 1000L);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 }

@@ -41,6 +41,53 @@ class CompressCommandTest {
         return Double.parseDouble(m.group(1));
     }
 
+    /** A heavy-tailed gradient (a normal times a log-normal scale), like a real layer's. */
+    private Path heavyTailed() throws Exception {
+        SplittableRandom random = new SplittableRandom(5);
+        float[] v = new float[128 * 512];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) (random.nextGaussian() * Math.exp(1.5 * random.nextGaussian()));
+        }
+        return npy(v, 128, 512);
+    }
+
+    private Cli.Result compress(Path in, String method, String... more) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("compress", "-m", method, "-p",
+                "bits=3", "-p", "bucket_size=8192", "-i", in.toString(), "--repeat", "4"));
+        args.addAll(java.util.List.of(more));
+        Cli.Result r = Cli.run(tmp, args.toArray(String[]::new));
+        assertEquals(0, r.exit(), r.out() + r.err());
+        return r;
+    }
+
+    @Test
+    void alqAndAmqFitTheirLevelsToTheInputAndBeatTheUniformAndFixedLevelsTheyStartFrom() throws Exception {
+        Path in = heavyTailed();
+        double qsgd = number(compress(in, "qsgd").out(), "rel sq error");
+        double nuq = number(compress(in, "nuq").out(), "rel sq error");
+        Cli.Result alq = compress(in, "alq");
+        Cli.Result amq = compress(in, "amq");
+        assertTrue(alq.out().contains("level fit        on the input itself"), alq.out());
+        assertTrue(number(alq.out(), "rel sq error") < 0.8 * qsgd,
+                "alq " + number(alq.out(), "rel sq error") + " vs qsgd " + qsgd + "\n" + alq.out());
+        assertTrue(number(amq.out(), "rel sq error") < 0.8 * nuq,
+                "amq " + number(amq.out(), "rel sq error") + " vs nuq " + nuq + "\n" + amq.out());
+        Matcher proxy = Pattern.compile("variance proxy\\s+(\\S+) before, (\\S+) after").matcher(alq.out());
+        assertTrue(proxy.find(), alq.out());
+        assertTrue(Double.parseDouble(proxy.group(2)) < Double.parseDouble(proxy.group(1)), alq.out());
+        assertTrue(amq.out().contains("p before/after   0.500000 / "), amq.out());
+    }
+
+    @Test
+    void aSampleOfAnotherLengthIsRefusedNamingBoth() throws Exception {
+        Path other = tmp.resolve("other.npy");
+        Files.move(npy(new float[] {1, 2, 3, 4}, 2, 2), other);
+        Path in = heavyTailed();
+        Cli.Result r = Cli.run(tmp, "compress", "-m", "alq", "-i", in.toString(), "--sample", other.toString());
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("holds 4 values, the input 65536"), r.err());
+    }
+
     @Test
     void anUnbiasedMethodsBiasIsAboutItsErrorOverTheRepeatsAndTheOutputKeepsTheShape() throws Exception {
         SplittableRandom random = new SplittableRandom(3);

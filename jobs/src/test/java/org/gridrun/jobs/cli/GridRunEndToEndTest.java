@@ -52,12 +52,35 @@ class GridRunEndToEndTest {
     static Path workdir;
 
     private Cli.Result first;
+    /** The contents of reports/tiny/live.js seen while the first run ran, with pages reloading every second. */
+    private final List<String> liveWhileRunning = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeAll
     void runGridOnce() throws IOException {
         Files.createDirectories(workdir.resolve("grids"));
         Files.writeString(workdir.resolve("grids/tiny.yaml"), GRID);
-        first = gridRun("--grid", "tiny", "--jobs", "2");
+        Thread watcher = new Thread(this::watchLiveReport, "live.js watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+        first = gridRun("--grid", "tiny", "--jobs", "2", "--report-every", "1");
+        watcher.interrupt();
+    }
+
+    private void watchLiveReport() {
+        Path live = workdir.resolve("reports/tiny/live.js");
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                String text = Files.readString(live);
+                if (text.contains("\"refresh\":1") && !liveWhileRunning.contains(text)) {
+                    liveWhileRunning.add(text);
+                }
+                Thread.sleep(20);
+            } catch (IOException notYet) {
+                Thread.onSpinWait();
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
     }
 
     private Cli.Result gridRun(String... args) {
@@ -100,6 +123,11 @@ class GridRunEndToEndTest {
         assertTrue(Files.isRegularFile(report.resolve("experiments/t_002_method_qsgd_bits_2_seed_1.html")),
                 "a page per experiment");
         assertTrue(first.out().contains("report: " + Path.of("reports", "tiny", "index.html")), first.out());
+        assertTrue(liveWhileRunning.stream().anyMatch(t -> t.contains("\"running\":[\"t_0")),
+                "while the grid ran, live.js reloaded pages every second and named a running experiment: "
+                        + liveWhileRunning);
+        assertTrue(Files.readString(report.resolve("live.js")).contains("\"refresh\":0"),
+                "the final report stops the reloads");
     }
 
     @Test

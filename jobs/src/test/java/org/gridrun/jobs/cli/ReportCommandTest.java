@@ -67,4 +67,21 @@ class ReportCommandTest {
         assertEquals(2, unknown.exit(), unknown.out());
         assertTrue(unknown.err().contains("--run: grid 'g' has no run 'nope'"), unknown.err());
     }
+
+    @Test
+    void watchRewritesTheLiveReportWhileAnExperimentRunsAndEndsWithPagesThatNoLongerReload() throws Exception {
+        finished("a", "s0", 0);
+        Process trainer = new ProcessBuilder("sleep", "3").start();
+        Map<String, Object> params = Map.of("method", "alq", "seed", 1L);
+        RunDir dir = RunDir.at(tmp.resolve("runs/g/a/running"));
+        dir.writeExperiment(new ExperimentRecord("g", "a", "running", "id-running", params, params));
+        dir.status().append(RunState.RUNNING, "local:" + trainer.pid(), "pid " + trainer.pid());
+        Cli.Result r = Cli.run(tmp, "report", "--grid", "g", "--watch", "--every", "1");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("report: reports/g rewritten, 1 experiments queued or running"), r.out());
+        assertTrue(r.out().contains("KILLED"), "the trainer ended without a final state: " + r.out());
+        String live = Files.readString(tmp.resolve("reports/g/live.js"));
+        assertTrue(live.contains("\"refresh\":0"), "the last report stops the pages' reloads: " + live);
+        trainer.waitFor();
+    }
 }

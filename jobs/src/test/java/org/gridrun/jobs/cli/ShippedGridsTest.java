@@ -37,19 +37,19 @@ class ShippedGridsTest {
     }
 
     @Test
-    void theQuickStartIsFullPrecisionAgainstQsgdAtTwoAndFourBitsOverTwoSeeds() {
+    void theQuickStartIsFullPrecisionAgainstFourQuantizersAtThreeBitsWithTheVarianceMeasuredOverTwoSeeds() {
         List<Experiment> experiments = GridFile.load(GRIDS.resolve("quickstart.yaml"), new TrainerKeySchema())
                 .expand("quickstart");
         assertEquals(List.of("qs_000_method_none,seed_1", "qs_001_method_none,seed_2",
-                "qs_002_method_qsgd,bits_2,seed_1", "qs_003_method_qsgd,bits_2,seed_2",
-                "qs_004_method_qsgd,bits_4,seed_1", "qs_005_method_qsgd,bits_4,seed_2"),
+                "qs_002_method_qsgd,seed_1", "qs_003_method_qsgd,seed_2", "qs_004_method_nuq,seed_1",
+                "qs_005_method_nuq,seed_2", "qs_006_method_alq,seed_1", "qs_007_method_alq,seed_2",
+                "qs_008_method_amq,seed_1", "qs_009_method_amq,seed_2"),
                 experiments.stream().map(Experiment::name).toList());
         for (Experiment e : experiments) {
             assertEquals(4L, e.params().get("ngpu"), e.name());
+            assertEquals(3L, e.params().get("bits"), e.name());
+            assertTrue((Long) e.params().get("gvar_log_iter") > 0, e.name() + " measures the variance");
             assertEquals("fashion-mnist", e.params().get("dataset"), e.name());
-            if ("qsgd".equals(e.params().get("method"))) {
-                assertEquals(8192L, e.params().get("bucket_size"), e.name());
-            }
         }
     }
 
