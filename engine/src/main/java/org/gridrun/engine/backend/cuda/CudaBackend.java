@@ -358,6 +358,53 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
+    public void layerNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd, Tensor y) {
+        throw transformerOnly("layerNorm");
+    }
+
+    @Override
+    public void layerNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
+                                  Tensor dBeta, Tensor dx) {
+        throw transformerOnly("layerNormBackward");
+    }
+
+    @Override
+    public void gelu(Tensor x, Tensor y) {
+        throw transformerOnly("gelu");
+    }
+
+    @Override
+    public void geluBackward(Tensor x, Tensor dy, Tensor dx) {
+        throw transformerOnly("geluBackward");
+    }
+
+    @Override
+    public void softmaxRows(Tensor x, Tensor y) {
+        throw transformerOnly("softmaxRows");
+    }
+
+    @Override
+    public void softmaxRowsBackward(Tensor y, Tensor dy, Tensor dx) {
+        throw transformerOnly("softmaxRowsBackward");
+    }
+
+    @Override
+    public void swapAxes(Tensor x, int outer, int a, int b, int inner, Tensor y) {
+        throw transformerOnly("swapAxes");
+    }
+
+    @Override
+    public void copyColumns(Tensor src, int srcColumn, Tensor dst, int dstColumn, int width) {
+        throw transformerOnly("copyColumns");
+    }
+
+    /** The transformer's operations have no kernels yet: the vit model runs on the cpu backend. */
+    private static UnsupportedOperationException transformerOnly(String operation) {
+        return new UnsupportedOperationException("the cuda backend has no " + operation + " kernel yet; run the vit "
+                + "model with backend: cpu");
+    }
+
+    @Override
     public void close() {
         buffers.forEach(CudaBuffer::close);
         buffers.clear();
