@@ -225,12 +225,10 @@ public interface Backend extends AutoCloseable {
      */
     default void gemmBatched(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c,
                              int count) {
-        Shapes.requireBatched(count, a, b, c);
-        int ar = a.rows() / count;
-        int br = b.rows() / count;
-        int cr = c.rows() / count;
+        int[] r = Shapes.batchedRows(count, a, b, c);
         for (int i = 0; i < count; i++) {
-            gemm(transA, transB, alpha, a.rowRange(i * ar, ar), b.rowRange(i * br, br), beta, c.rowRange(i * cr, cr));
+            gemm(transA, transB, alpha, a.rowRange(i * r[0], r[0]), b.rowRange(i * r[1], r[1]), beta,
+                    c.rowRange(i * r[2], r[2]));
         }
     }
 

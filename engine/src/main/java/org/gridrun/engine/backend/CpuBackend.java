@@ -438,10 +438,10 @@ public final class CpuBackend implements Backend {
     @Override
     public void gemmBatched(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c,
                             int count) {
-        Shapes.requireBatched(count, a, b, c);
-        int ar = a.rows() / count;
-        int br = b.rows() / count;
-        int cr = c.rows() / count;
+        int[] r = Shapes.batchedRows(count, a, b, c);
+        int ar = r[0];
+        int br = r[1];
+        int cr = r[2];
         int[] mnk = Shapes.gemm(transA, transB, a.rowRange(0, ar), b.rowRange(0, br), c.rowRange(0, cr));
         CpuParallel.Range products = (from, to) -> {
             CpuGemm g = batchGemms[from == 0 ? 0 : 1];

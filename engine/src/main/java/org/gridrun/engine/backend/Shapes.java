@@ -143,12 +143,16 @@ public final class Shapes {
         }
     }
 
-    /** Checks the stacks of a batched product: each holds {@code count} matrices; returns nothing. */
-    public static void requireBatched(int count, Tensor a, Tensor b, Tensor c) {
+    /**
+     * Checks the stacks of a batched product, each holding {@code count} matrices stacked by rows, and returns the
+     * rows of one matrix of {@code a}, {@code b} and {@code c}.
+     */
+    public static int[] batchedRows(int count, Tensor a, Tensor b, Tensor c) {
         if (count < 1 || a.rows() % count != 0 || b.rows() % count != 0 || c.rows() % count != 0) {
             throw new IllegalArgumentException("a batched product needs " + count + " matrices in each of " + a
                     + ", " + b + ", " + c);
         }
+        return new int[] {a.rows() / count, b.rows() / count, c.rows() / count};
     }
 
     /** Checks a layer norm's operands: {@code x} rows × n, {@code gamma}/{@code beta} 1 × n, statistics rows × 1. */
