@@ -190,6 +190,63 @@ public interface Backend extends AutoCloseable {
                     float weightDecay, long t);
 
     /**
+     * Layer normalisation of each row of {@code x} (rows × n) over its n values: {@code y = gamma·(x − mean)·invStd
+     * + beta}, {@code invStd = 1/sqrt(biased var + eps)}, each row's mean and invStd written (rows × 1) for the
+     * backward pass; {@code gamma} and {@code beta} are 1 × n. {@code y} may be {@code x}.
+     */
+    void layerNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd, Tensor y);
+
+    /**
+     * The backward pass of {@link #layerNorm}: overwrites {@code dGamma} and {@code dBeta} (1 × n) with the column
+     * sums of their gradients and writes {@code dx} unless it is null; {@code dx} may be {@code dy}.
+     */
+    void layerNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
+                           Tensor dBeta, Tensor dx);
+
+    /** {@code y = x·Φ(x)}, the exact (erf) GELU, PyTorch's default; {@code y} may be {@code x}. */
+    void gelu(Tensor x, Tensor y);
+
+    /** The backward pass of {@link #gelu}: {@code dx = dy·(Φ(x) + x·φ(x))}; {@code dx} may be {@code dy}. */
+    void geluBackward(Tensor x, Tensor dy, Tensor dx);
+
+    /** The softmax of each row of {@code x} into {@code y}; {@code y} may be {@code x}. */
+    void softmaxRows(Tensor x, Tensor y);
+
+    /**
+     * The backward pass of {@link #softmaxRows} from its output {@code y}: {@code dx = y·(dy − rowsum(dy·y))};
+     * {@code dx} may be {@code dy}.
+     */
+    void softmaxRowsBackward(Tensor y, Tensor dy, Tensor dx);
+
+    /**
+     * {@code count} independent products {@link #gemm} of equal shapes: {@code a}, {@code b} and {@code c} each hold
+     * {@code count} matrices stacked by rows (matrix i of {@code a} is its rows {@code [i·a.rows()/count, …)}), and
+     * product i reads matrices i. By default one {@link #gemm} per product.
+     */
+    default void gemmBatched(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c,
+                             int count) {
+        int[] r = Shapes.batchedRows(count, a, b, c);
+        for (int i = 0; i < count; i++) {
+            gemm(transA, transB, alpha, a.rowRange(i * r[0], r[0]), b.rowRange(i * r[1], r[1]), beta,
+                    c.rowRange(i * r[2], r[2]));
+        }
+    }
+
+    /**
+     * Swaps the two middle axes of {@code x} seen as {@code [outer][a][b][inner]}: {@code y[o][j][i][k] =
+     * x[o][i][j][k]}; both hold outer·a·b·inner values and {@code y} is not {@code x}. Attention splits tokens into
+     * heads and merges them back with it.
+     */
+    void swapAxes(Tensor x, int outer, int a, int b, int inner, Tensor y);
+
+    /**
+     * Copies columns {@code [srcColumn, srcColumn + width)} of each row of {@code src} to columns {@code
+     * [dstColumn, dstColumn + width)} of the same row of {@code dst}; both have the same rows, other columns of
+     * {@code dst} are left alone.
+     */
+    void copyColumns(Tensor src, int srcColumn, Tensor dst, int dstColumn, int width);
+
+    /**
      * Waits until every operation queued so far has finished, for timing; a backend that runs each operation before
      * returning (the CPU) does nothing.
      */

@@ -17,6 +17,8 @@ public final class CpuBackend implements Backend {
     private final CpuConvolution convolution = new CpuConvolution(NetlibBlas.instance());
     private final List<CpuBuffer> buffers = new ArrayList<>();
     private final CpuNormKernels norm = new CpuNormKernels();
+    private final CpuGemm[] batchGemms = {new CpuGemm(NetlibBlas.instance(), false),
+        new CpuGemm(NetlibBlas.instance(), false)};
 
     /** The name of the linear-algebra library the CPU backend uses, e.g. {@code netlib JNIBLAS (native)}. */
     public static String blasName() {
@@ -368,6 +370,106 @@ public final class CpuBackend implements Backend {
         float[] yd = data(y);
         CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuKernels.dropout(xd, x.offset(), from, to, x.cols(),
                 p, channels, seed, stream, yd, y.offset()));
+    }
+
+    @Override
+    public void layerNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd, Tensor y) {
+        int n = Shapes.layerNorm(x, y, gamma, beta, mean, invStd);
+        float[] xd = data(x);
+        CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuSequenceKernels.layerNorm(xd, x.offset(), from, to,
+                n, data(gamma), gamma.offset(), data(beta), beta.offset(), eps, data(mean), mean.offset(),
+                data(invStd), invStd.offset(), data(y), y.offset()));
+    }
+
+    @Override
+    public void layerNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
+                                  Tensor dBeta, Tensor dx) {
+        int n = Shapes.layerNorm(x, dy, gamma, gamma, mean, invStd);
+        Shapes.requireRows(n, dGamma, dBeta);
+        float[] xd = data(x);
+        float[] g = data(dy);
+        CpuSequenceKernels.layerNormParameterGradients(xd, x.offset(), g, dy.offset(), x.rows(), n, data(mean),
+                mean.offset(), data(invStd), invStd.offset(), data(dGamma), dGamma.offset(), data(dBeta),
+                dBeta.offset());
+        if (dx != null) {
+            Shapes.sameSize(x, dx);
+            CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuSequenceKernels.layerNormInputGradient(xd,
+                    x.offset(), g, dy.offset(), from, to, n, data(gamma), gamma.offset(), data(mean), mean.offset(),
+                    data(invStd), invStd.offset(), data(dx), dx.offset()));
+        }
+    }
+
+    @Override
+    public void gelu(Tensor x, Tensor y) {
+        Shapes.sameSize(x, y);
+        CpuParallel.forEach(x.size(), x.size(), (from, to) -> CpuSequenceKernels.gelu(data(x), x.offset(), from, to,
+                data(y), y.offset()));
+    }
+
+    @Override
+    public void geluBackward(Tensor x, Tensor dy, Tensor dx) {
+        Shapes.sameSize(x, dy);
+        Shapes.sameSize(x, dx);
+        CpuParallel.forEach(x.size(), x.size(), (from, to) -> CpuSequenceKernels.geluBackward(data(x), x.offset(),
+                data(dy), dy.offset(), from, to, data(dx), dx.offset()));
+    }
+
+    @Override
+    public void softmaxRows(Tensor x, Tensor y) {
+        Shapes.sameSize(x, y);
+        CpuParallel.forEach(x.rows(), x.size(), (from, to) -> CpuSequenceKernels.softmax(data(x), x.offset(), from,
+                to, x.cols(), data(y), y.offset()));
+    }
+
+    @Override
+    public void softmaxRowsBackward(Tensor y, Tensor dy, Tensor dx) {
+        Shapes.sameSize(y, dy);
+        Shapes.sameSize(y, dx);
+        CpuParallel.forEach(y.rows(), y.size(), (from, to) -> CpuSequenceKernels.softmaxBackward(data(y), y.offset(),
+                data(dy), dy.offset(), from, to, y.cols(), data(dx), dx.offset()));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here the products are shared between the two threads, each product whole on one thread with a gemm of its
+     * own (they keep scratch), so a product's result does not depend on the split.
+     */
+    @Override
+    public void gemmBatched(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c,
+                            int count) {
+        int[] r = Shapes.batchedRows(count, a, b, c);
+        int ar = r[0];
+        int br = r[1];
+        int cr = r[2];
+        int[] mnk = Shapes.gemm(transA, transB, a.rowRange(0, ar), b.rowRange(0, br), c.rowRange(0, cr));
+        CpuParallel.Range products = (from, to) -> {
+            CpuGemm g = batchGemms[from == 0 ? 0 : 1];
+            for (int i = from; i < to; i++) {
+                g.gemm(transA, transB, mnk[0], mnk[1], mnk[2], alpha, data(a), a.offset() + i * ar * a.cols(),
+                        a.cols(), data(b), b.offset() + i * br * b.cols(), b.cols(), beta, data(c),
+                        c.offset() + i * cr * c.cols());
+            }
+        };
+        CpuParallel.forEach(count, (long) count * mnk[0] * mnk[1] * mnk[2], products);
+    }
+
+    @Override
+    public void swapAxes(Tensor x, int outer, int a, int b, int inner, Tensor y) {
+        Shapes.swapAxes(x, outer, a, b, inner, y);
+        CpuParallel.forEach(outer * a, x.size(), (from, to) -> CpuSequenceKernels.swapAxes(data(x), x.offset(), from,
+                to, a, b, inner, data(y), y.offset()));
+    }
+
+    @Override
+    public void copyColumns(Tensor src, int srcColumn, Tensor dst, int dstColumn, int width) {
+        Shapes.copyColumns(src, srcColumn, dst, dstColumn, width);
+        float[] s = data(src);
+        float[] d = data(dst);
+        for (int r = 0; r < src.rows(); r++) {
+            System.arraycopy(s, src.offset() + r * src.cols() + srcColumn, d, dst.offset() + r * dst.cols()
+                    + dstColumn, width);
+        }
     }
 
     @Override

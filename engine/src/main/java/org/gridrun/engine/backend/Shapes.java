@@ -142,4 +142,45 @@ public final class Shapes {
             sameSize(params, velocity);
         }
     }
+
+    /**
+     * Checks the stacks of a batched product, each holding {@code count} matrices stacked by rows, and returns the
+     * rows of one matrix of {@code a}, {@code b} and {@code c}.
+     */
+    public static int[] batchedRows(int count, Tensor a, Tensor b, Tensor c) {
+        if (count < 1 || a.rows() % count != 0 || b.rows() % count != 0 || c.rows() % count != 0) {
+            throw new IllegalArgumentException("a batched product needs " + count + " matrices in each of " + a
+                    + ", " + b + ", " + c);
+        }
+        return new int[] {a.rows() / count, b.rows() / count, c.rows() / count};
+    }
+
+    /** Checks a layer norm's operands: {@code x} rows × n, {@code gamma}/{@code beta} 1 × n, statistics rows × 1. */
+    public static int layerNorm(Tensor x, Tensor y, Tensor gamma, Tensor beta, Tensor mean, Tensor invStd) {
+        sameSize(x, y);
+        requireRows(x.cols(), gamma, beta);
+        if (mean.size() != x.rows() || invStd.size() != x.rows()) {
+            throw new IllegalArgumentException("a layer norm of " + x + " needs " + x.rows()
+                    + " means and inverse deviations, found " + mean + " and " + invStd);
+        }
+        return x.cols();
+    }
+
+    /** Checks a column copy: same rows, both ranges inside their tensors. */
+    public static void copyColumns(Tensor src, int srcColumn, Tensor dst, int dstColumn, int width) {
+        if (src.rows() != dst.rows() || width < 0 || srcColumn < 0 || dstColumn < 0
+                || srcColumn + width > src.cols() || dstColumn + width > dst.cols()) {
+            throw new IllegalArgumentException("cannot copy " + width + " columns from " + srcColumn + " of " + src
+                    + " to " + dstColumn + " of " + dst);
+        }
+    }
+
+    /** Checks a swap of axes: both tensors hold {@code outer·a·b·inner} values. */
+    public static void swapAxes(Tensor x, int outer, int a, int b, int inner, Tensor y) {
+        long size = (long) outer * a * b * inner;
+        if (outer < 1 || a < 1 || b < 1 || inner < 1 || x.size() != size || y.size() != size) {
+            throw new IllegalArgumentException("cannot swap the axes of [" + outer + "][" + a + "][" + b + "]["
+                    + inner + "] between " + x + " and " + y);
+        }
+    }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The data sets the trainer can read, by their config names: {@code fashion-mnist}, {@code mnist}, {@code cifar10},
- * {@code cifar100}, {@code imagenet}.
+ * {@code cifar100}, {@code imagenet}, and {@code synthetic-cifar} ({@link SyntheticCifar}, generated in memory).
  *
  * <p>Each resolves its directory the same way: the config's {@code data_dir} when set, else
  * {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in the data set's name (and, for CIFAR, in the
@@ -43,6 +43,7 @@ public final class DataSets {
         SETS.put("cifar10", CifarImages.CIFAR10);
         SETS.put("cifar100", CifarImages.CIFAR100);
         SETS.put("imagenet", ImageNetImages.SET);
+        SETS.put("synthetic-cifar", SyntheticCifar.SET);
     }
 
     private DataSets() {
@@ -90,6 +91,9 @@ public final class DataSets {
     public static int nominalTrainSize(String dataset) {
         if (dataset.equals("imagenet")) {
             return ImageNetImages.TRAIN_SIZE;
+        }
+        if (dataset.equals("synthetic-cifar")) {
+            return SyntheticCifar.TRAIN_SIZE;
         }
         return dataset.startsWith("cifar") ? CIFAR_TRAIN_SIZE : MNIST_TRAIN_SIZE;
     }

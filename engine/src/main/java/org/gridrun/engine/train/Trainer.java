@@ -113,7 +113,7 @@ public final class Trainer implements AutoCloseable {
         this.backend = backend;
         this.data = data;
         this.model = Models.create(config.model(), backend, shape(data.train().shape()), data.train().classes(),
-                config.hidden(), config.dropout());
+                config.hidden(), config.dropout(), config.vit());
         model.initialize(config.seed());
         int n = model.parameterCount();
         this.optimizer = OptimizerKeys.create(config, backend, model.layout());

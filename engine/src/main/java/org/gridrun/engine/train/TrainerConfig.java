@@ -16,6 +16,7 @@ import org.gridrun.engine.compress.ErrorFeedback;
 import org.gridrun.engine.data.DataOptions;
 import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.model.nn.Models;
+import org.gridrun.engine.model.nn.VitSizes;
 import org.gridrun.engine.optim.LearningRateSchedule;
 
 /**
@@ -61,6 +62,7 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param memoryTargets    which tensors pass: weights, activations, activation_gradients, optimizer
  * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
  * @param metrics          the training modes, measurements and modelled network
+ * @param vit              the sizes of the {@code vit} model
  */
 public record TrainerConfig(String dataset, String dataDir, DataOptions dataOptions, String model, List<Integer> hidden, boolean dropout,
                             int ngpu,
@@ -70,7 +72,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                             double lrDecayRate, int warmupIters, int niters, int epochs, String method,
                             Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
                             String backend, String memoryCodec, List<String> memoryTargets,
-                            Map<String, Object> memoryParams, MetricsConfig metrics) {
+                            Map<String, Object> memoryParams, MetricsConfig metrics, VitSizes vit) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
@@ -175,7 +177,12 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
             new ConfigKey("memory_targets", ValueType.STRING, "weights,activations,activation_gradients,optimizer",
                     "what memory_codec stores: any of weights, activations, activation_gradients, optimizer"),
             new ConfigKey(ErrorFeedback.PARAMETER, ValueType.BOOL, false,
-                    "wrap the method in error feedback: compress the gradient plus the residual of earlier steps")));
+                    "wrap the method in error feedback: compress the gradient plus the residual of earlier steps"),
+            new ConfigKey("vit_patch", ValueType.INT, 4L, "vit: patch side in pixels (must divide the image's sides)"),
+            new ConfigKey("vit_width", ValueType.INT, 192L, "vit: channels per token, a multiple of vit_heads"),
+            new ConfigKey("vit_depth", ValueType.INT, 6L, "vit: transformer blocks"),
+            new ConfigKey("vit_heads", ValueType.INT, 3L, "vit: attention heads"),
+            new ConfigKey("vit_mlp", ValueType.INT, 768L, "vit: hidden channels of each block's MLP")));
 
     /**
      * Names the grid language accepts for the keys with a fixed vocabulary: every data set, model and method of the
@@ -183,9 +190,9 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
      * grid may name a method before it is implemented and fails, naming it, only when it is planned to run.
      */
     private static final Map<String, List<String>> VOCABULARY = Map.of(
-            "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet"),
+            "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "synthetic-cifar"),
             "model", List.of("mlp", "logreg", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44", "resnet56",
-                    "resnet110", "resnet18", "resnet34", "resnet50", "wrn-28-10"),
+                    "resnet110", "resnet18", "resnet34", "resnet50", "wrn-28-10", "vit"),
             "optim", List.of("sgd", "adam"),
             "method", List.of("none", "qsgd", "qinf", "nuq", "trn", "alq", "alq_nb", "alqg", "alqg_nb", "amq",
                     "amq_nb", "jointsq", "dgc", "acsgd", "mcgq", "smaq", "fp16", "bf16", "fp8", "s2fp8", "powersgd",
@@ -285,7 +292,18 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                 s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
-                memoryCodec, memoryTargets(s, memoryCodec), memoryParams, MetricsConfig.from(s));
+                memoryCodec, memoryTargets(s, memoryCodec), memoryParams, MetricsConfig.from(s), vitSizes(s));
+    }
+
+    /** The {@code vit_*} keys, each positive, the width a multiple of the heads. */
+    private static VitSizes vitSizes(Settings s) {
+        int width = s.positiveInt("vit_width");
+        int heads = s.positiveInt("vit_heads");
+        if (width % heads != 0) {
+            throw new ConfigException("vit_width must be a multiple of vit_heads " + heads + ", found " + width);
+        }
+        return new VitSizes(s.positiveInt("vit_patch"), width, s.positiveInt("vit_depth"), heads,
+                s.positiveInt("vit_mlp"));
     }
 
     /** {@code data_threads} (0: the processors this JVM may use) and {@code skip_bad_images}. */

@@ -19,10 +19,38 @@ class DataSetsTest {
 
     @Test
     void namesAndUnknownNames() {
-        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet"), DataSets.names());
+        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "synthetic-cifar"),
+                DataSets.names());
         assertSame(CifarImages.CIFAR100, DataSets.set("cifar100"));
-        assertEquals("unknown data set 'svhn'; known: fashion-mnist, mnist, cifar10, cifar100, imagenet",
+        assertEquals("unknown data set 'svhn'; known: fashion-mnist, mnist, cifar10, cifar100, imagenet, "
+                + "synthetic-cifar",
                 assertThrows(IllegalArgumentException.class, () -> DataSets.load("svhn", "")).getMessage());
+    }
+
+    @Test
+    void syntheticCifarIsCifarShapedBalancedAugmentedAndTheSameEveryTime() {
+        TrainTestData a = DataSets.load("synthetic-cifar", "");
+        TrainTestData b = DataSets.load("synthetic-cifar", "");
+        assertEquals(new ImageShape(32, 32, 3), a.train().shape());
+        assertEquals(10, a.train().classes());
+        assertEquals(5000, a.train().size());
+        assertEquals(1000, a.test().size());
+        assertEquals(5000, DataSets.nominalTrainSize("synthetic-cifar"));
+        assertTrue(a.train().augmentationDraws() > 0, "training images are augmented");
+        assertEquals(0, a.test().augmentationDraws(), "test images are not");
+        int[] perClass = new int[10];
+        for (int i = 0; i < a.test().size(); i++) {
+            perClass[a.test().label(i)]++;
+        }
+        assertEquals(List.of(100, 100, 100, 100, 100, 100, 100, 100, 100, 100),
+                java.util.Arrays.stream(perClass).boxed().toList());
+        float[] x = new float[2 * 3072];
+        float[] y = new float[2];
+        a.test().copyImage(17, 0, x, y);
+        b.test().copyImage(17, 1, x, y);
+        assertEquals(java.util.Arrays.toString(java.util.Arrays.copyOfRange(x, 0, 3072)),
+                java.util.Arrays.toString(java.util.Arrays.copyOfRange(x, 3072, 6144)));
+        assertEquals(a.test().label(17), (int) y[0]);
     }
 
     @Test

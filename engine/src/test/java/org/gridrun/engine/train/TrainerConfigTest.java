@@ -125,7 +125,7 @@ class TrainerConfigTest {
             assertEquals(List.of(), missing, key + " names the grid language accepts but this build cannot run");
         }
         assertTrue(TrainerConfig.choices("method").contains("amq"));
-        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100, imagenet], found 'svhn'",
+        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100, imagenet, synthetic-cifar], found 'svhn'",
                 error(Map.of("dataset", "svhn")));
     }
 
@@ -187,6 +187,16 @@ class TrainerConfigTest {
         assertEquals(Optional.empty(), ValueType.INT_LIST.problem(512L));
         assertEquals(Optional.empty(), ValueType.INT_LIST.problem("512,512"));
         assertFalse(ValueType.INT_LIST.problem(1.5).isEmpty());
+    }
+
+    @Test
+    void vitSizesComeFromTheirKeys() {
+        assertEquals(org.gridrun.engine.model.nn.VitSizes.CIFAR, TrainerConfig.from(Map.of("model", "vit")).vit());
+        assertEquals(new org.gridrun.engine.model.nn.VitSizes(8, 64, 2, 4, 128), TrainerConfig.from(Map.of(
+                "model", "vit", "vit_patch", 8L, "vit_width", 64L, "vit_depth", 2L, "vit_heads", 4L, "vit_mlp", 128L))
+                .vit());
+        assertEquals("vit_width must be a multiple of vit_heads 3, found 64", error(Map.of("vit_width", 64L)));
+        assertEquals("vit_depth must be positive, found 0", error(Map.of("vit_depth", 0L)));
     }
 
     @Test

@@ -38,15 +38,15 @@ final class BenchTrainCommand implements Callable<Integer> {
     /** Every model the benchmark can build. */
     static final List<String> KNOWN = List.of("mlp", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44",
             "resnet56", "resnet110", "resnet18", "resnet34", "resnet50", "wrn-16-4", "wrn-16-8", "wrn-22-8",
-            "wrn-28-10", "wrn-40-2", "wrn-40-4");
+            "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit");
 
     /** The ImageNet models, benchmarked on 224×224×3 images of 1000 classes. */
     private static final List<String> IMAGENET = List.of("resnet18", "resnet34", "resnet50");
 
     @Option(names = "--model", paramLabel = "M", description = "Only these models (mlp, lenet5, resnet8 … "
             + "resnet110 on CIFAR-sized input; resnet18, resnet34, resnet50 on ImageNet-sized input, 224x224x3 and "
-            + "1000 classes; wrn-16-4 … wrn-28-10 on 32x32x3); repeatable. Default: mlp, lenet5, resnet20 on cpu; "
-            + "also resnet32 and resnet110 on cuda.")
+            + "1000 classes; wrn-16-4 … wrn-28-10 and vit on 32x32x3); repeatable. Default: mlp, lenet5, resnet20 "
+            + "on cpu; also resnet32 and resnet110 on cuda.")
     List<String> models;
 
     @Option(names = "--backend", paramLabel = "B", defaultValue = "cpu",

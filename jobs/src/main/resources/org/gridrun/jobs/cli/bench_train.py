@@ -3,7 +3,8 @@
 Usage: python3 bench_train.py MODEL BATCH THREADS WARMUP STEPS [DEVICE]
 Builds the same network as gridrun's model of that name (mlp 784-512-512-10, the seed's MNIST lenet5 with dropout
 in train mode, the CIFAR resnets (resnet20, resnet32, resnet110, ...) with option-A shortcuts, torchvision's
-resnet18/34/50 on 224x224x3 images of 1000 classes, the wide ResNets wrn-D-K with dropout 0.3 on 32x32x3), times
+resnet18/34/50 on 224x224x3 images of 1000 classes, the wide ResNets wrn-D-K with dropout 0.3 on 32x32x3, the vit
+of patch 4, width 192, depth 6, 3 heads and MLP 768 on 32x32x3), times
 forward + cross-entropy + backward + SGD momentum step on random data, and prints one line: `ms_per_step <value>`.
 
 DEVICE is cpu (default) or cuda. On cuda PyTorch gets its best eager configuration for a float32 comparison:
@@ -101,6 +102,45 @@ def mlp(classes=10):
                          nn.Linear(512, classes)), (784,), classes
 
 
+class VitBlock(nn.Module):
+    """A pre-norm transformer block: x + proj(attention(qkv(norm1(x)))), then x + fc2(gelu(fc1(norm2(x))))."""
+
+    def __init__(self, dim, heads, mlp):
+        super().__init__()
+        self.heads = heads
+        self.norm1 = nn.LayerNorm(dim)
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+        self.norm2 = nn.LayerNorm(dim)
+        self.fc1 = nn.Linear(dim, mlp)
+        self.fc2 = nn.Linear(mlp, dim)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).reshape(b, t, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        attention = torch.softmax(q @ k.transpose(-2, -1) * (d // self.heads) ** -0.5, dim=-1)
+        x = x + self.proj((attention @ v).transpose(1, 2).reshape(b, t, d))
+        return x + self.fc2(F.gelu(self.fc1(self.norm2(x))))
+
+
+class Vit(nn.Module):
+    """gridrun's vit: patch 4 on 32x32x3, width 192, depth 6, 3 heads, MLP 768, class token, learned positions."""
+
+    def __init__(self, classes=10, patch=4, dim=192, depth=6, heads=3, mlp=768):
+        super().__init__()
+        self.embed = nn.Conv2d(3, dim, patch, patch)
+        self.cls = nn.Parameter(torch.zeros(1, 1, dim))
+        self.pos = nn.Parameter(torch.zeros(1, (32 // patch) ** 2 + 1, dim))
+        self.blocks = nn.Sequential(*[VitBlock(dim, heads, mlp) for _ in range(depth)])
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.embed(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
+        return self.head(self.norm(self.blocks(x)[:, 0]))
+
+
 def build(name):
     """The model, the shape of one input and the number of classes."""
     if name == "mlp":
@@ -115,6 +155,8 @@ def build(name):
     if name.startswith("wrn-"):
         depth, width = map(int, name[len("wrn-"):].split("-"))
         return wide_resnet(depth, width)
+    if name == "vit":
+        return Vit(), (3, 32, 32), 10
     raise SystemExit("unknown model " + name)
 
 

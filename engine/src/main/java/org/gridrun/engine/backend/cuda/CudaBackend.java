@@ -24,6 +24,7 @@ public final class CudaBackend implements Backend {
     private final CudaPooling pooling;
     private final CudaElementwise elementwise;
     private final CudaReductions reductions;
+    private final CudaSequence sequence;
     private final List<CudaBuffer> buffers = new ArrayList<>();
 
     /** A backend on {@code gpu}, which it closes on {@link #close()}. */
@@ -34,6 +35,7 @@ public final class CudaBackend implements Backend {
         this.pooling = new CudaPooling(gpu);
         this.elementwise = new CudaElementwise(gpu);
         this.reductions = new CudaReductions(gpu, scratch);
+        this.sequence = new CudaSequence(gpu);
     }
 
     @Override
@@ -355,6 +357,79 @@ public final class CudaBackend implements Backend {
     @Override
     public void synchronize() {
         gpu.synchronize();
+    }
+
+    @Override
+    public void layerNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd, Tensor y) {
+        int n = Shapes.layerNorm(x, y, gamma, beta, mean, invStd);
+        if (x.size() > 0) {
+            sequence.layerNorm(CudaBuffer.of(x), CudaBuffer.of(gamma), CudaBuffer.of(beta), x.rows(), n, eps,
+                    CudaBuffer.of(mean), CudaBuffer.of(invStd), CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void layerNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
+                                  Tensor dBeta, Tensor dx) {
+        int n = Shapes.layerNorm(x, dy, gamma, gamma, mean, invStd);
+        Shapes.requireRows(n, dGamma, dBeta);
+        if (dx != null) {
+            Shapes.sameSize(x, dx);
+        }
+        if (n > 0) {
+            sequence.layerNormBackward(CudaBuffer.of(x), CudaBuffer.of(dy), CudaBuffer.of(gamma), CudaBuffer.of(mean),
+                    CudaBuffer.of(invStd), x.rows(), n, CudaBuffer.of(dGamma), CudaBuffer.of(dBeta),
+                    dx == null || x.size() == 0 ? 0 : CudaBuffer.of(dx));
+        }
+    }
+
+    @Override
+    public void gelu(Tensor x, Tensor y) {
+        Shapes.sameSize(x, y);
+        if (x.size() > 0) {
+            sequence.gelu(CudaBuffer.of(x), CudaBuffer.of(y), x.size());
+        }
+    }
+
+    @Override
+    public void geluBackward(Tensor x, Tensor dy, Tensor dx) {
+        Shapes.sameSize(x, dy);
+        Shapes.sameSize(x, dx);
+        if (x.size() > 0) {
+            sequence.geluBackward(CudaBuffer.of(x), CudaBuffer.of(dy), CudaBuffer.of(dx), x.size());
+        }
+    }
+
+    @Override
+    public void softmaxRows(Tensor x, Tensor y) {
+        Shapes.sameSize(x, y);
+        if (x.size() > 0) {
+            sequence.softmax(CudaBuffer.of(x), CudaBuffer.of(y), x.rows(), x.cols());
+        }
+    }
+
+    @Override
+    public void softmaxRowsBackward(Tensor y, Tensor dy, Tensor dx) {
+        Shapes.sameSize(y, dy);
+        Shapes.sameSize(y, dx);
+        if (y.size() > 0) {
+            sequence.softmaxBackward(CudaBuffer.of(y), CudaBuffer.of(dy), CudaBuffer.of(dx), y.rows(), y.cols());
+        }
+    }
+
+    @Override
+    public void swapAxes(Tensor x, int outer, int a, int b, int inner, Tensor y) {
+        Shapes.swapAxes(x, outer, a, b, inner, y);
+        sequence.swapAxes(CudaBuffer.of(x), CudaBuffer.of(y), outer, a, b, inner);
+    }
+
+    @Override
+    public void copyColumns(Tensor src, int srcColumn, Tensor dst, int dstColumn, int width) {
+        Shapes.copyColumns(src, srcColumn, dst, dstColumn, width);
+        if (src.rows() > 0 && width > 0) {
+            sequence.copyColumns(CudaBuffer.of(src), src.cols(), srcColumn, CudaBuffer.of(dst), dst.cols(),
+                    dstColumn, src.rows(), width);
+        }
     }
 
     @Override

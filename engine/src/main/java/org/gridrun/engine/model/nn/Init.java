@@ -15,6 +15,8 @@ public enum Init {
     KAIMING_NORMAL_FAN_OUT,
     /** {@code U(±1/sqrt(fan_in))}: PyTorch's default for the weights and biases of {@code Conv2d} and {@code Linear}. */
     FAN_IN_UNIFORM,
+    /** {@code N(0, 0.02²)} cut at two deviations: timm's {@code trunc_normal_(std=.02)} for Vision Transformers. */
+    TRUNCATED_NORMAL,
     /** All zeros. */
     ZEROS,
     /** All ones (batch-norm scales). */
@@ -36,6 +38,7 @@ public enum Init {
             }
             case KAIMING_NORMAL -> normal(out, offset, size, Math.sqrt(2.0 / fanIn), rng);
             case KAIMING_NORMAL_FAN_OUT -> normal(out, offset, size, Math.sqrt(2.0 / fanOut), rng);
+            case TRUNCATED_NORMAL -> truncatedNormal(out, offset, size, 0.02, rng);
             default -> throw new IllegalStateException(name());
         }
     }
@@ -49,6 +52,17 @@ public enum Init {
             if (i + 1 < size) {
                 out[offset + i + 1] = (float) (std * radius * Math.sin(angle));
             }
+        }
+    }
+
+    /** {@code N(0, std²)} values redrawn until within two deviations. */
+    private static void truncatedNormal(float[] out, int offset, int size, double std, CounterRng rng) {
+        for (int i = 0; i < size; i++) {
+            double z;
+            do {
+                z = Math.sqrt(-2 * Math.log(1 - rng.nextDouble())) * Math.cos(2 * Math.PI * rng.nextDouble());
+            } while (Math.abs(z) > 2);
+            out[offset + i] = (float) (std * z);
         }
     }
 }

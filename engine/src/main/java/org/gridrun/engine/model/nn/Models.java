@@ -42,7 +42,7 @@ public final class Models {
      */
     public static final List<String> NAMES = List.of("logreg", "mlp", "lenet5", "resnet8", "resnet20", "resnet32",
             "resnet44", "resnet56", "resnet110", "resnet18", "resnet34", "resnet50", "wrn-16-4", "wrn-16-8",
-            "wrn-22-8", "wrn-28-10", "wrn-40-2", "wrn-40-4");
+            "wrn-22-8", "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit");
 
     /** The dropout probability of the wide ResNets' blocks, the seed's {@code WideResNet(..., 0.3)}. */
     public static final double WRN_DROPOUT = 0.3;
@@ -59,7 +59,15 @@ public final class Models {
      */
     public static Model create(String name, Backend backend, Shape input, int classes, List<Integer> hidden,
                                boolean dropout) {
+        return create(name, backend, input, classes, hidden, dropout, VitSizes.CIFAR);
+    }
+
+    /** As {@link #create(String, Backend, Shape, int, List, boolean)}, with {@code vit}'s sizes. */
+    public static Model create(String name, Backend backend, Shape input, int classes, List<Integer> hidden,
+                               boolean dropout, VitSizes vit) {
         switch (name) {
+            case "vit":
+                return vit(backend, input, classes, vit);
             case "logreg":
                 return new Mlp(backend, input.size(), List.of(), classes);
             case "mlp":
@@ -191,6 +199,39 @@ public final class Models {
                 }
             }
             b.batchNorm("bn1").relu().meanPool().linear("fc", classes, Init.FAN_IN_UNIFORM, Init.ZEROS);
+        });
+    }
+
+    /**
+     * The Vision Transformer of {@code sizes} (Dosovitskiy et al., as timm's {@code VisionTransformer} with a class
+     * token): a patch embedding (a conv of kernel and stride {@code patch}, PyTorch's default start), a class token
+     * and learned position embeddings, {@code depth} pre-norm blocks, a final layer norm of the class token and a
+     * linear head; linear weights, class token and positions start as {@code trunc_normal_(std=.02)}, biases 0, the
+     * head included.
+     */
+    public static Network vit(Backend backend, Shape input, int classes, VitSizes sizes) {
+        int p = sizes.patch();
+        if (input.height() % p != 0 || input.width() % p != 0) {
+            throw new IllegalArgumentException("a ViT's patch must divide the image's sides, found patch " + p
+                    + " for " + input);
+        }
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("model", "vit");
+        config.put("patch", p);
+        config.put("width", sizes.width());
+        config.put("depth", sizes.depth());
+        config.put("heads", sizes.heads());
+        config.put("mlp", sizes.mlp());
+        config.put("norm", "pre");
+        config.put("init", "trunc_normal_0.02");
+        Init init = Init.TRUNCATED_NORMAL;
+        return new Network(backend, "vit", config, input, classes, b -> {
+            b.conv("patch_embed.proj", sizes.width(), p, p, 0, true, Init.FAN_IN_UNIFORM);
+            b.classToken("cls_token", "pos_embed", init);
+            for (int i = 0; i < sizes.depth(); i++) {
+                b.transformerBlock("blocks." + i, sizes.heads(), sizes.mlp(), init);
+            }
+            b.firstToken().layerNorm("norm").linear("head", classes, init, Init.ZEROS);
         });
     }
 }

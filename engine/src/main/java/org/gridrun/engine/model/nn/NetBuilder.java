@@ -164,6 +164,61 @@ public final class NetBuilder {
         return residual(body, b -> b.conv(name + ".convShortcut", planes, 1, stride, 0, false, init), false);
     }
 
+    /** Layer normalisation of each position's channels, scale 1 and shift 0 at the start. */
+    public NetBuilder layerNorm(String name) {
+        int c = shape.channels();
+        Slot gamma = parameter(name + ".weight", 1, c, new int[] {c}, Init.ONES, 1, 1);
+        Slot beta = parameter(name + ".bias", 1, c, new int[] {c}, Init.ZEROS, 1, 1);
+        return add(new LayerNorm(shape, gamma, beta));
+    }
+
+    /** The exact (erf) GELU. */
+    public NetBuilder gelu() {
+        return add(new Gelu(shape));
+    }
+
+    /** A linear layer with a bias applied to each position's channels: {@code outputs} channels per position. */
+    public NetBuilder tokenLinear(String name, int outputs, Init weightInit, Init biasInit) {
+        int in = shape.channels();
+        Slot w = parameter(name + ".weight", outputs, in, new int[] {outputs, in}, weightInit, in, outputs);
+        Slot b = parameter(name + ".bias", 1, outputs, new int[] {outputs}, biasInit, in, outputs);
+        return add(new Linear(shape, w, b, outputs));
+    }
+
+    /** Multi-head self-attention of tokens that hold query, key and value side by side ({@link Attention}). */
+    public NetBuilder attention(int heads) {
+        return add(new Attention(shape, heads));
+    }
+
+    /**
+     * A class token {@code tokenName} before the positions (patches) as tokens, and a position embedding
+     * {@code positionName} added to every token; both learned, starting as {@code init}.
+     */
+    public NetBuilder classToken(String tokenName, String positionName, Init init) {
+        int c = shape.channels();
+        int tokens = shape.positions() + 1;
+        Slot token = parameter(tokenName, 1, c, new int[] {c}, init, c, c);
+        Slot positions = parameter(positionName, 1, tokens * c, new int[] {tokens, c}, init, c, c);
+        return add(new ClassToken(shape, token, positions));
+    }
+
+    /** The first token's channels as flat features. */
+    public NetBuilder firstToken() {
+        return add(new FirstToken(shape));
+    }
+
+    /**
+     * A pre-norm transformer block (timm's names): {@code x + proj(attention(qkv(norm1(x))))}, then {@code x +
+     * fc2(gelu(fc1(norm2(x))))} with {@code mlp} hidden channels; linear weights start as {@code init}, biases 0.
+     */
+    public NetBuilder transformerBlock(String name, int heads, int mlp, Init init) {
+        int width = shape.channels();
+        residual(b -> b.layerNorm(name + ".norm1").tokenLinear(name + ".attn.qkv", 3 * width, init, Init.ZEROS)
+                .attention(heads).tokenLinear(name + ".attn.proj", width, init, Init.ZEROS), b -> { }, false);
+        return residual(b -> b.layerNorm(name + ".norm2").tokenLinear(name + ".mlp.fc1", mlp, init, Init.ZEROS)
+                .gelu().tokenLinear(name + ".mlp.fc2", width, init, Init.ZEROS), b -> { }, false);
+    }
+
     /** Two 3×3 convolutions with batch norms and a ReLU between: a basic block's main path. */
     private void basicPath(String name, int planes, int stride, Init init) {
         conv(name + ".conv1", planes, 3, stride, 1, false, init).batchNorm(name + ".bn1").relu();

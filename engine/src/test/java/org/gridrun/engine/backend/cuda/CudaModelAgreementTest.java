@@ -12,6 +12,7 @@ import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.model.Model;
 import org.gridrun.engine.model.nn.Models;
 import org.gridrun.engine.model.nn.Shape;
+import org.gridrun.engine.model.nn.VitSizes;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,8 +31,8 @@ class CudaModelAgreementTest {
     private record Result(double loss, float[] gradient, float[] statistics) {
     }
 
-    private static Result step(Backend backend, String name, Shape input, int batch) {
-        try (Model model = Models.create(name, backend, input, 10, List.of(64, 32), true);
+    private static Result step(Backend backend, String name, Shape input, int batch, VitSizes vit) {
+        try (Model model = Models.create(name, backend, input, 10, List.of(64, 32), true, vit);
              Model.Workspace ws = model.newWorkspace(batch)) {
             model.initialize(5);
             Tensor x = backend.allocate(batch, model.inputSize());
@@ -59,15 +60,19 @@ class CudaModelAgreementTest {
     }
 
     private static void assertAgree(String name, Shape input, int batch, GpuTarget target) {
+        assertAgree(name, input, batch, target, VitSizes.CIFAR);
+    }
+
+    private static void assertAgree(String name, Shape input, int batch, GpuTarget target, VitSizes vit) {
         Result expected;
         try (Backend cpu = new CpuBackend()) {
-            expected = step(cpu, name, input, batch);
+            expected = step(cpu, name, input, batch, vit);
         }
         Result actual;
         Result again;
         try (Backend cuda = target.backend()) {
-            actual = step(cuda, name, input, batch);
-            again = step(cuda, name, input, batch);
+            actual = step(cuda, name, input, batch, vit);
+            again = step(cuda, name, input, batch, vit);
         }
         assertEquals(expected.loss(), actual.loss(), 1e-5 * Math.max(1, Math.abs(expected.loss())), name + " loss");
         double scale = 0;
@@ -124,5 +129,14 @@ class CudaModelAgreementTest {
     void resnet20GradientsAgreeWithTheCpu(GpuTarget target) {
         boolean device = target == GpuTarget.DEVICE;
         assertAgree("resnet20", device ? new Shape(32, 32, 3) : new Shape(8, 8, 3), device ? 32 : 2, target);
+    }
+
+    /** The ViT on the GPU; on the emulator a narrow one (width 24, 3 heads, depth 2) on 16x16 images. */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void vitGradientsAgreeWithTheCpu(GpuTarget target) {
+        boolean device = target == GpuTarget.DEVICE;
+        assertAgree("vit", device ? new Shape(32, 32, 3) : new Shape(16, 16, 3), device ? 32 : 2, target,
+                device ? VitSizes.CIFAR : new VitSizes(4, 24, 2, 3, 48));
     }
 }

@@ -118,6 +118,20 @@ class GradientCheckTest {
         check(net, 4, 3e-3);
     }
 
+    @Test
+    void transformerLayersPatchEmbeddingClassTokenAttentionGeluLayerNorm() {
+        // Two heads of 3 channels over 2x2 patches of a 4x6 image: 6 patch tokens and the class token.
+        check(new Shape(4, 6, 2), 3, b -> b.conv("patch", 6, 2, 2, 0, true, Init.FAN_IN_UNIFORM)
+                .classToken("cls", "pos", Init.KAIMING_NORMAL).transformerBlock("b0", 2, 8, Init.KAIMING_NORMAL)
+                .transformerBlock("b1", 3, 5, Init.KAIMING_NORMAL).firstToken().layerNorm("norm")
+                .linear("head", 3, Init.KAIMING_NORMAL));
+    }
+
+    @Test
+    void wholeVit() {
+        check(Models.vit(backend, new Shape(8, 8, 3), 4, new VitSizes(4, 8, 2, 2, 12)), 4, 2e-3);
+    }
+
     private void check(Shape input, int classes, Consumer<NetBuilder> recipe) {
         check(new Network(backend, "test", Map.of(), input, classes, recipe), classes, 2e-3);
     }
@@ -208,6 +222,25 @@ class GradientCheckTest {
         Shape cifar = new Shape(32, 32, 3);
         assertEquals(36_479_194, Models.wideResnet(backend, "wrn-28-10", cifar, 10, true).parameterCount());
         assertEquals(2_748_890, Models.wideResnet(backend, "wrn-16-4", cifar, 10, true).parameterCount());
+    }
+
+    @Test
+    void vitHasTheIssuesSizes() {
+        // timm's vit with embed_dim 192, depth 6, 3 heads, mlp_ratio 4, patch 4 on 32x32x3 and 10 classes: the
+        // patch conv 192·48 + 192, class token 192, positions 65·192, per block 2·2·192 + 576·192 + 576 + 192·192
+        // + 192 + 768·192 + 768 + 192·768 + 192, final norm 2·192 and head 192·10 + 10.
+        int block = 4 * 192 + 576 * 192 + 576 + 192 * 192 + 192 + 768 * 192 + 768 + 192 * 768 + 192;
+        int expected = 192 * 48 + 192 + 192 + 65 * 192 + 6 * block + 2 * 192 + 192 * 10 + 10;
+        Network vit = (Network) Models.create("vit", backend, new Shape(32, 32, 3), 10, List.of(), true);
+        assertEquals(expected, vit.parameterCount());
+        assertEquals(2_693_578, expected);
+        var qkv = vit.layout().tensors().stream().filter(t -> t.name().equals("blocks.0.attn.qkv.weight"))
+                .findFirst().orElseThrow();
+        assertEquals(576, qkv.rows(), "compressors see the attention weights as 576 x 192");
+        assertEquals(192, qkv.columns());
+        IllegalArgumentException patch = assertThrows(IllegalArgumentException.class, () -> Models.vit(backend,
+                new Shape(30, 30, 3), 10, VitSizes.CIFAR));
+        assertEquals("a ViT's patch must divide the image's sides, found patch 4 for 30x30x3", patch.getMessage());
     }
 
     @Test

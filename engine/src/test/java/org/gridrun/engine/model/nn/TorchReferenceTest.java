@@ -112,6 +112,15 @@ class TorchReferenceTest {
         compare("wrn-16-2", Models.wideResnet(backend, "wrn-16-2", input, 10, false), input, 10);
     }
 
+    /** The ViT itself: patch 4, width 192, depth 6, 3 heads, MLP 768, on 32x32 images. */
+    @Test
+    void vitMatchesPyTorch() throws Exception {
+        Shape input = new Shape(32, 32, 3);
+        VitSizes s = VitSizes.CIFAR;
+        compare("vit-" + s.patch() + "-" + s.width() + "-" + s.depth() + "-" + s.heads() + "-" + s.mlp(),
+                Models.vit(backend, input, 10, s), input, 10);
+    }
+
     private static void assumeTorchvision() {
         assumeTrue(python == null || torchvision, "python3 imports torch but not torchvision (apt-get install "
                 + "python3-torchvision): no reference for the ImageNet ResNets");
@@ -180,6 +189,7 @@ class TorchReferenceTest {
         assertEquals(reference, loss, 1e-5 * Math.abs(reference), "loss");
         float[] theirs = read(tmp.resolve("grad.f32"), ours.length);
         List<String> off = new ArrayList<>();
+        double worst = 0;
         for (TensorLayout.Tensor t : model.layout().tensors()) {
             double diff = 0;
             double norm = 0;
@@ -187,10 +197,13 @@ class TorchReferenceTest {
                 diff += (ours[i] - theirs[i]) * (double) (ours[i] - theirs[i]);
                 norm += theirs[i] * (double) theirs[i];
             }
+            worst = Math.max(worst, Math.sqrt(diff / Math.max(norm, 1e-30)));
             if (Math.sqrt(diff) > 1e-4 * Math.sqrt(norm) + 1e-7) {
                 off.add(t.name() + ": relative error " + Math.sqrt(diff / Math.max(norm, 1e-30)));
             }
         }
+        System.out.printf("%s: loss %.9f (PyTorch %.9f), largest relative gradient error of a tensor %.2e%n", name,
+                loss, reference, worst);
         assertTrue(off.isEmpty(), "gradients that differ from PyTorch's: " + off);
         ws.close();
     }

@@ -5,6 +5,7 @@ DIR holds layout.txt (one tensor per line: name and gridrun's shape), params.f32
 x.f32 (the batch, channels-last), y.f32 (class indices) and shape.txt (height width channels classes batch).
 Writes loss.txt and grad.f32 (gradients in gridrun's flat layout).
 """
+import math
 import sys
 import numpy as np
 import torch
@@ -119,6 +120,51 @@ class WideResNet(nn.Module):
         return self.fc(F.adaptive_avg_pool2d(F.relu(self.bn1(x)), 1).flatten(1))
 
 
+class VitBlock(nn.Module):
+    """A pre-norm transformer block written out with PyTorch's layers: x + proj(attention(qkv(norm1(x)))), then
+    x + fc2(gelu(fc1(norm2(x)))), the attention spelled out (softmax(q k^T / sqrt(d)) v per head)."""
+
+    def __init__(self, dim, heads, mlp):
+        super().__init__()
+        self.heads = heads
+        self.norm1 = nn.LayerNorm(dim)
+        self.attn = nn.Module()
+        self.attn.qkv = nn.Linear(dim, 3 * dim)
+        self.attn.proj = nn.Linear(dim, dim)
+        self.norm2 = nn.LayerNorm(dim)
+        self.mlp = nn.Module()
+        self.mlp.fc1 = nn.Linear(dim, mlp)
+        self.mlp.fc2 = nn.Linear(mlp, dim)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        qkv = self.attn.qkv(self.norm1(x)).reshape(b, t, 3, self.heads, d // self.heads)
+        q, k, v = qkv.permute(2, 0, 3, 1, 4)
+        weights = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d // self.heads), dim=-1)
+        heads = (weights @ v).transpose(1, 2).reshape(b, t, d)
+        x = x + self.attn.proj(heads)
+        return x + self.mlp.fc2(F.gelu(self.mlp.fc1(self.norm2(x))))
+
+
+class Vit(nn.Module):
+    """A ViT with a class token and learned positions; gridrun's names, pos_embed stored [tokens, dim]."""
+
+    def __init__(self, image, channels, classes, patch, dim, depth, heads, mlp):
+        super().__init__()
+        self.patch_embed = nn.Module()
+        self.patch_embed.proj = nn.Conv2d(channels, dim, patch, patch)
+        self.cls_token = nn.Parameter(torch.zeros(dim))
+        self.pos_embed = nn.Parameter(torch.zeros((image[0] // patch) * (image[1] // patch) + 1, dim))
+        self.blocks = nn.Sequential(*[VitBlock(dim, heads, mlp) for _ in range(depth)])
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.patch_embed.proj(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls_token.expand(x.shape[0], 1, -1), x], dim=1) + self.pos_embed
+        return self.head(self.norm(self.blocks(x)[:, 0]))
+
+
 def build(model_name, height, width, channels, classes):
     """PyTorch's model for gridrun's name, and the (h, w, c) of a flattened fc1 input when it has one."""
     if model_name == "lenet5":
@@ -128,6 +174,9 @@ def build(model_name, height, width, channels, classes):
         import torchvision
         assert channels == 3, "torchvision's ResNets take 3 channels"
         return getattr(torchvision.models, model_name)(num_classes=classes), None
+    if model_name.startswith("vit-"):
+        patch, dim, depth, heads, mlp = map(int, model_name[len("vit-"):].split("-"))
+        return Vit((height, width), channels, classes, patch, dim, depth, heads, mlp), None
     if model_name.startswith("wrn-"):
         depth, widen = map(int, model_name[len("wrn-"):].split("-"))
         return WideResNet(depth, widen, channels, classes), None

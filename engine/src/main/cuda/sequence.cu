@@ -1,0 +1,188 @@
+// The transformer's operations (CudaSequence): layer norm, the exact GELU, row softmax, the axis swap that splits
+// tokens into attention heads, and column copies.
+//
+// Each kernel computes what the CPU backend's CpuSequenceKernels computes, in the same order and precision: a row's
+// sums run in double, one thread per row, in column order, so the statistics are the CPU's to the bit; the
+// element-wise float arithmetic is written with the rounded intrinsics (no FMA contraction). Layer norm's parameter
+// gradients take one thread per column adding the rows in order, as the CPU does. GELU's erf is Erf.java's fitted
+// polynomial and continued fraction, in double; change both together.
+#include "gridrun.cuh"
+
+// Rows (or columns) per block of the one-thread-per-row kernels.
+#define GR_SEQ_THREADS 128
+
+// y = gamma·(x − mean)·invStd + beta per row of x (rows × n); mean and invStd (one per row) written.
+extern "C" __global__ void gr_seq_layer_norm(const float* x, const float* gamma, const float* beta, int rows, int n,
+                                             float eps, float* mean, float* invStd, float* y) {
+    GR_FOR_EACH(r, rows) {
+        const float* xr = x + r * n;
+        double sum = 0;
+        for (int j = 0; j < n; j++) {
+            sum += (double) xr[j];
+        }
+        float mu = (float) (sum / n);
+        double squares = 0;
+        for (int j = 0; j < n; j++) {
+            double d = (double) __fsub_rn(xr[j], mu);
+            squares = squares + d * d;
+        }
+        float inv = (float) (1.0 / sqrt(squares / n + (double) eps));
+        mean[r] = mu;
+        invStd[r] = inv;
+        for (int j = 0; j < n; j++) {
+            y[r * n + j] = __fadd_rn(__fmul_rn(gamma[j], __fmul_rn(__fsub_rn(xr[j], mu), inv)), beta[j]);
+        }
+    }
+}
+
+// The input gradient of a layer norm: dx = invStd·(dy·gamma − mean(dy·gamma) − x̂·mean(dy·gamma·x̂)) per row.
+extern "C" __global__ void gr_seq_layer_norm_dx(const float* x, const float* dy, const float* gamma,
+                                                const float* mean, const float* invStd, int rows, int n, float* dx) {
+    GR_FOR_EACH(r, rows) {
+        float mu = mean[r];
+        float inv = invStd[r];
+        double sumG = 0;
+        double sumGx = 0;
+        for (int j = 0; j < n; j++) {
+            double g = (double) __fmul_rn(dy[r * n + j], gamma[j]);
+            sumG += g;
+            sumGx = sumGx + g * (double) __fmul_rn(__fsub_rn(x[r * n + j], mu), inv);
+        }
+        float meanG = (float) (sumG / n);
+        float meanGx = (float) (sumGx / n);
+        for (int j = 0; j < n; j++) {
+            float xhat = __fmul_rn(__fsub_rn(x[r * n + j], mu), inv);
+            float g = __fsub_rn(__fsub_rn(__fmul_rn(dy[r * n + j], gamma[j]), meanG), __fmul_rn(xhat, meanGx));
+            dx[r * n + j] = __fmul_rn(inv, g);
+        }
+    }
+}
+
+// The scale and shift gradients of a layer norm: per column, the sums over all rows in row order.
+extern "C" __global__ void gr_seq_layer_norm_params(const float* x, const float* dy, const float* mean,
+                                                    const float* invStd, int rows, int n, float* dGamma,
+                                                    float* dBeta) {
+    GR_FOR_EACH(j, n) {
+        double sumGamma = 0;
+        double sumBeta = 0;
+        for (long long r = 0; r < rows; r++) {
+            float g = dy[r * n + j];
+            float xhat = __fmul_rn(__fsub_rn(x[r * n + j], mean[r]), invStd[r]);
+            sumGamma += (double) __fmul_rn(g, xhat);
+            sumBeta += (double) g;
+        }
+        dGamma[j] = (float) sumGamma;
+        dBeta[j] = (float) sumBeta;
+    }
+}
+
+// erf(u) as Erf.erf: u·p((u² − 2)/2) below 2, Laplace's continued fraction for erfc from 2, ±1 from 6.
+__device__ __forceinline__ double gr_erf(double u) {
+    double a = fabs(u);
+    if (a < 2) {
+        double t = (u * u - 2) * 0.5;
+        double p = 6.529672452071725e-08;
+        p = p * t + -4.3345482415520966e-07;
+        p = p * t + 2.4700994181941286e-06;
+        p = p * t + -1.3909698680422965e-05;
+        p = p * t + 7.180492051183733e-05;
+        p = p * t + -0.0003351655966023202;
+        p = p * t + 0.001405090048769666;
+        p = p * t + -0.005234869380519519;
+        p = p * t + 0.017128344801684445;
+        p = p * t + -0.04866277825781386;
+        p = p * t + 0.11947913859544901;
+        p = p * t + -0.261111860902321;
+        p = p * t + 0.674933236039863;
+        return u * p;
+    }
+    double one = u < 0 ? -1.0 : 1.0;
+    if (a >= 6) {
+        return one;
+    }
+    double f = a;
+    for (int k = 40; k >= 1; k--) {
+        f = a + 0.5 * k / f;
+    }
+    return one * (1 - exp(-a * a) * 0.5641895835477563 / f);
+}
+
+__device__ __forceinline__ double gr_normal_cdf(double v) {
+    return 0.5 * (1 + gr_erf(v * 0.7071067811865476));
+}
+
+// y = x·Φ(x).
+extern "C" __global__ void gr_seq_gelu(const float* x, float* y, int n) {
+    GR_FOR_EACH(i, n) {
+        double v = (double) x[i];
+        y[i] = (float) (v * gr_normal_cdf(v));
+    }
+}
+
+// dx = dy·(Φ(x) + x·φ(x)).
+extern "C" __global__ void gr_seq_gelu_backward(const float* x, const float* dy, float* dx, int n) {
+    GR_FOR_EACH(i, n) {
+        double v = (double) x[i];
+        double slope = gr_normal_cdf(v) + v * exp(-0.5 * v * v) * 0.3989422804014327;
+        dx[i] = (float) ((double) dy[i] * slope);
+    }
+}
+
+// The softmax of each row of x (rows × n) into y.
+extern "C" __global__ void gr_seq_softmax(const float* x, float* y, int rows, int n) {
+    GR_FOR_EACH(r, rows) {
+        float max = -__int_as_float(0x7f800000);
+        for (int j = 0; j < n; j++) {
+            max = fmaxf(max, x[r * n + j]);
+        }
+        double sum = 0;
+        for (int j = 0; j < n; j++) {
+            float e = (float) exp((double) __fsub_rn(x[r * n + j], max));
+            y[r * n + j] = e;
+            sum += (double) e;
+        }
+        float inv = (float) (1.0 / sum);
+        for (int j = 0; j < n; j++) {
+            y[r * n + j] = __fmul_rn(y[r * n + j], inv);
+        }
+    }
+}
+
+// dx = y·(dy − Σ dy·y) per row.
+extern "C" __global__ void gr_seq_softmax_backward(const float* y, const float* dy, float* dx, int rows, int n) {
+    GR_FOR_EACH(r, rows) {
+        double dot = 0;
+        for (int j = 0; j < n; j++) {
+            dot = dot + (double) dy[r * n + j] * (double) y[r * n + j];
+        }
+        float d = (float) dot;
+        for (int j = 0; j < n; j++) {
+            dx[r * n + j] = __fmul_rn(y[r * n + j], __fsub_rn(dy[r * n + j], d));
+        }
+    }
+}
+
+// y[o][j][i][k] = x[o][i][j][k] for x seen as [outer][a][b][inner]; one thread per element of y.
+extern "C" __global__ void gr_seq_swap_axes(const float* x, float* y, int outer, int a, int b, int inner) {
+    long long total = (long long) outer * a * b * inner;
+    GR_FOR_EACH(e, total) {
+        long long k = e % inner;
+        long long rest = e / inner;
+        long long i = rest % a;
+        rest /= a;
+        long long j = rest % b;
+        long long o = rest / b;
+        y[e] = x[((o * a + i) * b + j) * inner + k];
+    }
+}
+
+// dst[r][dstColumn + k] = src[r][srcColumn + k] for k < width, every row r.
+extern "C" __global__ void gr_seq_copy_columns(const float* src, int srcCols, int srcColumn, float* dst,
+                                               int dstCols, int dstColumn, int rows, int width) {
+    long long total = (long long) rows * width;
+    GR_FOR_EACH(e, total) {
+        long long r = e / width;
+        long long k = e % width;
+        dst[r * dstCols + dstColumn + k] = src[r * srcCols + srcColumn + k];
+    }
+}

@@ -1,0 +1,69 @@
+package org.gridrun.engine.backend.cuda;
+
+/**
+ * The transformer's operations on the GPU ({@code sequence.cu}): layer norm and its gradients, the exact GELU, row
+ * softmax, the axis swap of attention heads, column copies. Shapes were checked by the caller and are positive.
+ *
+ * <p>Row operations take one thread per row, summing in double in column order as the CPU backend does, so their
+ * results are the CPU's; the per-row loops are not coalesced, which suits the short rows of attention (tokens) and
+ * of a ViT's width, and is where a faster version would start.
+ */
+final class CudaSequence {
+    private static final int ROW_THREADS = 128;
+
+    private final Gpu gpu;
+
+    CudaSequence(Gpu gpu) {
+        this.gpu = gpu;
+    }
+
+    void layerNorm(long x, long gamma, long beta, int rows, int n, float eps, long mean, long invStd, long y) {
+        perRow("gr_seq_layer_norm", rows, KernelArgs.of().address(x).address(gamma).address(beta).i32(rows).i32(n)
+                .f32(eps).address(mean).address(invStd).address(y));
+    }
+
+    void layerNormBackward(long x, long dy, long gamma, long mean, long invStd, int rows, int n, long dGamma,
+                           long dBeta, long dx) {
+        perRow("gr_seq_layer_norm_params", n, KernelArgs.of().address(x).address(dy).address(mean).address(invStd)
+                .i32(rows).i32(n).address(dGamma).address(dBeta));
+        if (dx != 0) {
+            perRow("gr_seq_layer_norm_dx", rows, KernelArgs.of().address(x).address(dy).address(gamma)
+                    .address(mean).address(invStd).i32(rows).i32(n).address(dx));
+        }
+    }
+
+    void gelu(long x, long y, int n) {
+        elementwise("gr_seq_gelu", n, KernelArgs.of().address(x).address(y).i32(n));
+    }
+
+    void geluBackward(long x, long dy, long dx, int n) {
+        elementwise("gr_seq_gelu_backward", n, KernelArgs.of().address(x).address(dy).address(dx).i32(n));
+    }
+
+    void softmax(long x, long y, int rows, int n) {
+        perRow("gr_seq_softmax", rows, KernelArgs.of().address(x).address(y).i32(rows).i32(n));
+    }
+
+    void softmaxBackward(long y, long dy, long dx, int rows, int n) {
+        perRow("gr_seq_softmax_backward", rows, KernelArgs.of().address(y).address(dy).address(dx).i32(rows).i32(n));
+    }
+
+    void swapAxes(long x, long y, int outer, int a, int b, int inner) {
+        elementwise("gr_seq_swap_axes", (long) outer * a * b * inner, KernelArgs.of().address(x).address(y)
+                .i32(outer).i32(a).i32(b).i32(inner));
+    }
+
+    void copyColumns(long src, int srcCols, int srcColumn, long dst, int dstCols, int dstColumn, int rows,
+                     int width) {
+        elementwise("gr_seq_copy_columns", (long) rows * width, KernelArgs.of().address(src).i32(srcCols)
+                .i32(srcColumn).address(dst).i32(dstCols).i32(dstColumn).i32(rows).i32(width));
+    }
+
+    private void perRow(String kernel, int rows, KernelArgs args) {
+        gpu.launch(kernel, Launches.blocks(rows, ROW_THREADS), 1, 1, ROW_THREADS, 1, 1, args);
+    }
+
+    private void elementwise(String kernel, long n, KernelArgs args) {
+        gpu.launch(kernel, Launches.blocks(n, Launches.THREADS), 1, 1, Launches.THREADS, 1, 1, args);
+    }
+}
