@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The data sets the trainer can read, by their config names: {@code fashion-mnist}, {@code mnist}, {@code cifar10},
- * {@code cifar100}, {@code imagenet}.
+ * {@code cifar100}, {@code imagenet}, and the texts of language models, {@code wikitext2} and {@code text} (any
+ * UTF-8 file, {@link TextCorpus}).
  *
  * <p>Each resolves its directory the same way: the config's {@code data_dir} when set, else
  * {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in the data set's name (and, for CIFAR, in the
@@ -43,6 +44,7 @@ public final class DataSets {
         SETS.put("cifar10", CifarImages.CIFAR10);
         SETS.put("cifar100", CifarImages.CIFAR100);
         SETS.put("imagenet", ImageNetImages.SET);
+        SETS.put("wikitext2", TextCorpus.WIKITEXT2);
     }
 
     private DataSets() {
@@ -50,7 +52,17 @@ public final class DataSets {
 
     /** The names {@link #load} accepts, in a fixed order. */
     public static List<String> names() {
-        return new ArrayList<>(SETS.keySet());
+        List<String> names = new ArrayList<>(SETS.keySet());
+        names.add(TEXT);
+        return names;
+    }
+
+    /** The data set of any UTF-8 text file ({@link TextCorpus#file}), which a config names with {@code path}. */
+    public static final String TEXT = "text";
+
+    /** Whether {@code dataset} is text for a language model ({@code wikitext2}, {@code text}). */
+    public static boolean isText(String dataset) {
+        return dataset.equals(TEXT) || SETS.get(dataset) instanceof TextCorpus;
     }
 
     /**
@@ -71,6 +83,9 @@ public final class DataSets {
 
     /** The one-line source description {@link #load} would give, reading only the files' headers or sizes. */
     public static String describeSource(String dataset, String dataDir) {
+        if (dataset.equals(TEXT)) {
+            return "the text file each experiment names by path";
+        }
         return set(dataset).describeSource(dataDir, System.getenv(DataLocation.ENV));
     }
 
@@ -91,10 +106,16 @@ public final class DataSets {
         if (dataset.equals("imagenet")) {
             return ImageNetImages.TRAIN_SIZE;
         }
+        if (isText(dataset)) {
+            return TextCorpus.WIKITEXT2_TRAIN_TOKENS;
+        }
         return dataset.startsWith("cifar") ? CIFAR_TRAIN_SIZE : MNIST_TRAIN_SIZE;
     }
 
     static ImageSet set(String dataset) {
+        if (dataset.equals(TEXT)) {
+            throw new IllegalArgumentException("dataset text is read from its path: TextCorpus.file");
+        }
         ImageSet set = SETS.get(dataset);
         if (set == null) {
             throw new IllegalArgumentException("unknown data set '" + dataset + "'; known: "
