@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The data sets the trainer can read, by their config names: {@code fashion-mnist}, {@code mnist}, {@code cifar10},
- * {@code cifar100}, {@code imagenet}, and the texts of language models, {@code wikitext2} and {@code text} (any
- * UTF-8 file, {@link TextCorpus}).
+ * {@code cifar100}, {@code imagenet}, and the texts of language models, {@code wikitext2}, {@code text} (any
+ * UTF-8 file) and {@code generated-text} ({@link TextCorpus}).
  *
  * <p>Each resolves its directory the same way: the config's {@code data_dir} when set, else
  * {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in the data set's name (and, for CIFAR, in the
@@ -54,6 +54,7 @@ public final class DataSets {
     public static List<String> names() {
         List<String> names = new ArrayList<>(SETS.keySet());
         names.add(TEXT);
+        names.add(TextCorpus.GENERATED);
         return names;
     }
 
@@ -62,7 +63,7 @@ public final class DataSets {
 
     /** Whether {@code dataset} is text for a language model ({@code wikitext2}, {@code text}). */
     public static boolean isText(String dataset) {
-        return dataset.equals(TEXT) || SETS.get(dataset) instanceof TextCorpus;
+        return dataset.equals(TEXT) || dataset.equals(TextCorpus.GENERATED) || SETS.get(dataset) instanceof TextCorpus;
     }
 
     /**
@@ -85,6 +86,9 @@ public final class DataSets {
     public static String describeSource(String dataset, String dataDir) {
         if (dataset.equals(TEXT)) {
             return "the text file each experiment names by path";
+        }
+        if (dataset.equals(TextCorpus.GENERATED)) {
+            return TextCorpus.generated().source();
         }
         return set(dataset).describeSource(dataDir, System.getenv(DataLocation.ENV));
     }
@@ -113,8 +117,8 @@ public final class DataSets {
     }
 
     static ImageSet set(String dataset) {
-        if (dataset.equals(TEXT)) {
-            throw new IllegalArgumentException("dataset text is read from its path: TextCorpus.file");
+        if (dataset.equals(TEXT) || dataset.equals(TextCorpus.GENERATED)) {
+            throw new IllegalArgumentException("dataset " + dataset + " is made by TextCorpus, not a set of files");
         }
         ImageSet set = SETS.get(dataset);
         if (set == null) {

@@ -107,6 +107,25 @@ public final class TextCorpus implements ImageSet {
                 valid.length, vocabulary.size()));
     }
 
+    /**
+     * {@link GeneratedText}: {@link GeneratedText#TRAIN_LINES} training and {@link GeneratedText#HELD_OUT_LINES}
+     * held-out lines at word level, the same for every run.
+     */
+    public static TrainTestData generated() {
+        Vocabulary vocabulary = new Vocabulary();
+        Path none = Path.of(GENERATED);
+        int[] train = tokens(GeneratedText.lines(GeneratedText.TRAIN_LINES, 1), false, vocabulary, true, none);
+        vocabulary.add(UNK);
+        int[] held = tokens(GeneratedText.lines(GeneratedText.HELD_OUT_LINES, 2), false, vocabulary, false, none);
+        return new TrainTestData(new TokenStream(GENERATED + " train", train, vocabulary),
+                new TokenStream(GENERATED + " held out", held, vocabulary), String.format(Locale.ROOT,
+                "generated text of a small grammar (%d train / %d held-out tokens, vocabulary %d)", train.length,
+                held.length, vocabulary.size()));
+    }
+
+    /** The name of the generated text's data set. */
+    public static final String GENERATED = "generated-text";
+
     private static int[] tokens(Path file, boolean characters, Vocabulary vocabulary, boolean grow) {
         return tokens(readLines(file), characters, vocabulary, grow, file);
     }

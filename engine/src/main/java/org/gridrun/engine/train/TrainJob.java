@@ -71,10 +71,13 @@ public final class TrainJob {
         }
     }
 
-    /** The data of {@code config}: a text file for {@code dataset: text}, else the named data set. */
+    /** The data of {@code config}: a text file, the generated text, or the named data set. */
     public static TrainTestData load(TrainerConfig config) {
         if (config.dataset().equals(DataSets.TEXT)) {
             return TextCorpus.file(config.language().path(), config.language().characters());
+        }
+        if (config.dataset().equals(TextCorpus.GENERATED)) {
+            return TextCorpus.generated();
         }
         return DataSets.load(config.dataset(), config.dataDir(), config.dataOptions());
     }

@@ -184,7 +184,8 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
      * grid may name a method before it is implemented and fails, naming it, only when it is planned to run.
      */
     private static final Map<String, List<String>> VOCABULARY = Map.of(
-            "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "wikitext2", "text"),
+            "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "wikitext2", "text",
+                    "generated-text"),
             "model", List.of("mlp", "logreg", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44", "resnet56",
                     "resnet110", "resnet18", "resnet34", "resnet50", "wrn-28-10", "lstm"),
             "optim", List.of("sgd", "adam"),

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.gridrun.engine.data.TextFiles;
+import org.gridrun.engine.data.GeneratedText;
 import org.gridrun.engine.data.VocabularyFile;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
@@ -65,7 +65,7 @@ class LanguageModelTrainingTest {
     void anLstmLearnsAGeneratedTextFile() throws IOException {
         Map<String, Object> p = params();
         p.put("dataset", "text");
-        p.put("path", TextFiles.write(tmp.resolve("story.txt"), 400, 7).toString());
+        p.put("path", GeneratedText.write(tmp.resolve("story.txt"), 400, 7).toString());
         assertLearns("text", p);
     }
 
@@ -73,7 +73,7 @@ class LanguageModelTrainingTest {
     void anLstmLearnsWikiText2LaidOutTextWithPowerSgd() throws IOException {
         Map<String, Object> p = params();
         p.put("dataset", "wikitext2");
-        p.put("data_dir", TextFiles.writeWikiText2(tmp.resolve("wt2"), 400, 40).toString());
+        p.put("data_dir", GeneratedText.writeWikiText2(tmp.resolve("wt2"), 400, 40).toString());
         p.put("method", "powersgd");
         p.put("rank", 2L);
         p.put("error_feedback", true);

@@ -165,7 +165,7 @@ class ResumeTest {
     void aLanguageModelResumesExactly() throws IOException {
         Map<String, Object> params = params("powersgd");
         params.put("dataset", "text");
-        params.put("path", org.gridrun.engine.data.TextFiles.write(tmp.resolve("story.txt"), 30, 5).toString());
+        params.put("path", org.gridrun.engine.data.GeneratedText.write(tmp.resolve("story.txt"), 30, 5).toString());
         params.put("model", "lstm");
         params.put("lstm_units", 8L);
         params.put("lstm_layers", 2L);

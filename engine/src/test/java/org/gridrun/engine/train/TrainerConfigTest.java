@@ -125,7 +125,8 @@ class TrainerConfigTest {
             assertEquals(List.of(), missing, key + " names the grid language accepts but this build cannot run");
         }
         assertTrue(TrainerConfig.choices("method").contains("amq"));
-        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100, imagenet, wikitext2, text], "
+        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100, imagenet, wikitext2, text, "
+                + "generated-text], "
                 + "found 'svhn'", error(Map.of("dataset", "svhn")));
     }
 

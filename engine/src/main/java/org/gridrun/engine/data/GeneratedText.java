@@ -9,11 +9,16 @@ import java.util.List;
 import org.gridrun.engine.random.CounterRng;
 
 /**
- * Small generated corpora for the language-model tests: sentences of a tiny grammar (a determiner, an adjective or
- * none, a noun, a verb that agrees with it, an object), so that a model can learn something in a few steps, and the
- * same text laid out as WikiText-2's three files.
+ * A generated text for demonstrations, mini grids and tests ({@code dataset: generated-text}): lines of one to three
+ * sentences of a tiny grammar (a determiner, an adjective or none, a noun, a verb agreeing with it in number, an
+ * object, a full stop), about 30 words, so that a small language model learns something in a few hundred steps.
+ * {@link #write} and {@link #writeWikiText2} lay it out as files.
  */
-public final class TextFiles {
+public final class GeneratedText {
+    /** The training lines of {@code generated-text}. */
+    public static final int TRAIN_LINES = 4000;
+    /** The held-out lines of {@code generated-text}. */
+    public static final int HELD_OUT_LINES = 400;
     private static final String[] DETERMINERS = {"the", "a", "every", "one"};
     private static final String[] ADJECTIVES = {"small", "red", "old", "quick", "quiet"};
     private static final String[][] NOUNS = {{"cat", "cats"}, {"dog", "dogs"}, {"bird", "birds"}, {"child",
@@ -21,11 +26,11 @@ public final class TextFiles {
     private static final String[][] VERBS = {{"sees", "see"}, {"likes", "like"}, {"finds", "find"}};
     private static final String[] OBJECTS = {"the mat", "a ball", "the garden", "some bread", "the river"};
 
-    private TextFiles() {
+    private GeneratedText() {
     }
 
     /** {@code lines} lines of one to three sentences each, a pure function of {@code seed}. */
-    public static List<String> corpus(int lines, long seed) {
+    public static List<String> lines(int lines, long seed) {
         CounterRng rng = new CounterRng(seed, 0);
         List<String> out = new ArrayList<>();
         for (int l = 0; l < lines; l++) {
@@ -46,10 +51,10 @@ public final class TextFiles {
         return out;
     }
 
-    /** Writes {@link #corpus} to {@code file}. */
+    /** Writes {@link #lines} to {@code file}. */
     public static Path write(Path file, int lines, long seed) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
-        return Files.write(file, corpus(lines, seed), StandardCharsets.UTF_8);
+        return Files.write(file, lines(lines, seed), StandardCharsets.UTF_8);
     }
 
     /** WikiText-2's three files in {@code dir}: training, validation and test text of the given lines. */
