@@ -103,12 +103,15 @@ public final class DataSets {
 
     /**
      * The size of {@code dataset}'s full training set as published (60,000 for MNIST and Fashion-MNIST, 50,000 for
-     * CIFAR, 1,281,167 for ImageNet), without reading any file: a planner's estimate of an epoch's length. The set a run actually loads can be
+     * CIFAR, 1,281,167 for ImageNet; for text its tokens, WikiText-2's for a user's file), without reading any file: a planner's estimate of an epoch's length. The set a run actually loads can be
      * smaller (gridrun's shipped Fashion-MNIST subset); the trainer counts from what it loaded.
      */
     public static int nominalTrainSize(String dataset) {
         if (dataset.equals("imagenet")) {
             return ImageNetImages.TRAIN_SIZE;
+        }
+        if (dataset.equals(TextCorpus.GENERATED)) {
+            return TextCorpus.generated().train().size() + 1;
         }
         if (isText(dataset)) {
             return TextCorpus.WIKITEXT2_TRAIN_TOKENS;

@@ -118,6 +118,18 @@ def build(name):
     raise SystemExit("unknown model " + name)
 
 
+def timed(step, warmup, steps):
+    """The median milliseconds of steps runs of step after warmup untimed ones."""
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
 def median_ms(name, batch, warmup, steps, device, channels_last):
     torch.manual_seed(1)
     model, shape, classes = build(name)
@@ -137,14 +149,7 @@ def median_ms(name, batch, warmup, steps, device, channels_last):
         opt.step()
         sync()
 
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return timed(step, warmup, steps)
 
 
 class LstmLm(nn.Module):
@@ -184,14 +189,7 @@ def lstm_median_ms(sequences, bptt, warmup, steps, device):
         opt.step()
         sync()
 
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return timed(step, warmup, steps)
 
 
 def main():
