@@ -54,7 +54,8 @@ final class BandFigure {
         // beside the plot, a legend of many long group labels squeezes the plot to nothing: put it underneath
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
-        chart.getStyler().setYAxisLogarithmic(metric.toLowerCase(java.util.Locale.ROOT).contains("loss")
+        String lower = metric.toLowerCase(java.util.Locale.ROOT);
+        chart.getStyler().setYAxisLogarithmic((lower.contains("loss") || lower.endsWith("ppl"))
                 && drawn.stream().allMatch(BandFigure::positive));
         Color[] palette = chart.getStyler().getTheme().getSeriesColors();
         List<String> names = new ArrayList<>();

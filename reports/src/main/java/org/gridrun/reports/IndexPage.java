@@ -15,7 +15,7 @@ final class IndexPage {
     static final String NO_RESULTS = "no results yet";
     static final String NO_METRICS = "no metrics yet";
     /** The metrics whose comparison figures the index shows, when recorded. */
-    static final List<String> HEADLINE = List.of("loss", "Vacc");
+    static final List<String> HEADLINE = List.of("loss", "Vacc", "Vppl");
     private static final List<String> GROUP_HEADER = List.of("group", "method", "bits", "seeds",
             "final test accuracy (%)", "bits sent per step", "compression ratio", "state");
 
