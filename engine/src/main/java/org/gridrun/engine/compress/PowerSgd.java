@@ -20,7 +20,7 @@ import org.gridrun.engine.random.CounterRng;
  * iteration, is {@link PowerSgdRounds}'s, run for all workers by {@link #step}. The first {@code Q} of every tensor
  * is standard normal, drawn from a stream shared by all workers ({@link #SHARED_STREAM} of the seed), so every
  * worker starts from the same one; from then on the all-reduces keep them equal. The residual is the method's own:
- * {@code error_feedback: true} adds nothing.
+ * {@code error_feedback: true} adds nothing; {@code keep_residual: false} drops it (the paper's ablation).
  *
  * <p>One worker sends, per compressed step, {@code 32·(raw values + iters_per_step·Σ (n + m)·r)} bits, and
  * {@code 32·size} in the {@code start_after} steps; {@link #encode} packs exactly that as float32, and
@@ -33,10 +33,15 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     /** The random stream every worker's instance draws the first {@code Q} from. */
     public static final long SHARED_STREAM = -2;
 
+    /** The parameter that turns the method's own error feedback off: {@code keep_residual: false}. */
+    public static final String KEEP_RESIDUAL = "keep_residual";
+
     private final int rank;
     private final double minRate;
     private final long startAfter;
     private final int iterations;
+    /** Whether the residual is kept and added to the next gradient (error feedback); else each step starts at 0. */
+    private final boolean keepResidual;
     private final CounterRng shared;
     private final Orthonormalizer orthonormalizer = new Orthonormalizer();
     private final PowerSgd[] alone = {this};
@@ -57,7 +62,13 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private int lastLength = -1;
 
     PowerSgd(int rank, double minRate, long startAfter, int iterations, long seed, long stream) {
+        this(rank, minRate, startAfter, iterations, true, seed, stream);
+    }
+
+    PowerSgd(int rank, double minRate, long startAfter, int iterations, boolean keepResidual, long seed,
+             long stream) {
         super(seed, stream);
+        this.keepResidual = keepResidual;
         this.rank = rank;
         this.minRate = minRate;
         this.startAfter = startAfter;
@@ -77,7 +88,8 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         config.put("min_compression_rate", minRate);
         config.put("start_after", startAfter);
         config.put("iters_per_step", (long) iterations);
-        config.put(ErrorFeedback.PARAMETER, true);
+        config.put(KEEP_RESIDUAL, keepResidual);
+        config.put(ErrorFeedback.PARAMETER, keepResidual);
         return config;
     }
 
@@ -191,6 +203,9 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             q = new float[plan.qSize()];
             fillStandardNormal(q);
         }
+        if (!keepResidual) {
+            java.util.Arrays.fill(residual, 0f);
+        }
         for (int i = 0; i < residual.length; i++) {
             residual[i] += gradient[offset + i];
         }
@@ -268,7 +283,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     @Override
     public Compressor copy(long stream) {
-        return new PowerSgd(rank, minRate, startAfter, iterations, seed, stream);
+        return new PowerSgd(rank, minRate, startAfter, iterations, keepResidual, seed, stream);
     }
 
     @Override
@@ -320,7 +335,11 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
                 new ConfigKey("start_after", ValueType.INT, 0L,
                         "steps of plain uncompressed all-reduce before compression starts"),
                 new ConfigKey("iters_per_step", ValueType.INT, 1L,
-                        "power iterations per step; each sends another rank-r approximation of what is left"));
+                        "power iterations per step; each sends another rank-r approximation of what is left"),
+                new ConfigKey(KEEP_RESIDUAL, ValueType.BOOL, true,
+                        "keep what the approximation missed and add it to the next gradient (error feedback, the "
+                                + "paper's method); false: each step approximates its gradient alone (the paper's "
+                                + "ablation without error feedback)"));
 
         public Provider() {
             super(NAME,
@@ -340,7 +359,8 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             if (startAfter < 0) {
                 throw new ConfigException("start_after must not be negative, found " + startAfter);
             }
-            return new PowerSgd(rank, minRate, startAfter, atLeast(params, "iters_per_step", 1), seed, 0);
+            return new PowerSgd(rank, minRate, startAfter, atLeast(params, "iters_per_step", 1),
+                    params.bool(KEEP_RESIDUAL), seed, 0);
         }
 
         private static int atLeast(Settings params, String name, int min) {
