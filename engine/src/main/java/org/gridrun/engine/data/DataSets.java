@@ -126,7 +126,7 @@ public final class DataSets {
         ImageSet set = SETS.get(dataset);
         if (set == null) {
             throw new IllegalArgumentException("unknown data set '" + dataset + "'; known: "
-                    + String.join(", ", SETS.keySet()));
+                    + String.join(", ", names()));
         }
         return set;
     }

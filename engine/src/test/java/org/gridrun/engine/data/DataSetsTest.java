@@ -19,9 +19,11 @@ class DataSetsTest {
 
     @Test
     void namesAndUnknownNames() {
-        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet"), DataSets.names());
+        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "wikitext2", "text",
+                "generated-text"), DataSets.names());
         assertSame(CifarImages.CIFAR100, DataSets.set("cifar100"));
-        assertEquals("unknown data set 'svhn'; known: fashion-mnist, mnist, cifar10, cifar100, imagenet",
+        assertEquals("unknown data set 'svhn'; known: fashion-mnist, mnist, cifar10, cifar100, imagenet, wikitext2, "
+                + "text, generated-text",
                 assertThrows(IllegalArgumentException.class, () -> DataSets.load("svhn", "")).getMessage());
     }
 
