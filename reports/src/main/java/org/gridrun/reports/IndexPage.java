@@ -16,7 +16,7 @@ final class IndexPage {
     static final String NO_RESULTS = "no results yet";
     static final String NO_METRICS = "no metrics yet";
     /** The metrics whose comparison figures the index shows, when recorded. */
-    static final List<String> HEADLINE = List.of("est_var", "Vacc", "loss");
+    static final List<String> HEADLINE = List.of("est_var", "Vacc", "Vppl", "loss");
 
     /**
      * What the index shows.

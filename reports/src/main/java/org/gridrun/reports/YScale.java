@@ -19,7 +19,7 @@ import org.knowm.xchart.XYChart;
  */
 record YScale(boolean log, double min, double max) {
     /** Metric names drawn on a log axis when their values span more than {@link #DECADE}. */
-    static final Pattern LOG_METRICS = Pattern.compile("(?i).*(loss|var|nb_error).*");
+    static final Pattern LOG_METRICS = Pattern.compile("(?i).*(loss|var|nb_error|ppl).*");
     static final double DECADE = 10;
     private static final double LOG_MARGIN = 3;
     private static final double LINEAR_MARGIN = 0.25;

@@ -95,7 +95,9 @@ final class DevTools implements AutoCloseable {
 
     /** The events since {@code mark}. */
     List<JsonNode> eventsSince(int mark) {
-        return List.copyOf(events.subList(mark, events.size()));
+        // A snapshot first: a sub-list of the live list fails when an event arrives while it is copied.
+        List<JsonNode> snapshot = List.copyOf(events);
+        return snapshot.subList(mark, snapshot.size());
     }
 
     /** Waits for an event named {@code method} after {@code mark}. */

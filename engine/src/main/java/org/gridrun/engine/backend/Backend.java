@@ -247,6 +247,35 @@ public interface Backend extends AutoCloseable {
     void copyColumns(Tensor src, int srcColumn, Tensor dst, int dstColumn, int width);
 
     /**
+     * An embedding lookup: row i of {@code out} (m × e) becomes row {@code ids[i]} of {@code table} (v × e);
+     * {@code ids} is m×1 and holds row indices as floats (exact up to 2^24), each in [0, v).
+     */
+    void embedding(Tensor table, Tensor ids, Tensor out);
+
+    /**
+     * The backward pass of {@link #embedding}: adds row i of {@code dy} (m × e) to row {@code ids[i]} of
+     * {@code dTable} (v × e), for i in increasing order, so repeated ids sum in a fixed order; other rows keep
+     * their values (an untied embedding fills {@code dTable} with 0 first).
+     */
+    void embeddingBackward(Tensor dy, Tensor ids, Tensor dTable);
+
+    /**
+     * One step of an LSTM cell for a batch of b sequences with h units: {@code gates} (b × 4h) holds the
+     * pre-activations of the input, forget, cell and output gates (PyTorch's order i, f, g, o), which are replaced
+     * by their activations (σ, σ, tanh, σ); then {@code c = f·cPrev + i·g} and {@code h = o·tanh(c)}, both b × h.
+     * σ and tanh are computed in double precision from the float pre-activation and rounded once.
+     */
+    void lstmCell(Tensor gates, Tensor cPrev, Tensor c, Tensor h);
+
+    /**
+     * The backward pass of {@link #lstmCell}: from the activated {@code gates}, {@code cPrev} and {@code c} of the
+     * forward step, the gradient {@code dh} of its output and {@code dc} of its cell state (from the later step;
+     * zero for the last), writes the gradient of the four pre-activations to {@code dGates} (b × 4h; may be
+     * {@code gates}) and replaces {@code dc} by the gradient of {@code cPrev}.
+     */
+    void lstmCellBackward(Tensor gates, Tensor cPrev, Tensor c, Tensor dh, Tensor dc, Tensor dGates);
+
+    /**
      * Waits until every operation queued so far has finished, for timing; a backend that runs each operation before
      * returning (the CPU) does nothing.
      */

@@ -473,6 +473,46 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void embedding(Tensor table, Tensor ids, Tensor out) {
+        Shapes.embedding(table, ids, out);
+        CpuRecurrentKernels.embedding(data(table), table.offset(), table.rows(), data(ids), ids.offset(), data(out),
+                out.offset(), out.rows(), out.cols());
+    }
+
+    @Override
+    public void embeddingBackward(Tensor dy, Tensor ids, Tensor dTable) {
+        Shapes.embedding(dTable, ids, dy);
+        CpuRecurrentKernels.embeddingBackward(data(dy), dy.offset(), data(ids), ids.offset(), data(dTable),
+                dTable.offset(), dTable.rows(), dy.rows(), dy.cols());
+    }
+
+    @Override
+    public void lstmCell(Tensor gates, Tensor cPrev, Tensor c, Tensor h) {
+        int units = Shapes.lstmCell(gates, cPrev, c, h);
+        float[] g = data(gates);
+        float[] cp = data(cPrev);
+        float[] cd = data(c);
+        float[] hd = data(h);
+        CpuParallel.forEach(gates.rows(), gates.size(), (from, to) -> CpuRecurrentKernels.cell(g, gates.offset(), cp,
+                cPrev.offset(), cd, c.offset(), hd, h.offset(), units, from, to));
+    }
+
+    @Override
+    public void lstmCellBackward(Tensor gates, Tensor cPrev, Tensor c, Tensor dh, Tensor dc, Tensor dGates) {
+        int units = Shapes.lstmCell(gates, cPrev, c, dh, dc);
+        Shapes.sameSize(gates, dGates);
+        float[] g = data(gates);
+        float[] cp = data(cPrev);
+        float[] cd = data(c);
+        float[] dhd = data(dh);
+        float[] dcd = data(dc);
+        float[] dg = data(dGates);
+        CpuParallel.forEach(gates.rows(), gates.size(), (from, to) -> CpuRecurrentKernels.cellBackward(g,
+                gates.offset(), cp, cPrev.offset(), cd, c.offset(), dhd, dh.offset(), dcd, dc.offset(), dg,
+                dGates.offset(), units, from, to));
+    }
+
+    @Override
     public void close() {
         buffers.forEach(CpuBuffer::close);
         buffers.clear();

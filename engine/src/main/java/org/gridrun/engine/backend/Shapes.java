@@ -183,4 +183,24 @@ public final class Shapes {
                     + inner + "] between " + x + " and " + y);
         }
     }
+
+    /** Checks an embedding's table (v × e), ids (m × 1) and rows (m × e); returns nothing, fails naming the tensor. */
+    public static void embedding(Tensor table, Tensor ids, Tensor rows) {
+        requireShape(ids, rows.rows(), 1);
+        if (rows.cols() != table.cols()) {
+            throw new IllegalArgumentException("embedding rows " + rows + " do not match the table " + table);
+        }
+    }
+
+    /** Checks an LSTM cell's tensors: gates b × 4h, the others b × h; returns h. */
+    public static int lstmCell(Tensor gates, Tensor... states) {
+        if (gates.cols() % 4 != 0) {
+            throw new IllegalArgumentException("LSTM gates must be b x 4h, found " + gates);
+        }
+        int h = gates.cols() / 4;
+        for (Tensor t : states) {
+            requireShape(t, gates.rows(), h);
+        }
+        return h;
+    }
 }

@@ -29,6 +29,9 @@ final class SplitGemm {
         long work = (long) m * n * k;
         if (work < CpuParallel.MIN_WORK || CpuParallel.threads() < 2 || transA && transB) {
             call(transA, transB, m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co);
+        } else if (transA && k < 2) {
+            // No inner dimension to halve (a batch of one): BLAS rejects the empty half.
+            call(true, transB, m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co);
         } else if (transA) {
             splitInner(m, n, k, alpha, a, ao, lda, b, bo, ldb, beta, c, co, work);
         } else {

@@ -20,7 +20,7 @@ import org.gridrun.engine.random.CounterRng;
  * iteration, is {@link PowerSgdRounds}'s, run for all workers by {@link #step}. The first {@code Q} of every tensor
  * is standard normal, drawn from a stream shared by all workers ({@link #SHARED_STREAM} of the seed), so every
  * worker starts from the same one; from then on the all-reduces keep them equal. The residual is the method's own:
- * {@code error_feedback: true} adds nothing.
+ * {@code error_feedback: true} adds nothing; {@code keep_residual: false} drops it (the paper's ablation).
  *
  * <p>{@code variant: paper} (the default) is the paper's Algorithm 1: per step {@code P = M·Q}, orthonormalised,
  * then {@code Q = Mᵀ·P}, both all-reduced and sent. {@code variant: alternating} is what the authors' repository
@@ -43,11 +43,16 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     static final String PAPER = "paper";
     static final String ALTERNATING = "alternating";
 
+    /** The parameter that turns the method's own error feedback off: {@code keep_residual: false}. */
+    public static final String KEEP_RESIDUAL = "keep_residual";
+
     private final int rank;
     private final double minRate;
     private final long startAfter;
     private final int iterations;
     private final boolean alternating;
+    /** Whether the residual is kept and added to the next gradient (error feedback); else each step starts at 0. */
+    private final boolean keepResidual;
     private final CounterRng shared;
     private final Orthonormalizer orthonormalizer = new Orthonormalizer();
     private final PowerSgd[] alone = {this};
@@ -69,8 +74,10 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private boolean lastLeft;
     private int lastLength = -1;
 
-    PowerSgd(int rank, double minRate, long startAfter, int iterations, boolean alternating, long seed, long stream) {
+    PowerSgd(int rank, double minRate, long startAfter, int iterations, boolean alternating, boolean keepResidual,
+             long seed, long stream) {
         super(seed, stream);
+        this.keepResidual = keepResidual;
         this.rank = rank;
         this.minRate = minRate;
         this.startAfter = startAfter;
@@ -92,7 +99,8 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         config.put("start_after", startAfter);
         config.put("iters_per_step", (long) iterations);
         config.put("variant", alternating ? ALTERNATING : PAPER);
-        config.put(ErrorFeedback.PARAMETER, true);
+        config.put(KEEP_RESIDUAL, keepResidual);
+        config.put(ErrorFeedback.PARAMETER, keepResidual);
         return config;
     }
 
@@ -223,6 +231,9 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         if (alternating && p.length == 0) {
             p = new float[plan.pSize()];
         }
+        if (!keepResidual) {
+            java.util.Arrays.fill(residual, 0f);
+        }
         for (int i = 0; i < residual.length; i++) {
             residual[i] += gradient[offset + i];
         }
@@ -306,7 +317,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     @Override
     public Compressor copy(long stream) {
-        return new PowerSgd(rank, minRate, startAfter, iterations, alternating, seed, stream);
+        return new PowerSgd(rank, minRate, startAfter, iterations, alternating, keepResidual, seed, stream);
     }
 
     @Override
@@ -366,7 +377,11 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
                         "power iterations per step; each sends another rank-r approximation of what is left"),
                 new ConfigKey("variant", ValueType.STRING, PAPER,
                         "paper (Algorithm 1: P and Q computed and sent every step) or alternating (the authors' "
-                                + "code: P or Q in turn, each warm-started from the other, one factor sent a step)"));
+                                + "code: P or Q in turn, each warm-started from the other, one factor sent a step)"),
+                new ConfigKey(KEEP_RESIDUAL, ValueType.BOOL, true,
+                        "keep what the approximation missed and add it to the next gradient (error feedback, the "
+                                + "paper's method); false: each step approximates its gradient alone (the paper's "
+                                + "ablation without error feedback)"));
 
         public Provider() {
             super(NAME,
@@ -394,7 +409,8 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             if (variant.equals(ALTERNATING) && iterations != 1) {
                 throw new ConfigException("iters_per_step must be 1 with variant alternating, found " + iterations);
             }
-            return new PowerSgd(rank, minRate, startAfter, iterations, variant.equals(ALTERNATING), seed, 0);
+            return new PowerSgd(rank, minRate, startAfter, iterations, variant.equals(ALTERNATING),
+                    params.bool(KEEP_RESIDUAL), seed, 0);
         }
 
         private static int atLeast(Settings params, String name, int min) {

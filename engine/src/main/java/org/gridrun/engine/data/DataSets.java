@@ -8,7 +8,9 @@ import java.util.Map;
 
 /**
  * The data sets the trainer can read, by their config names: {@code fashion-mnist}, {@code mnist}, {@code cifar10},
- * {@code cifar100}, {@code imagenet}, and {@code synthetic-cifar} ({@link SyntheticCifar}, generated in memory).
+ * {@code cifar100}, {@code imagenet}, {@code synthetic-cifar} ({@link SyntheticCifar}, generated in memory), and
+ * the texts of language models, {@code wikitext2}, {@code text} (any UTF-8 file) and {@code generated-text}
+ * ({@link TextCorpus}).
  *
  * <p>Each resolves its directory the same way: the config's {@code data_dir} when set, else
  * {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in the data set's name (and, for CIFAR, in the
@@ -44,6 +46,7 @@ public final class DataSets {
         SETS.put("cifar100", CifarImages.CIFAR100);
         SETS.put("imagenet", ImageNetImages.SET);
         SETS.put("synthetic-cifar", SyntheticCifar.SET);
+        SETS.put("wikitext2", TextCorpus.WIKITEXT2);
     }
 
     private DataSets() {
@@ -51,7 +54,18 @@ public final class DataSets {
 
     /** The names {@link #load} accepts, in a fixed order. */
     public static List<String> names() {
-        return new ArrayList<>(SETS.keySet());
+        List<String> names = new ArrayList<>(SETS.keySet());
+        names.add(TEXT);
+        names.add(TextCorpus.GENERATED);
+        return names;
+    }
+
+    /** The data set of any UTF-8 text file ({@link TextCorpus#file}), which a config names with {@code path}. */
+    public static final String TEXT = "text";
+
+    /** Whether {@code dataset} is text for a language model ({@code wikitext2}, {@code text}). */
+    public static boolean isText(String dataset) {
+        return dataset.equals(TEXT) || dataset.equals(TextCorpus.GENERATED) || SETS.get(dataset) instanceof TextCorpus;
     }
 
     /**
@@ -72,6 +86,12 @@ public final class DataSets {
 
     /** The one-line source description {@link #load} would give, reading only the files' headers or sizes. */
     public static String describeSource(String dataset, String dataDir) {
+        if (dataset.equals(TEXT)) {
+            return "the text file each experiment names by path";
+        }
+        if (dataset.equals(TextCorpus.GENERATED)) {
+            return TextCorpus.generated().source();
+        }
         return set(dataset).describeSource(dataDir, System.getenv(DataLocation.ENV));
     }
 
@@ -85,7 +105,7 @@ public final class DataSets {
 
     /**
      * The size of {@code dataset}'s full training set as published (60,000 for MNIST and Fashion-MNIST, 50,000 for
-     * CIFAR, 1,281,167 for ImageNet), without reading any file: a planner's estimate of an epoch's length. The set a run actually loads can be
+     * CIFAR, 1,281,167 for ImageNet; for text its tokens, WikiText-2's for a user's file), without reading any file: a planner's estimate of an epoch's length. The set a run actually loads can be
      * smaller (gridrun's shipped Fashion-MNIST subset); the trainer counts from what it loaded.
      */
     public static int nominalTrainSize(String dataset) {
@@ -95,14 +115,23 @@ public final class DataSets {
         if (dataset.equals("synthetic-cifar")) {
             return SyntheticCifar.TRAIN_SIZE;
         }
+        if (dataset.equals(TextCorpus.GENERATED)) {
+            return TextCorpus.generated().train().size() + 1;
+        }
+        if (isText(dataset)) {
+            return TextCorpus.WIKITEXT2_TRAIN_TOKENS;
+        }
         return dataset.startsWith("cifar") ? CIFAR_TRAIN_SIZE : MNIST_TRAIN_SIZE;
     }
 
     static ImageSet set(String dataset) {
+        if (dataset.equals(TEXT) || dataset.equals(TextCorpus.GENERATED)) {
+            throw new IllegalArgumentException("dataset " + dataset + " is made by TextCorpus, not a set of files");
+        }
         ImageSet set = SETS.get(dataset);
         if (set == null) {
             throw new IllegalArgumentException("unknown data set '" + dataset + "'; known: "
-                    + String.join(", ", SETS.keySet()));
+                    + String.join(", ", names()));
         }
         return set;
     }

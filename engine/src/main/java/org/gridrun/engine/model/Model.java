@@ -35,6 +35,14 @@ public interface Model extends AutoCloseable {
     /** Where each parameter tensor lies in the flat parameter (and gradient) vector, with its shape. */
     org.gridrun.engine.compress.TensorLayout layout();
 
+    /**
+     * The values per sequence a sequence model (the LSTM language model) carries from one window of a sequence to
+     * the next (its hidden and cell states); 0 for a model that reads independent examples.
+     */
+    default int carriedState() {
+        return 0;
+    }
+
     /** The flat 1 × {@link #parameterCount()} parameter tensor, shared by every worker. */
     Tensor parameters();
 
@@ -92,6 +100,14 @@ public interface Model extends AutoCloseable {
          * ignore it.
          */
         default void reseed(long noise) {
+        }
+
+        /**
+         * Sets the state a sequence model starts the next forward from and leaves its last step's state in: b ×
+         * {@link Model#carriedState()} values for windows of b sequences (whose rows are time-major, b per step),
+         * owned by the caller, who zeroes it to start the sequences afresh. Models without a carried state ignore it.
+         */
+        default void carry(Tensor state) {
         }
 
         /** Releases the buffers. */

@@ -7,6 +7,9 @@ import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.backend.cuda.GpuOutOfMemoryException;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.data.DataSets;
+import org.gridrun.engine.data.TextCorpus;
+import org.gridrun.engine.data.TokenStream;
+import org.gridrun.engine.data.VocabularyFile;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.run.BadFileException;
 import org.gridrun.engine.run.ExperimentRecord;
@@ -51,7 +54,10 @@ public final class TrainJob {
     public static TrainResult run(RunDir dir, TrainListener listener, StopSignal stop) {
         ExperimentRecord experiment = dir.readExperiment();
         TrainerConfig config = config(dir, experiment);
-        TrainTestData data = DataSets.load(config.dataset(), config.dataDir(), config.dataOptions());
+        TrainTestData data = load(config);
+        if (data.train() instanceof TokenStream text) {
+            VocabularyFile.keep(dir.path(), text.vocabulary());
+        }
         Checkpoint checkpoint = new Checkpoint(dir.checkpointFile(), experiment.id());
         try (Backend backend = Backends.open(config.backend());
              Trainer trainer = new Trainer(config, backend, data)) {
@@ -65,6 +71,17 @@ public final class TrainJob {
                     + "not fit the GPU: %s; lower batch_size or ngpu, or use a GPU with more memory",
                     config.model(), config.batchSize(), config.ngpu(), e.getMessage()), e);
         }
+    }
+
+    /** The data of {@code config}: a text file, the generated text, or the named data set. */
+    public static TrainTestData load(TrainerConfig config) {
+        if (config.dataset().equals(DataSets.TEXT)) {
+            return TextCorpus.file(config.language().path(), config.language().characters());
+        }
+        if (config.dataset().equals(TextCorpus.GENERATED)) {
+            return TextCorpus.generated();
+        }
+        return DataSets.load(config.dataset(), config.dataDir(), config.dataOptions());
     }
 
     /**

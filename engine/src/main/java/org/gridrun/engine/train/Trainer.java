@@ -18,6 +18,8 @@ import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.data.DataThreads;
 import org.gridrun.engine.data.ImageData;
 import org.gridrun.engine.data.ImageShape;
+import org.gridrun.engine.data.LanguageBatches;
+import org.gridrun.engine.data.TokenStream;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.model.Evaluation;
 import org.gridrun.engine.model.Model;
@@ -92,7 +94,12 @@ public final class Trainer implements AutoCloseable {
     private final float[][] workerGradients;
     private final Aggregation aggregation;
     private final SimulatedCollective collective;
+    /** The test-set evaluator of images, or null for a language model. */
     private final Evaluator evaluator;
+    /** A language model's evaluator, or null. */
+    private final TextEvaluator textEvaluator;
+    /** Whether the model is a language model, which records perplexities. */
+    private final boolean language;
     private final float[] hostGradient;
     private final float[] hostAverage;
     /** The plain mean of the full-precision gradients, for a step that applies it. */
@@ -112,23 +119,33 @@ public final class Trainer implements AutoCloseable {
         this.config = config;
         this.backend = backend;
         this.data = data;
-        this.model = Models.create(config.model(), backend, shape(data.train().shape()), data.train().classes(),
+        LanguageConfig lm = config.language();
+        this.language = data.train() instanceof TokenStream;
+        this.model = language ? Models.lstm(backend, data.train().classes(), lm.units(), lm.layers(), lm.dropout())
+                : Models.create(config.model(), backend, shape(data.train().shape()), data.train().classes(),
                 config.hidden(), config.dropout(), config.vit());
         model.initialize(config.seed());
         int n = model.parameterCount();
         this.optimizer = OptimizerKeys.create(config, backend, model.layout());
-        this.niters = config.totalIterations(data.train().size());
-        this.schedule = config.schedule(data.train().size());
+        LanguageBatches[] text = new LanguageBatches[config.ngpu()];
+        for (int w = 0; language && w < text.length; w++) {
+            text[w] = new LanguageBatches((TokenStream) data.train(), text.length * config.batchSize(),
+                    w * config.batchSize(), config.batchSize(), lm.bptt());
+        }
+        // An epoch of a language model is each worker's pass over its columns: its full windows.
+        int epochUnits = language ? text[0].fullWindows() * config.batchSize() : data.train().size();
+        this.niters = config.totalIterations(epochUnits);
+        this.schedule = config.schedule(epochUnits);
         Compressor prototype = Compressors.create(config.method(), config.compressorParams(), config.seed());
         this.aggregation = prototype.aggregation();
         this.dataThreads = data.train().decodesOnDemand() ? DataThreads.of(config.dataThreads())
                 : DataThreads.inline();
-        this.workspace = model.newWorkspace(config.batchSize());
+        this.workspace = model.newWorkspace(language ? text[0].rows() : config.batchSize());
         this.workers = new Worker[config.ngpu()];
         this.compressors = new Compressor[config.ngpu()];
         for (int w = 0; w < workers.length; w++) {
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(), dataThreads,
-                    workspace);
+                    workspace, text[w]);
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
             compressors[w].bind(model.layout());
             compressors[w].bindSampler(workers[w]::sampleGradient);
@@ -138,7 +155,9 @@ public final class Trainer implements AutoCloseable {
                 ? Arrays.copyOf(compressors, compressors.length, CollectiveCompressor[].class) : null;
         this.workerGradients = collectives == null ? null : new float[workers.length][n];
         this.collective = new SimulatedCollective(workers.length, n);
-        this.evaluator = new Evaluator(backend, model, data.test(), dataThreads, workspace);
+        this.evaluator = language ? null : new Evaluator(backend, model, data.test(), dataThreads, workspace);
+        this.textEvaluator = language ? new TextEvaluator(backend, model, (TokenStream) data.test(),
+                lm.evalBatchSize(), lm.bptt()) : null;
         this.memory = config.memoryCodec().isEmpty() ? null : memoryCodec(config, backend, model);
         this.hostGradient = new float[n];
         this.hostAverage = new float[n];
@@ -274,6 +293,9 @@ public final class Trainer implements AutoCloseable {
             compute += System.nanoTime() - c;
             float[] downloaded = collectives != null ? workerGradients[w] : hostGradient;
             backend.download(workers[w].gradient(), downloaded, 0);
+            if (config.language().clipNorm() > 0) {
+                GradientClip.clip(downloaded, config.language().clipNorm());
+            }
             if (plain) {
                 SimulatedCollective.addToMean(downloaded, w, workers.length, hostPlain);
             }
@@ -307,6 +329,9 @@ public final class Trainer implements AutoCloseable {
     private void log(MetricSpool.Writer metrics, TrainListener listener) {
         double bits = collective.meanPayloadBits();
         metrics.write("loss", step, interval.meanLoss());
+        if (language) {
+            metrics.write("ppl", step, Math.exp(interval.meanLoss()));
+        }
         metrics.write("bits", step, bits);
         metrics.write("value_bits", step, bits - collective.meanSideBits());
         metrics.write("side_bits", step, collective.meanSideBits());
@@ -327,9 +352,12 @@ public final class Trainer implements AutoCloseable {
     }
 
     private Evaluation evaluate(MetricSpool.Writer metrics, TrainListener listener) {
-        Evaluation e = evaluator.evaluate();
+        Evaluation e = language ? textEvaluator.evaluate() : evaluator.evaluate();
         metrics.write("Vloss", step, e.meanLoss());
         metrics.write("Vacc", step, e.accuracy());
+        if (language) {
+            metrics.write("Vppl", step, Math.exp(e.meanLoss()));
+        }
         stepMetrics.evaluateTraining(metrics, step);
         metrics.flush();
         listener.onEval(step, e.meanLoss(), e.accuracy());
@@ -394,7 +422,11 @@ public final class Trainer implements AutoCloseable {
         for (Worker worker : workers) {
             worker.close();
         }
-        evaluator.close();
+        if (evaluator != null) {
+            evaluator.close();
+        } else {
+            textEvaluator.close();
+        }
         stepMetrics.close();
         workspace.close();
         dataThreads.close();

@@ -63,6 +63,7 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
  * @param metrics          the training modes, measurements and modelled network
  * @param vit              the sizes of the {@code vit} model
+ * @param language         the text, LSTM sizes, truncated back-propagation and clipping of language models
  */
 public record TrainerConfig(String dataset, String dataDir, DataOptions dataOptions, String model, List<Integer> hidden, boolean dropout,
                             int ngpu,
@@ -72,7 +73,8 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                             double lrDecayRate, int warmupIters, int niters, int epochs, String method,
                             Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
                             String backend, String memoryCodec, List<String> memoryTargets,
-                            Map<String, Object> memoryParams, MetricsConfig metrics, VitSizes vit) {
+                            Map<String, Object> memoryParams, MetricsConfig metrics, VitSizes vit,
+                            LanguageConfig language) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
@@ -190,10 +192,12 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
      * grid may name a method before it is implemented and fails, naming it, only when it is planned to run.
      */
     private static final Map<String, List<String>> VOCABULARY = Map.of(
-            "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "synthetic-cifar"),
+            "dataset", List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "synthetic-cifar",
+                    "wikitext2", "text", "generated-text"),
             "model", List.of("mlp", "logreg", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44", "resnet56",
-                    "resnet110", "resnet18", "resnet34", "resnet50", "wrn-28-10", "vit"),
+                    "resnet110", "resnet18", "resnet34", "resnet50", "wrn-28-10", "vit", "lstm"),
             "optim", List.of("sgd", "adam"),
+            "text_level", List.of("word", "char"),
             "method", List.of("none", "qsgd", "qinf", "nuq", "trn", "alq", "alq_nb", "alqg", "alqg_nb", "amq",
                     "amq_nb", "jointsq", "dgc", "acsgd", "mcgq", "smaq", "fp16", "bf16", "fp8", "s2fp8", "powersgd",
                     "topk", "randomk", "threshold", "signsgd", "efsignsgd", "signum", "onebit", "natural"));
@@ -282,8 +286,13 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
         }
         String optim = runnable(s, "optim");
         OptimizerKeys.check(s, optim, TrainerConfig::isDefault);
-        return new TrainerConfig(runnable(s, "dataset"), s.string("data_dir"), dataOptions(s),
-                runnable(s, "model"), s.positiveIntList("hidden"), s.bool("dropout"),
+        String dataset = runnable(s, "dataset");
+        String model = runnable(s, "model");
+        MetricsConfig metrics = MetricsConfig.from(s);
+        LanguageConfig language = LanguageConfig.from(s, dataset, model, metrics.trainAccuracy(),
+                metrics.gvarLogIter());
+        return new TrainerConfig(dataset, s.string("data_dir"), dataOptions(s),
+                model, s.positiveIntList("hidden"), s.bool("dropout"),
                 s.positiveInt("ngpu"),
                 s.positiveInt("batch_size"), optim, s.positiveDouble("lr"), momentum, nesterov,
                 s.nonNegativeDouble("weight_decay"), s.bool("no_decay_bn_bias"), s.doubleInHalfOpen("beta1", 0, 1),
@@ -292,7 +301,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                 s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
-                memoryCodec, memoryTargets(s, memoryCodec), memoryParams, MetricsConfig.from(s), vitSizes(s));
+                memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
     }
 
     /** The {@code vit_*} keys, each positive, the width a multiple of the heads. */
@@ -371,6 +380,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
             case "dataset" -> DataSets.names();
             case "model" -> Models.NAMES;
             case "optim" -> List.of("sgd", "adam");
+            case "text_level" -> List.of("word", "char");
             case "method" -> Compressors.names();
             case "backend" -> Backends.names();
             default -> List.of();
@@ -467,6 +477,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
     private static List<ConfigKey> withCompressorParameters(List<ConfigKey> keys) {
         Map<String, ConfigKey> all = new LinkedHashMap<>();
         keys.forEach(k -> all.put(k.name(), k));
+        LanguageConfig.KEYS.forEach(k -> all.put(k.name(), k));
         for (CompressorProvider provider : Compressors.providers()) {
             for (ConfigKey p : provider.parameters()) {
                 ConfigKey known = all.putIfAbsent(p.name(), p);

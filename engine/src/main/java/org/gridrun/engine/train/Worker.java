@@ -5,10 +5,12 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.backend.TensorIo;
 import org.gridrun.engine.data.BatchAssembler;
 import org.gridrun.engine.data.Batches;
 import org.gridrun.engine.data.DataThreads;
 import org.gridrun.engine.data.ImageData;
+import org.gridrun.engine.data.LanguageBatches;
 import org.gridrun.engine.model.Model;
 import org.gridrun.engine.random.CounterRng;
 
@@ -38,7 +40,12 @@ final class Worker implements AutoCloseable {
     private final Model model;
     private final int index;
     private final ImageData data;
+    /** The image batches, or null for a language model's text. */
     private final Batches batches;
+    /** A language model's windows of text, or null for images. */
+    private final LanguageBatches text;
+    /** A language model's carried state (hidden and cell states of its sequences), or null. */
+    private final Tensor state;
     private final BatchAssembler draws;
     private final CounterRng sampleRng;
     private final CounterRng varianceRng;
@@ -62,21 +69,33 @@ final class Worker implements AutoCloseable {
      */
     Worker(int index, Backend backend, Model model, ImageData data, int batchSize, long seed, DataThreads threads,
            Model.Workspace workspace) {
+        this(index, backend, model, data, batchSize, seed, threads, workspace, null);
+    }
+
+    /**
+     * As above; with {@code text} not null the worker trains a language model on its windows, time-major rows of
+     * {@code text.rows()}, carrying the model's state from one window to the next and zeroing it at each epoch.
+     */
+    Worker(int index, Backend backend, Model model, ImageData data, int batchSize, long seed, DataThreads threads,
+           Model.Workspace workspace, LanguageBatches text) {
         this.backend = backend;
         this.model = model;
         this.index = index;
         this.data = data;
-        this.batches = new Batches(data, batchSize, seed, index, threads);
+        this.text = text;
+        this.batches = text == null ? new Batches(data, batchSize, seed, index, threads) : null;
+        this.state = text == null ? null : backend.allocate(batchSize, model.carriedState());
+        int rows = text == null ? batchSize : text.rows();
         this.draws = new BatchAssembler(data, batchSize, 1, threads, seed, 0);
         this.sampleRng = new CounterRng(seed, SAMPLE_STREAM_BASE + index);
         this.varianceRng = new CounterRng(seed, VARIANCE_STREAM_BASE + index);
         this.sampleBatch = new int[batchSize];
         this.ownsWorkspace = workspace == null;
-        this.workspace = ownsWorkspace ? model.newWorkspace(batchSize) : workspace;
-        this.hostX = new float[batchSize * data.features()];
-        this.hostY = new float[batchSize];
-        this.x = backend.allocate(batchSize, data.features());
-        this.y = backend.allocate(batchSize, 1);
+        this.workspace = ownsWorkspace ? model.newWorkspace(rows) : workspace;
+        this.hostX = new float[Math.max(rows, batchSize) * data.features()];
+        this.hostY = new float[Math.max(rows, batchSize)];
+        this.x = backend.allocate(rows, data.features());
+        this.y = backend.allocate(rows, 1);
         this.gradient = backend.allocate(1, model.parameterCount());
     }
 
@@ -85,7 +104,14 @@ final class Worker implements AutoCloseable {
      * {@code step} into {@link #gradient()}; returns the loss. The model's random masks are keyed by worker and step.
      */
     double computeGradient(long step) {
-        batches.next(hostX, hostY);
+        if (text == null) {
+            batches.next(hostX, hostY);
+        } else {
+            if (text.next(hostX, hostY)) {
+                backend.fill(state, 0f);
+            }
+            workspace.carry(state);
+        }
         return gradientOfHostBatch(CounterRng.mix(((long) index << 40) ^ step));
     }
 
@@ -126,12 +152,23 @@ final class Worker implements AutoCloseable {
         return loss;
     }
 
+    /** Writes the sampler's position, or a language model's window position and carried state. */
     void saveState(DataOutput out) throws IOException {
-        batches.saveState(out);
+        if (text == null) {
+            batches.saveState(out);
+        } else {
+            text.saveState(out);
+            TensorIo.write(backend, state, out);
+        }
     }
 
     void restoreState(DataInput in) throws IOException {
-        batches.restoreState(in);
+        if (text == null) {
+            batches.restoreState(in);
+        } else {
+            text.restoreState(in);
+            TensorIo.read(backend, state, in, "carried state of worker " + index);
+        }
     }
 
     Tensor gradient() {
@@ -140,7 +177,11 @@ final class Worker implements AutoCloseable {
 
     @Override
     public void close() {
-        batches.close();
+        if (batches != null) {
+            batches.close();
+        } else {
+            state.close();
+        }
         if (ownsWorkspace) {
             workspace.close();
         }

@@ -35,6 +35,24 @@ class CpuBackendTest {
         return TestTensors.product(ta, tb, a, ar, ac, b, br, bc, alpha, beta, c);
     }
 
+    /** A weight gradient of a batch of one: Aᵀ·B with one inner row, large enough for the two-thread split. */
+    @Test
+    void aLargeTransposedProductWithOneInnerRowIsComputed() {
+        Random rng = new Random(4);
+        int m = 300;
+        int n = 400;
+        float[] a = random(rng, m);
+        float[] b = random(rng, n);
+        Tensor at = backend.allocate(1, m);
+        Tensor bt = backend.allocate(1, n);
+        Tensor ct = backend.allocate(m, n);
+        backend.upload(a, 0, at);
+        backend.upload(b, 0, bt);
+        backend.gemm(true, false, 1f, at, bt, 0f, ct);
+        float[] expected = reference(true, false, a, 1, m, b, 1, n, 1f, 0f, new float[m * n]);
+        assertArrayEquals(expected, values(ct), 1e-5f);
+    }
+
     @Test
     void gemmMatchesAReferenceForEveryTransposeOnViews() {
         Random rng = new Random(3);

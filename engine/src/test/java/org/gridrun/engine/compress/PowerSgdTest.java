@@ -109,6 +109,21 @@ class PowerSgdTest {
         }
     }
 
+    /** Without error feedback each step approximates its own gradient: nothing of the step before is added. */
+    @Test
+    void withoutTheResidualEachStepApproximatesItsGradientAlone() {
+        PowerSgd c = group(1, Map.of(PowerSgd.KEEP_RESIDUAL, false), 5)[0];
+        assertEquals(false, c.config().get(PowerSgd.KEEP_RESIDUAL));
+        for (int t = 0; t < 3; t++) {
+            float[] g = SparseTesting.gaussian(N, t);
+            float[] out = step(new PowerSgd[] {c}, new float[][] {g});
+            for (int i = 0; i < N; i++) {
+                assertEquals(g[i], out[i] + c.residual()[i], 1e-5, "step " + t + ", value " + i);
+            }
+            assertTrue(relativeError(out, g, 0, WEIGHT) > 0.1, "the weight is compressed, not sent");
+        }
+    }
+
     @Test
     void eachOfThreeWorkersKeepsItsOwnMinusTheSharedOutput() {
         PowerSgd[] group = group(3, Map.of(), 5);
@@ -366,11 +381,12 @@ class PowerSgdTest {
         CompressorProvider provider = Compressors.provider("powersgd");
         assertTrue(provider.summary().contains("Vogels"), provider.summary());
         assertEquals(Aggregation.ALL_REDUCE, provider.aggregation());
-        assertEquals(List.of("rank", "min_compression_rate", "start_after", "iters_per_step", "variant"),
+        assertEquals(List.of("rank", "min_compression_rate", "start_after", "iters_per_step", "variant",
+                "keep_residual"),
                 provider.parameters().stream().map(k -> k.name()).toList());
         Compressor c = Compressors.create("powersgd", Map.of(ErrorFeedback.PARAMETER, true), 1);
         assertInstanceOf(PowerSgd.class, c, "never wrapped in ErrorFeedback");
         assertEquals(Map.of("rank", 2L, "min_compression_rate", 2.0, "start_after", 0L, "iters_per_step", 1L,
-                "variant", "paper", ErrorFeedback.PARAMETER, true), c.config());
+                "variant", "paper", PowerSgd.KEEP_RESIDUAL, true, ErrorFeedback.PARAMETER, true), c.config());
     }
 }

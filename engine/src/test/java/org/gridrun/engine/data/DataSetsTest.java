@@ -19,11 +19,11 @@ class DataSetsTest {
 
     @Test
     void namesAndUnknownNames() {
-        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "synthetic-cifar"),
-                DataSets.names());
+        assertEquals(List.of("fashion-mnist", "mnist", "cifar10", "cifar100", "imagenet", "synthetic-cifar",
+                "wikitext2", "text", "generated-text"), DataSets.names());
         assertSame(CifarImages.CIFAR100, DataSets.set("cifar100"));
         assertEquals("unknown data set 'svhn'; known: fashion-mnist, mnist, cifar10, cifar100, imagenet, "
-                + "synthetic-cifar",
+                + "synthetic-cifar, wikitext2, text, generated-text",
                 assertThrows(IllegalArgumentException.class, () -> DataSets.load("svhn", "")).getMessage());
     }
 

@@ -158,6 +158,29 @@ class ResumeTest {
         assertResumesIdentically(name, params);
     }
 
+    /**
+     * The LSTM language model carries each worker's hidden state and window position; its run crosses an epoch
+     * (7 windows), where the state restarts, and is stopped inside both epochs.
+     */
+    @Test
+    void aLanguageModelResumesExactly() throws IOException {
+        Map<String, Object> params = params("powersgd");
+        params.put("dataset", "text");
+        params.put("path", org.gridrun.engine.data.GeneratedText.write(tmp.resolve("story.txt"), 30, 5).toString());
+        params.put("model", "lstm");
+        params.put("lstm_units", 8L);
+        params.put("lstm_layers", 2L);
+        params.put("lstm_dropout", 0.2);
+        params.put("bptt", 8L);
+        params.put("batch_size", 3L);
+        params.put("ngpu", 2L);
+        params.put("clip_norm", 0.5);
+        params.put("lr", 1.0);
+        params.put("momentum", 0.0);
+        params.put(org.gridrun.engine.compress.ErrorFeedback.PARAMETER, true);
+        assertResumesIdentically("lstm", params);
+    }
+
     private void assertResumesIdentically(String method, Map<String, Object> params) throws IOException {
         RunDir straight = stage("straight", "id-" + method, params);
         TrainResult expected = TrainJob.run(straight, TrainListener.NONE);

@@ -119,14 +119,33 @@ class TrainerConfigTest {
      */
     @Test
     void everyNameTheGridLanguageKnowsRuns() {
-        for (String key : List.of("dataset", "model", "optim", "method")) {
+        for (String key : List.of("dataset", "model", "optim", "method", "text_level")) {
             List<String> missing = TrainerConfig.choices(key).stream()
                     .filter(name -> !TrainerConfig.available(key).contains(name)).toList();
             assertEquals(List.of(), missing, key + " names the grid language accepts but this build cannot run");
         }
         assertTrue(TrainerConfig.choices("method").contains("amq"));
-        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100, imagenet, synthetic-cifar], found 'svhn'",
-                error(Map.of("dataset", "svhn")));
+        assertEquals("dataset must be one of [fashion-mnist, mnist, cifar10, cifar100, imagenet, synthetic-cifar, "
+                + "wikitext2, text, generated-text], "
+                + "found 'svhn'", error(Map.of("dataset", "svhn")));
+    }
+
+    /** The language model's keys validate, and text data and the lstm model come only together. */
+    @Test
+    void theLanguageModelAndItsTextComeTogether() {
+        TrainerConfig c = TrainerConfig.from(TrainerConfig.resolve(Map.of("dataset", "wikitext2", "model", "lstm",
+                "bptt", 35L, "lstm_units", 200L, "clip_norm", 0.25, "text_level", "char")));
+        assertEquals(new LanguageConfig("", true, 35, 10, 200, 3, 0.4, 0.25), c.language());
+        assertTrue(TrainerConfig.choices("text_level").contains("char"));
+        assertEquals("model lstm is a language model: train it on dataset wikitext2 or text, found dataset "
+                + "fashion-mnist", error(Map.of("model", "lstm")));
+        assertEquals("dataset wikitext2 is text: train it with model lstm, found model mlp",
+                error(Map.of("dataset", "wikitext2")));
+        assertEquals("dataset text needs path: the UTF-8 text file to read",
+                error(Map.of("dataset", "text", "model", "lstm")));
+        assertTrue(error(Map.of("dataset", "wikitext2", "model", "lstm", "bptt", 0L)).contains("bptt"));
+        assertTrue(error(Map.of("dataset", "wikitext2", "model", "lstm", "text_level", "byte")).contains(
+                "text_level"));
     }
 
     @Test

@@ -38,15 +38,21 @@ final class BenchTrainCommand implements Callable<Integer> {
     /** Every model the benchmark can build. */
     static final List<String> KNOWN = List.of("mlp", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44",
             "resnet56", "resnet110", "resnet18", "resnet34", "resnet50", "wrn-16-4", "wrn-16-8", "wrn-22-8",
-            "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit");
+            "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit", "lstm");
+
+    /** The LSTM language model's benchmark: PowerSGD's WikiText-2 model on windows of 64 sequences × 30 tokens. */
+    static final int LSTM_VOCABULARY = 33_278;
+    static final int LSTM_SEQUENCES = 64;
+    static final int LSTM_BPTT = 30;
 
     /** The ImageNet models, benchmarked on 224×224×3 images of 1000 classes. */
     private static final List<String> IMAGENET = List.of("resnet18", "resnet34", "resnet50");
 
     @Option(names = "--model", paramLabel = "M", description = "Only these models (mlp, lenet5, resnet8 … "
             + "resnet110 on CIFAR-sized input; resnet18, resnet34, resnet50 on ImageNet-sized input, 224x224x3 and "
-            + "1000 classes; wrn-16-4 … wrn-28-10 and vit on 32x32x3); repeatable. Default: mlp, lenet5, resnet20 "
-            + "on cpu; also resnet32 and resnet110 on cuda.")
+            + "1000 classes; wrn-16-4 … wrn-28-10 and vit on 32x32x3; lstm, PowerSGD's language model, vocabulary "
+            + "33,278, on windows of 64 sequences x 30 tokens whatever --batch says, gradients clipped); repeatable. "
+            + "Default: mlp, lenet5, resnet20 on cpu; also resnet32 and resnet110 on cuda.")
     List<String> models;
 
     @Option(names = "--backend", paramLabel = "B", defaultValue = "cpu",
@@ -138,6 +144,9 @@ final class BenchTrainCommand implements Callable<Integer> {
 
     /** The median milliseconds of one forward + backward + SGD step of {@code name} on the chosen backend. */
     private double javaMillis(String name) {
+        if (name.equals("lstm")) {
+            return lstmMillis();
+        }
         try (Backend backend = Backends.open(backendName);
              Model model = create(name, backend);
              Model.Workspace ws = model.newWorkspace(batch);
@@ -160,6 +169,51 @@ final class BenchTrainCommand implements Callable<Integer> {
             Runnable step = () -> {
                 model.forward(ws, x, labels);
                 model.backward(ws, gradient);
+                sgd.step(model.parameters(), gradient);
+                backend.synchronize();
+            };
+            return median(step, warmup, steps);
+        }
+    }
+
+    /**
+     * The median milliseconds of one truncated-BPTT step of the LSTM language model: forward and backward over a
+     * window with the carried state, the gradient clipped to 0.25 (its norm computed on the host, as the trainer
+     * does), an SGD update.
+     */
+    private double lstmMillis() {
+        int rows = LSTM_SEQUENCES * LSTM_BPTT;
+        try (Backend backend = Backends.open(backendName);
+             Model model = Models.lstm(backend, LSTM_VOCABULARY, Models.LSTM_UNITS, Models.LSTM_LAYERS,
+                     Models.LSTM_DROPOUT);
+             Model.Workspace ws = model.newWorkspace(rows);
+             Sgd sgd = new Sgd(backend, model.parameterCount(), 0.01, 0.9, false, 0)) {
+            model.initialize(1);
+            Tensor state = backend.allocate(LSTM_SEQUENCES, model.carriedState());
+            Tensor x = backend.allocate(rows, 1);
+            Tensor labels = backend.allocate(rows, 1);
+            Tensor gradient = backend.allocate(1, model.parameterCount());
+            SplittableRandom random = new SplittableRandom(7);
+            float[] ids = new float[rows];
+            for (int i = 0; i < rows; i++) {
+                ids[i] = random.nextInt(LSTM_VOCABULARY);
+            }
+            backend.upload(ids, 0, x);
+            for (int i = 0; i < rows; i++) {
+                ids[i] = random.nextInt(LSTM_VOCABULARY);
+            }
+            backend.upload(ids, 0, labels);
+            float[] host = new float[model.parameterCount()];
+            ws.carry(state);
+            Runnable step = () -> {
+                model.forward(ws, x, labels);
+                model.backward(ws, gradient);
+                backend.download(gradient, host, 0);
+                double norm = 0;
+                for (float v : host) {
+                    norm += (double) v * v;
+                }
+                backend.scale((float) Math.min(1, 0.25 / (Math.sqrt(norm) + 1e-6)), gradient);
                 sgd.step(model.parameters(), gradient);
                 backend.synchronize();
             };

@@ -33,6 +33,11 @@ public record PlannedExperiment(ExperimentRecord record, RunDir dir, RunState kn
             Object dataset = record.config().get("dataset");
             long batch = Math.max(1, number("batch_size"));
             long trainSize = DataSets.nominalTrainSize(String.valueOf(dataset));
+            if (DataSets.isText(String.valueOf(dataset))) {
+                // A language model's epoch: each worker's columns of the text in windows of bptt tokens.
+                return epochs * Math.max(1, trainSize / (batch * Math.max(1, number("ngpu"))
+                        * Math.max(1, number("bptt"))));
+            }
             return epochs * ((trainSize + batch - 1) / batch);
         }
         return number("niters");

@@ -160,6 +160,18 @@ def build(name):
     raise SystemExit("unknown model " + name)
 
 
+def timed(step, warmup, steps):
+    """The median milliseconds of steps runs of step after warmup untimed ones."""
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
 def median_ms(name, batch, warmup, steps, device, channels_last):
     torch.manual_seed(1)
     model, shape, classes = build(name)
@@ -179,20 +191,56 @@ def median_ms(name, batch, warmup, steps, device, channels_last):
         opt.step()
         sync()
 
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return timed(step, warmup, steps)
+
+
+class LstmLm(nn.Module):
+    """PowerSGD's LSTM language model: embedding, 3 LSTM layers of 650, dropout 0.4, decoder tied to the embedding."""
+
+    def __init__(self, vocabulary=33278, units=650, layers=3, dropout=0.4):
+        super().__init__()
+        self.drop = nn.Dropout(dropout)
+        self.encoder = nn.Embedding(vocabulary, units)
+        self.rnn = nn.LSTM(units, units, layers, dropout=dropout)
+        self.decoder = nn.Linear(units, vocabulary)
+        self.decoder.weight = self.encoder.weight
+
+    def forward(self, ids, hidden):
+        out, hidden = self.rnn(self.drop(self.encoder(ids)), hidden)
+        return self.decoder(self.drop(out)), hidden
+
+
+def lstm_median_ms(sequences, bptt, warmup, steps, device):
+    """One truncated-BPTT step of the LSTM language model on a window of bptt x sequences tokens."""
+    torch.manual_seed(1)
+    model = LstmLm().to(device)
+    model.train()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x = torch.randint(0, 33278, (bptt, sequences), device=device)
+    y = torch.randint(0, 33278, (bptt * sequences,), device=device)
+    zeros = torch.zeros(3, sequences, 650, device=device)
+    state = [(zeros, zeros)]
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        hidden = tuple(h.detach() for h in state[0])
+        logits, state[0] = model(x, hidden)
+        F.cross_entropy(logits.view(-1, 33278), y).backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 0.25)
+        opt.step()
+        sync()
+
+    return timed(step, warmup, steps)
 
 
 def main():
     name, batch, threads, warmup, steps = sys.argv[1], *map(int, sys.argv[2:6])
     device = sys.argv[6] if len(sys.argv) > 6 else "cpu"
     torch.set_num_threads(threads)
+    if name == "lstm":
+        print("ms_per_step %.6f" % lstm_median_ms(64, 30, warmup, steps, device))
+        return
     if device == "cuda":
         torch.backends.cudnn.benchmark = True
         torch.backends.cudnn.allow_tf32 = False

@@ -25,6 +25,7 @@ public final class CudaBackend implements Backend {
     private final CudaElementwise elementwise;
     private final CudaReductions reductions;
     private final CudaSequence sequence;
+    private final CudaRecurrent recurrent;
     private final List<CudaBuffer> buffers = new ArrayList<>();
 
     /** A backend on {@code gpu}, which it closes on {@link #close()}. */
@@ -36,6 +37,7 @@ public final class CudaBackend implements Backend {
         this.elementwise = new CudaElementwise(gpu);
         this.reductions = new CudaReductions(gpu, scratch);
         this.sequence = new CudaSequence(gpu);
+        this.recurrent = new CudaRecurrent(gpu);
     }
 
     @Override
@@ -351,6 +353,43 @@ public final class CudaBackend implements Backend {
         Shapes.requireDropout(x, p, channels);
         if (x.size() > 0) {
             elementwise.dropout(CudaBuffer.of(x), x.rows(), x.cols(), p, channels, seed, stream, CudaBuffer.of(y));
+        }
+    }
+
+    @Override
+    public void embedding(Tensor table, Tensor ids, Tensor out) {
+        Shapes.embedding(table, ids, out);
+        if (out.size() > 0) {
+            recurrent.embedding(CudaBuffer.of(table), CudaBuffer.of(ids), CudaBuffer.of(out), out.rows(), out.cols(),
+                    table.rows());
+        }
+    }
+
+    @Override
+    public void embeddingBackward(Tensor dy, Tensor ids, Tensor dTable) {
+        Shapes.embedding(dTable, ids, dy);
+        if (dy.size() > 0) {
+            recurrent.embeddingBackward(CudaBuffer.of(dy), CudaBuffer.of(ids), CudaBuffer.of(dTable), dy.rows(),
+                    dy.cols(), dTable.rows());
+        }
+    }
+
+    @Override
+    public void lstmCell(Tensor gates, Tensor cPrev, Tensor c, Tensor h) {
+        int units = Shapes.lstmCell(gates, cPrev, c, h);
+        if (c.size() > 0) {
+            recurrent.lstmCell(CudaBuffer.of(gates), CudaBuffer.of(cPrev), CudaBuffer.of(c), CudaBuffer.of(h),
+                    c.rows(), units);
+        }
+    }
+
+    @Override
+    public void lstmCellBackward(Tensor gates, Tensor cPrev, Tensor c, Tensor dh, Tensor dc, Tensor dGates) {
+        int units = Shapes.lstmCell(gates, cPrev, c, dh, dc);
+        Shapes.sameSize(gates, dGates);
+        if (c.size() > 0) {
+            recurrent.lstmCellBackward(CudaBuffer.of(gates), CudaBuffer.of(cPrev), CudaBuffer.of(c), CudaBuffer.of(dh),
+                    CudaBuffer.of(dc), CudaBuffer.of(dGates), c.rows(), units);
         }
     }
 

@@ -24,6 +24,10 @@ final class Context implements AutoCloseable {
     long noise;
     TensorCodec activationCodec;
     TensorCodec gradientCodec;
+    /** A sequence model's carried state (the caller's, {@code sequences} rows), or null. */
+    Tensor state;
+    /** The sequences of a window, the rows of {@link #state}. */
+    int sequences;
 
     Context(Backend backend, Tensor parameters, Tensor statistics, long seed) {
         this.backend = backend;

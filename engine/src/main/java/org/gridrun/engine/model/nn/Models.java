@@ -42,10 +42,17 @@ public final class Models {
      */
     public static final List<String> NAMES = List.of("logreg", "mlp", "lenet5", "resnet8", "resnet20", "resnet32",
             "resnet44", "resnet56", "resnet110", "resnet18", "resnet34", "resnet50", "wrn-16-4", "wrn-16-8",
-            "wrn-22-8", "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit");
+            "wrn-22-8", "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit", "lstm");
 
     /** The dropout probability of the wide ResNets' blocks, the seed's {@code WideResNet(..., 0.3)}. */
     public static final double WRN_DROPOUT = 0.3;
+
+    /** The LSTM language model's embedding width and units per layer: PowerSGD's (and Zaremba et al.'s medium) 650. */
+    public static final int LSTM_UNITS = 650;
+    /** The LSTM language model's layers: PowerSGD's three. */
+    public static final int LSTM_LAYERS = 3;
+    /** The LSTM language model's dropout probability. */
+    public static final double LSTM_DROPOUT = 0.4;
 
     private static final Pattern WRN = Pattern.compile("wrn-([1-9]\\d{0,3})-([1-9]\\d{0,2})");
 
@@ -74,6 +81,8 @@ public final class Models {
                 return new Mlp(backend, input.size(), hidden, classes);
             case "lenet5":
                 return lenet5(backend, input, classes, dropout);
+            case "lstm":
+                return lstm(backend, classes, LSTM_UNITS, LSTM_LAYERS, dropout ? LSTM_DROPOUT : 0);
             case "resnet18", "resnet34", "resnet50":
                 return imagenetResnet(backend, Integer.parseInt(name.substring("resnet".length())), input, classes);
             default:
@@ -232,6 +241,41 @@ public final class Models {
                 b.transformerBlock("blocks." + i, sizes.heads(), sizes.mlp(), init);
             }
             b.firstToken().layerNorm("norm").linear("head", classes, init, Init.ZEROS);
+        });
+    }
+
+    /**
+     * The LSTM language model PowerSGD trains on WikiText-2, PyTorch's {@code word_language_model} {@code RNNModel}
+     * with tied weights: an embedding of {@code vocabulary} words to {@code units} values, {@code layers} LSTM layers
+     * of {@code units} units, a decoder to the vocabulary sharing the embedding's table, and dropout of
+     * {@code dropout} after the embedding and after every LSTM layer ({@code nn.LSTM}'s between layers and the
+     * model's on the last). Its input rows are token ids of windows of sequences, time-major, and its classes the
+     * next tokens; the hidden states are carried ({@link org.gridrun.engine.model.Model.Workspace#carry}).
+     */
+    public static Network lstm(Backend backend, int vocabulary, int units, int layers, double dropout) {
+        if (units < 1 || layers < 1) {
+            throw new IllegalArgumentException("an LSTM needs at least one layer of one unit, found " + layers
+                    + " layers of " + units);
+        }
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("model", "lstm");
+        config.put("vocabulary", vocabulary);
+        config.put("units", units);
+        config.put("layers", layers);
+        config.put("dropout", dropout);
+        config.put("tied", true);
+        return new Network(backend, "lstm", config, Shape.flat(1), vocabulary, b -> {
+            b.embedding("encoder", vocabulary, units);
+            if (dropout > 0) {
+                b.dropout(dropout, false);
+            }
+            for (int layer = 0; layer < layers; layer++) {
+                b.lstm("rnn", layer, units);
+                if (dropout > 0) {
+                    b.dropout(dropout, false);
+                }
+            }
+            b.tiedDecoder("decoder");
         });
     }
 }

@@ -22,6 +22,8 @@ public final class NetBuilder {
     private int parameterCount;
     private int statisticsCount;
     private int dropouts;
+    private int stateCount;
+    private Embedding embedding;
     private Shape shape;
     private boolean inBranch;
 
@@ -103,6 +105,55 @@ public final class NetBuilder {
             throw new IllegalStateException("dropout needs a layer before it whose output it may overwrite");
         }
         return add(new Dropout(shape, p, perChannel, dropouts++));
+    }
+
+    /**
+     * A word embedding of {@code vocabulary} rows of {@code dim} values ({@code name.weight}), over inputs of one token
+     * id each, starting uniform in [−0.1, 0.1] as PyTorch's word language model initialises it.
+     */
+    public NetBuilder embedding(String name, int vocabulary, int dim) {
+        if (shape.size() != 1) {
+            throw new IllegalStateException("an embedding reads one token id per row, not " + shape);
+        }
+        // FAN_IN_UNIFORM with a fan-in of 100 is U(±1/sqrt(100)) = U(±0.1).
+        Slot table = parameter(name + ".weight", vocabulary, dim, new int[] {vocabulary, dim}, Init.FAN_IN_UNIFORM,
+                100, dim);
+        embedding = new Embedding(table);
+        return add(embedding);
+    }
+
+    /**
+     * LSTM layer {@code layer} of {@code units} units, PyTorch's {@code name.weight_ih_l<layer>} and its companions,
+     * each starting {@code U(±1/sqrt(units))} as {@code nn.LSTM} does; it carries 2·units values per sequence from one
+     * window to the next.
+     */
+    public NetBuilder lstm(String name, int layer, int units) {
+        int in = shape.size();
+        Slot wih = parameter(name + ".weight_ih_l" + layer, 4 * units, in, new int[] {4 * units, in},
+                Init.FAN_IN_UNIFORM, units, 4 * units);
+        Slot whh = parameter(name + ".weight_hh_l" + layer, 4 * units, units, new int[] {4 * units, units},
+                Init.FAN_IN_UNIFORM, units, 4 * units);
+        Slot bih = parameter(name + ".bias_ih_l" + layer, 1, 4 * units, new int[] {4 * units}, Init.FAN_IN_UNIFORM,
+                units, 4 * units);
+        Slot bhh = parameter(name + ".bias_hh_l" + layer, 1, 4 * units, new int[] {4 * units}, Init.FAN_IN_UNIFORM,
+                units, 4 * units);
+        Lstm lstm = new Lstm(shape, units, stateCount, wih, whh, bih, bhh);
+        stateCount += 2 * units;
+        return add(lstm);
+    }
+
+    /**
+     * The decoder of a language model tied to the last {@link #embedding}: a linear layer to the vocabulary whose
+     * weight is the embedding's table, with a bias of its own ({@code name.bias}) starting at zero.
+     */
+    public NetBuilder tiedDecoder(String name) {
+        if (embedding == null) {
+            throw new IllegalStateException("a tied decoder needs an embedding before it");
+        }
+        Slot table = embedding.table();
+        Slot b = parameter(name + ".bias", 1, table.rows(), new int[] {table.rows()}, Init.ZEROS, 1, 1);
+        embedding.tie();
+        return add(new Linear(shape, table.rows(), table, b));
     }
 
     /**
@@ -309,5 +360,10 @@ public final class NetBuilder {
 
     int statisticsCount() {
         return statisticsCount;
+    }
+
+    /** The values per sequence that recurrent layers carry from one window to the next. */
+    int stateCount() {
+        return stateCount;
     }
 }

@@ -101,6 +101,11 @@ public final class Network implements Model {
     }
 
     @Override
+    public int carriedState() {
+        return plan.stateCount();
+    }
+
+    @Override
     public Tensor parameters() {
         return params;
     }
@@ -253,6 +258,17 @@ public final class Network implements Model {
         @Override
         public void reseed(long noise) {
             ctx.noise = noise;
+        }
+
+        @Override
+        public void carry(Tensor state) {
+            int width = plan.stateCount();
+            if (width == 0 || state.size() % width != 0) {
+                throw new IllegalArgumentException(name + " carries " + width + " values per sequence, found "
+                        + state);
+            }
+            ctx.state = state;
+            ctx.sequences = state.size() / width;
         }
 
         @Override

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TorchReferenceTest {
     /** A Python that imports torch: $GRIDRUN_PYTHON, Debian's, or the first on the PATH; null when none does. */
-    private static String python;
+    static String python;
     /** Whether {@link #python} also imports torchvision, which builds the ImageNet ResNets. */
     private static boolean torchvision;
 
@@ -208,13 +208,13 @@ class TorchReferenceTest {
         ws.close();
     }
 
-    private static void write(Path file, float[] values) throws IOException {
+    static void write(Path file, float[] values) throws IOException {
         ByteBuffer bytes = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
         bytes.asFloatBuffer().put(values);
         Files.write(file, bytes.array());
     }
 
-    private static float[] read(Path file, int count) throws IOException {
+    static float[] read(Path file, int count) throws IOException {
         float[] values = new float[count];
         ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
         assertEquals(4L * count, bytes.remaining(), "gradient length");
