@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.gridrun.engine.random.CounterRng;
-import org.gridrun.engine.simd.Simd;
 
 /**
  * What the bucketed level quantizers share (qsgd, qinf, nuq, trn, and the methods that learn their levels): a gradient
@@ -98,9 +97,6 @@ abstract class LevelQuantizer extends BaseCompressor {
     /** Per half ({@link Halves}): a packer, a reader and level indices of one chunk, and a decoding table. */
     private final Chunks chunks = new Chunks();
     private final float[][] tables;
-
-    /** Whether uniform levels round with {@link VectorRounding}; switched off only by tests that compare both. */
-    static volatile boolean vectors = Simd.enabled();
 
     LevelQuantizer(int bits, int bucketSize, boolean perLayer, Norm norm, double[] levels, boolean adaptive,
                    long seed, long stream) {
@@ -264,7 +260,7 @@ abstract class LevelQuantizer extends BaseCompressor {
             Arrays.fill(codes, 0, to - from, 0);
         } else if (uniform) {
             float ratio = (levels.length - 1) * 0.5f / scale;
-            if (vectors && Float.isFinite(ratio) && levels.length <= VectorRounding.MAX_LEVELS) {
+            if (Vectors.enabled && Float.isFinite(ratio) && levels.length <= VectorRounding.MAX_LEVELS) {
                 vectorCodes(g, offset, from, to, codes, chunks.uniforms(part), first, bound, ratio);
             } else {
                 uniformCodes(g, offset, from, to, codes, first, bound, ratio);

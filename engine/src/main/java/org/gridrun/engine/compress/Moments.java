@@ -1,12 +1,7 @@
 package org.gridrun.engine.compress;
 
-import org.gridrun.engine.simd.Simd;
-
 /** Sums over a range of floats in double precision, fast and in a fixed order (so the result is reproducible). */
 final class Moments {
-    /** Whether {@link VectorMoments} sums the squares; switched off only by tests that compare both. */
-    static volatile boolean vectors = Simd.enabled();
-
     private Moments() {
     }
 
@@ -15,7 +10,7 @@ final class Moments {
      * {@code sum[at]}. Four interleaved chains of additions, so that they overlap instead of each waiting on the last.
      */
     static double squares(float[] g, int from, int to, double[] sum, int at) {
-        if (sum == null && vectors) {
+        if (sum == null && Vectors.enabled) {
             return VectorMoments.squares(g, from, to);
         }
         double q0 = 0;

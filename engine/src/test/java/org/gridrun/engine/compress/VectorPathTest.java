@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
 class VectorPathTest {
     @AfterEach
     void restore() {
-        LevelQuantizer.vectors = Simd.enabled();
-        Moments.vectors = Simd.enabled();
+        Vectors.enabled = Simd.enabled();
         Halves.minValues = Halves.MIN_VALUES;
     }
 
@@ -97,8 +96,7 @@ class VectorPathTest {
 
     /** Two encodes and decodes of {@code g[3 … 3 + length)} with a layout of three odd tensors; bytes and values. */
     private static List<Object> run(String name, Map<String, Object> params, float[] g, int length, boolean vectors) {
-        LevelQuantizer.vectors = vectors;
-        Moments.vectors = vectors;
+        Vectors.enabled = vectors;
         Compressor c = Compressors.create(name, params, 9).copy(1);
         int a = Math.max(1, length / 3 + 5);
         int b = Math.max(0, length - a - 2);
