@@ -5,7 +5,7 @@ package org.gridrun.engine.compress;
  *
  * <p>Bit {@code i} of the stream is bit {@code i % 8} of byte {@code i / 8}; a code's low bit comes first. Pending
  * bits collect in a 64-bit accumulator that is stored four bytes at a time, so writing a code is a shift, an or and,
- * every 32 bits, one store; 4- and 8-bit codes from a whole byte go sixteen at a time with the Vector API
+ * every 32 bits, one store; 2-, 4- and 8-bit codes from a whole byte go sixteen at a time with the Vector API
  * ({@link VectorPacking}) where it runs. Bits before the start position are preserved; call {@link #flush()} after the last code,
  * which zeroes the unused high bits of the last byte. One packer is reused across payloads through
  * {@link #reset(byte[], long)}; it allocates nothing.

@@ -70,10 +70,14 @@ abstract class LevelQuantizer extends BaseCompressor {
         }
 
         /**
-         * The largest magnitude as the largest sign-cleared bit pattern, an integer maximum the JIT vectorises; a
-         * NaN's pattern is above infinity's, so a NaN value gives NaN as {@code Math.max} would.
+         * The largest magnitude as the largest sign-cleared bit pattern, an integer maximum; a
+         * NaN's pattern is above infinity's, so a NaN value gives NaN as {@code Math.max} would (with vectors:
+         * {@link VectorMoments#largestBits}).
          */
         private static float largest(float[] g, int start, int end) {
+            if (Vectors.enabled) {
+                return Float.intBitsToFloat(VectorMoments.largestBits(g, start, end));
+            }
             int max = 0;
             for (int i = start; i < end; i++) {
                 max = Math.max(max, Float.floatToRawIntBits(g[i]) & 0x7FFFFFFF);
@@ -253,7 +257,10 @@ abstract class LevelQuantizer extends BaseCompressor {
         out.flush();
     }
 
-    /** The level indices of values {@code [from, to)} of one bucket of norm {@code scale}, into {@code codes}. */
+    /**
+     * The level indices of values {@code [from, to)} of one bucket of norm {@code scale}, into {@code codes}; with
+     * vectors, any levels take their uniforms from the vector generator too, and search one value at a time.
+     */
     private void bucketCodes(float[] g, int offset, int from, int to, int[] codes, int part, long first, float scale,
                              float bound) {
         if (scale == 0f || !Float.isFinite(scale)) {
@@ -264,6 +271,14 @@ abstract class LevelQuantizer extends BaseCompressor {
                 vectorCodes(g, offset, from, to, codes, chunks.uniforms(part), first, bound, ratio);
             } else {
                 uniformCodes(g, offset, from, to, codes, first, bound, ratio);
+            }
+        } else if (Vectors.enabled) {
+            int[] u = chunks.uniforms(part);
+            rng.uniforms16(first, from, u, to - from);
+            LevelSearch s = search;
+            double inverse = 1.0 / scale;
+            for (int j = 0; j < to - from; j++) {
+                codes[j] = s.index(clamp(g[offset + from + j], bound) * inverse, u[j]);
             }
         } else {
             searchCodes(g, offset, from, to, codes, first, bound, 1.0 / scale);

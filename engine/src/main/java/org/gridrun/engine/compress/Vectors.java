@@ -17,6 +17,6 @@ final class Vectors {
 
     /** Whether codes of {@code width} bits are packed and unpacked with vectors. */
     static boolean packs(int width) {
-        return WIDE && enabled && (width == 4 || width == 8);
+        return WIDE && enabled && (width == 2 || width == 4 || width == 8);
     }
 }

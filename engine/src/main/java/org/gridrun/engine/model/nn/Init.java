@@ -15,6 +15,12 @@ public enum Init {
     KAIMING_NORMAL_FAN_OUT,
     /** {@code U(±1/sqrt(fan_in))}: PyTorch's default for the weights and biases of {@code Conv2d} and {@code Linear}. */
     FAN_IN_UNIFORM,
+    /**
+     * {@code U(±sqrt(6/fan_in))}, Kaiming/He uniform ({@code kaiming_uniform_(nonlinearity='relu')}): the mlp's
+     * weights, drawn as {@code −b + 2b·u} with {@code b} and the 24-bit uniform {@code u} in float, as the mlp always
+     * drew them.
+     */
+    KAIMING_UNIFORM,
     /** All zeros. */
     ZEROS,
     /** All ones (batch-norm scales). */
@@ -32,6 +38,14 @@ public enum Init {
                 double bound = 1.0 / Math.sqrt(fanIn);
                 for (int i = 0; i < size; i++) {
                     out[offset + i] = (float) ((2 * rng.nextDouble() - 1) * bound);
+                }
+            }
+            case KAIMING_UNIFORM -> {
+                float bound = (float) Math.sqrt(6.0 / fanIn);
+                float low = -bound;
+                float width = bound - low;
+                for (int i = 0; i < size; i++) {
+                    out[offset + i] = low + width * rng.nextFloat();
                 }
             }
             case KAIMING_NORMAL -> normal(out, offset, size, Math.sqrt(2.0 / fanIn), rng);
