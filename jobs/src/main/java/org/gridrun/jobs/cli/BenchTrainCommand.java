@@ -119,12 +119,12 @@ final class BenchTrainCommand implements Callable<Integer> {
                     device = b.blas();
                 }
                 out.printf(Locale.ROOT, "batch %d on cuda, min and median of %d steps after %d warm-up, each step "
-                        + "synchronised; %s; torch (run first): %s%n", batch, steps, warmup, device, torchText);
+                        + "synchronised; %s; torch: %s, run first%n", batch, steps, warmup, device, torchText);
             } else {
                 String blasThreads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset");
                 out.printf(Locale.ROOT, "batch %d, %d threads, min and median of %d steps after %d warm-up; %s, "
-                        + "OPENBLAS_NUM_THREADS %s; torch (run first, %d threads, its OpenBLAS too): %s%n", batch,
-                        threads, steps, warmup, CpuBackend.blasName(), blasThreads, threads, torchText);
+                        + "OPENBLAS_NUM_THREADS %s; torch: %s, run first on %d threads (its OpenBLAS too)%n", batch,
+                        threads, steps, warmup, CpuBackend.blasName(), blasThreads, torchText, threads);
             }
             out.printf(Locale.ROOT, "%-10s %9s %9s %11s %11s %8s%n", "model", "ms min", "ms median", "torch min",
                     "torch median", "ratio");
