@@ -66,6 +66,30 @@ public final class FloatFormat {
         return 1 + exponentBits + mantissaBits;
     }
 
+    /** The bits {@link #encode}'s fast path drops from a float32's fraction: {@code 23 − mantissaBits}. */
+    int shift() {
+        return 23 - mantissaBits;
+    }
+
+    /** What the fast path subtracts from the shifted bits to re-bias the exponent. */
+    int rebias() {
+        return (127 - bias) << mantissaBits;
+    }
+
+    /** The float32 exponent fields the fast path takes: {@code [fastLow(), fastLow() + fastSpan()]}. */
+    int fastLow() {
+        return fastLow;
+    }
+
+    int fastSpan() {
+        return fastSpan;
+    }
+
+    /** The largest finite magnitude code. */
+    int maxCode() {
+        return maxCode;
+    }
+
     /** The largest finite value. */
     public float max() {
         return (float) max;

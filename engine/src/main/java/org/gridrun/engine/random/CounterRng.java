@@ -114,6 +114,27 @@ public final class CounterRng {
         }
     }
 
+    /**
+     * Fills {@code out[0 … count)} with the 32-bit uniforms (as ints, to be read unsigned) of values {@code from}
+     * onward of a stretch of the stream that starts at draw {@code first}, two per draw: an even value takes the high
+     * half of draw {@code first + e/2}, an odd one the low half. Does not move the counter; vectors as
+     * {@link #uniforms16}.
+     */
+    public void uniforms32(long first, int from, int[] out, int count) {
+        int j = 0;
+        if ((from & 1) != 0 && count > 0) {
+            out[j++] = (int) at(first + (from >>> 1));
+        }
+        if (Simd.enabled() && j < count) {
+            j += VectorDraws.fill32(key, first, from + j, out, j, count - j);
+        }
+        for (; j < count; j++) {
+            long e = from + j;
+            long draw = at(first + (e >>> 1));
+            out[j] = (int) ((e & 1) == 0 ? draw >>> 32 : draw);
+        }
+    }
+
     /** Value {@code e}'s 16-bit uniform of the stretch from draw {@code first} ({@link #uniforms16}). */
     public int uniform16(long first, long e) {
         return (int) (at(first + (e >>> 2)) >>> (48 - 16 * (e & 3))) & 0xFFFF;

@@ -7,7 +7,7 @@ import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link CounterRng#uniforms16} with the Vector API: a vector of consecutive draws at once, each lane the SplitMix64
+ * {@link CounterRng#uniforms16} and {@link CounterRng#uniforms32} with the Vector API: a vector of consecutive draws at once, each lane the SplitMix64
  * finaliser of {@code key + γ·position}, then cut into 16-bit pieces in value order by one lane shuffle and a shift.
  *
  * <p>Loaded only when {@link org.gridrun.engine.simd.Simd#enabled()}; the integer arithmetic wraps exactly as the
@@ -39,15 +39,34 @@ final class VectorDraws {
         long base = key + CounterRng.GAMMA * (first + (from >>> 2));
         long stride = CounterRng.GAMMA * DRAWS;
         for (; done + VALUES <= count; done += VALUES, base += stride) {
-            LongVector z = STEPS.add(base);
-            z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 30)).mul(0xBF58476D1CE4E5B9L);
-            z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 27)).mul(0x94D049BB133111EBL);
-            z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 31));
-            IntVector halves = z.reinterpretAsInts();
+            IntVector halves = mix(STEPS.add(base)).reinterpretAsInts();
             pieces(halves, LOW_HALF).intoArray(out, at + done);
             pieces(halves, HIGH_HALF).intoArray(out, at + done + VALUES / 2);
         }
         return done;
+    }
+
+    /**
+     * Fills {@code out[at … at + count)} with the 32-bit uniforms of values {@code from} onward, {@code from} even,
+     * two per draw ({@link CounterRng#uniforms32}); returns how many it filled (whole vectors).
+     */
+    static int fill32(long key, long first, int from, int[] out, int at, int count) {
+        int done = 0;
+        long base = key + CounterRng.GAMMA * (first + (from >>> 1));
+        long stride = CounterRng.GAMMA * DRAWS;
+        for (; done + 2 * DRAWS <= count; done += 2 * DRAWS, base += stride) {
+            LongVector z = mix(STEPS.add(base));
+            z.lanewise(VectorOperators.LSHL, 32).or(z.lanewise(VectorOperators.LSHR, 32)).reinterpretAsInts()
+                    .intoArray(out, at + done);
+        }
+        return done;
+    }
+
+    /** The SplitMix64 finaliser on every lane ({@link CounterRng#mix}). */
+    private static LongVector mix(LongVector z) {
+        z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 30)).mul(0xBF58476D1CE4E5B9L);
+        z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 27)).mul(0x94D049BB133111EBL);
+        return z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 31));
     }
 
     private static IntVector pieces(IntVector halves, VectorShuffle<Integer> order) {

@@ -59,6 +59,25 @@ class VectorPathTest {
     }
 
     @Test
+    void floatCastsGiveTheScalarBytesOnOddSizes() {
+        assumeTrue(Simd.enabled(), Simd.describe());
+        float[] g = gradient(70_001);
+        g[3000] = 70_000f;
+        g[3001] = -1e-9f;
+        g[3002] = Float.NEGATIVE_INFINITY;
+        g[3003] = -0f;
+        for (String name : List.of("fp16", "bf16", "fp8")) {
+            for (int length : new int[] {1, 3, 17, 63, 1001, 4099, 70_001 - 7}) {
+                List<Object> scalar = run(name, Map.of(), g, length, false);
+                List<Object> vector = run(name, Map.of(), g, length, true);
+                for (int i = 0; i < scalar.size(); i += 2) {
+                    assertArrayEquals((byte[]) scalar.get(i), (byte[]) vector.get(i), name + " length " + length);
+                }
+            }
+        }
+    }
+
+    @Test
     void twoThreadsOnTheVectorPathGiveOneThreadsBytes() {
         assumeTrue(Simd.enabled(), Simd.describe());
         float[] g = gradient(70_001);

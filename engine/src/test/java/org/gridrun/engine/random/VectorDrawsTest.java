@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link CounterRng#uniforms16}, vectors or not, against the draws one at a time, at every offset and length. */
+/** {@link CounterRng#uniforms16} and {@code uniforms32}, vectors or not, against the draws one at a time, at every offset and length. */
 class VectorDrawsTest {
     @Test
     void uniformsAreTheScalarDrawsPiecesAtEveryOffset() {
@@ -23,6 +23,13 @@ class VectorDrawsTest {
                     }
                     for (int j = count; j < out.length; j++) {
                         assertEquals(-1, out[j], "wrote past count " + count);
+                    }
+                    rng.uniforms32(first, from, out, count);
+                    for (int j = 0; j < count; j++) {
+                        int e = from + j;
+                        long draw = rng.at(first + e / 2);
+                        int expected = (int) (e % 2 == 0 ? draw >>> 32 : draw);
+                        assertEquals(expected, out[j], "32-bit: first " + first + ", value " + e + ", count " + count);
                     }
                 }
             }
