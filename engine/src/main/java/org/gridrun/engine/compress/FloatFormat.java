@@ -125,8 +125,8 @@ public final class FloatFormat {
      * exactly, so rounding decides as {@link #encodeSlow} does, and the result saturates at the largest finite code.
      */
     private int encodeNormal(int abs, long uniform) {
-        int shift = 23 - mantissaBits;
-        int low = (abs >>> shift) - ((127 - bias) << mantissaBits);
+        int shift = shift();
+        int low = (abs >>> shift) - rebias();
         int rest = abs & ((1 << shift) - 1);
         int up;
         if (uniform < 0) {
