@@ -18,10 +18,9 @@ import org.gridrun.engine.simd.Simd;
  * runs with {@code --add-modules jdk.incubator.vector}, else plain Java. Each fallback logs a WARNING through
  * java.util.logging; the logger is held here at OFF so the lines never reach a job's log.
  *
- * <p>One exception: when the {@code libblas.so.3} the process mapped is Debian's reference BLAS (the
- * {@code libblas3} package, in a {@code blas/} folder: a triple loop, no OpenBLAS installed) and the Vector API module
- * is loaded, netlib's VectorBLAS is taken instead: on 2 cores it trained resnet20 twice as fast, and it summed a
- * ResNet-50's gradients closely enough to match PyTorch's float64 ones where the reference BLAS did not.
+ * <p>When the {@code libblas.so.3} the process mapped is Debian's reference BLAS (the {@code libblas3} package, in a
+ * {@code blas/} folder: a triple loop, no OpenBLAS installed), {@link #describe} says so, and
+ * {@code -Dgridrun.blas=vector} (with the Vector API module) takes netlib's VectorBLAS instead.
  */
 final class NetlibBlas {
     /** Held so the logger, and its level, outlive garbage collection. */
@@ -29,7 +28,13 @@ final class NetlibBlas {
     private static final BLAS LOADED = BLAS.getInstance();
     /** Whether the native BLAS netlib loaded is the reference implementation, which {@link #INSTANCE} then avoids. */
     private static final boolean REFERENCE = LOADED instanceof NativeBLAS && referenceMapped();
-    private static final BLAS INSTANCE = REFERENCE && Simd.moduleLoaded() ? JavaBLAS.getInstance() : LOADED;
+    /**
+     * VectorBLAS in place of the reference BLAS, only when asked ({@code -Dgridrun.blas=vector}): it trained resnet20
+     * twice as fast and matched PyTorch's float64 ResNet-50 gradients where the reference BLAS did not, but each short
+     * job pays its compilation (ChaosTest's 16 tiny trainers went past their time limit), so it is not the default.
+     */
+    private static final boolean VECTOR = "vector".equals(System.getProperty("gridrun.blas"));
+    private static final BLAS INSTANCE = REFERENCE && VECTOR && Simd.moduleLoaded() ? JavaBLAS.getInstance() : LOADED;
 
     private NetlibBlas() {
     }
@@ -53,8 +58,8 @@ final class NetlibBlas {
             default -> "netlib JavaBLAS (" + impl + ")";
         };
         if (REFERENCE) {
-            text += INSTANCE == LOADED ? "; libblas.so.3 is the reference BLAS: install OpenBLAS, or start the JVM "
-                    + "with --add-modules jdk.incubator.vector for VectorBLAS"
+            text += INSTANCE == LOADED ? "; libblas.so.3 is the reference BLAS: install OpenBLAS, or run with "
+                    + "-Dgridrun.blas=vector (and the Vector API module) for VectorBLAS"
                     : "; in place of libblas.so.3, the reference BLAS (install OpenBLAS for native speed)";
         }
         return text;
