@@ -20,6 +20,14 @@ public final class CpuBackend implements Backend {
     private final CpuGemm[] batchGemms = {new CpuGemm(NetlibBlas.instance(), false),
         new CpuGemm(NetlibBlas.instance(), false)};
 
+    /**
+     * Whether this process's matrix products run on Debian's reference BLAS (a plain triple loop in float32, no
+     * blocking): slow, and its long sequential sums are less accurate than OpenBLAS's or VectorBLAS's.
+     */
+    public static boolean referenceBlas() {
+        return NetlibBlas.referenceInUse();
+    }
+
     /** The name of the linear-algebra library the CPU backend uses, e.g. {@code netlib JNIBLAS (native)}. */
     public static String blasName() {
         return NetlibBlas.describe();

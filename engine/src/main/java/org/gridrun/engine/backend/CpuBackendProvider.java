@@ -1,6 +1,8 @@
 package org.gridrun.engine.backend;
 
-/** Provides the {@code cpu} backend, which is always available. */
+import org.gridrun.engine.simd.Simd;
+
+/** Provides the {@code cpu} backend, which is always available; its probe names the BLAS and the quantizers' path. */
 public final class CpuBackendProvider implements BackendProvider {
     @Override
     public String name() {
@@ -15,7 +17,7 @@ public final class CpuBackendProvider implements BackendProvider {
     @Override
     public BackendProbe probe() {
         try {
-            return new BackendProbe(name(), true, CpuBackend.blasName());
+            return new BackendProbe(name(), true, CpuBackend.blasName() + "; quantizer kernels: " + Simd.describe());
         } catch (RuntimeException | LinkageError e) {
             return new BackendProbe(name(), false, "netlib BLAS failed to load: " + e);
         }

@@ -5,7 +5,8 @@ package org.gridrun.engine.compress;
  *
  * <p>Bit {@code i} of the stream is bit {@code i % 8} of byte {@code i / 8}; a code's low bit comes first. Pending
  * bits collect in a 64-bit accumulator that is stored four bytes at a time, so writing a code is a shift, an or and,
- * every 32 bits, one store. Bits before the start position are preserved; call {@link #flush()} after the last code,
+ * every 32 bits, one store; 2-, 4- and 8-bit codes from a whole byte go sixteen at a time with the Vector API
+ * ({@link VectorPacking}) where it runs. Bits before the start position are preserved; call {@link #flush()} after the last code,
  * which zeroes the unused high bits of the last byte. One packer is reused across payloads through
  * {@link #reset(byte[], long)}; it allocates nothing.
  */
@@ -41,7 +42,14 @@ public final class BitPacker {
      * calls of {@link #write} do, with the accumulator held in locals for the whole loop.
      */
     public void writeAll(int[] codes, int count, int width) {
-        int done = pending == 0 && 32 % width == 0 ? writeWords(codes, count, width) : 0;
+        int done = 0;
+        if (pending == 0 && Vectors.packs(width)) {
+            done = VectorPacking.pack(codes, 0, count, width, out, bytePos);
+            bytePos += done * width / 8;
+        }
+        if (pending == 0 && 32 % width == 0) {
+            done += writeWords(codes, done, count, width);
+        }
         if (done < count) {
             writeRest(codes, null, width, done, count);
         }
@@ -49,16 +57,16 @@ public final class BitPacker {
 
     /**
      * The whole-word path of {@link #writeAll(int[], int, int)}, from a byte boundary with a width that divides 32:
-     * each group of {@code 32/width} codes becomes one int and one four-byte store, with no test per code. Returns
-     * how many codes it wrote (whole groups that fit in the array).
+     * each group of {@code 32/width} codes from {@code codes[from]} on becomes one int and one four-byte store, with
+     * no test per code. Returns how many codes it wrote (whole groups that fit in the array).
      */
-    private int writeWords(int[] codes, int count, int width) {
+    private int writeWords(int[] codes, int from, int count, int width) {
         int perWord = 32 / width;
         int mask = width == 32 ? -1 : (1 << width) - 1;
-        int groups = Math.min(count / perWord, (out.length - bytePos) / 4);
+        int groups = Math.min((count - from) / perWord, (out.length - bytePos) / 4);
         byte[] o = out;
         int p = bytePos;
-        for (int g = 0, i = 0; g < groups; g++, p += 4) {
+        for (int g = 0, i = from; g < groups; g++, p += 4) {
             int word = 0;
             for (int k = 0; k < 32; k += width, i++) {
                 word |= (codes[i] & mask) << k;

@@ -50,7 +50,14 @@ public final class BitReader {
      * bytes remain to load.
      */
     public void readAll(int[] codes, int count, int width) {
-        int done = available == 0 && 32 % width == 0 ? readWords(codes, count, width) : 0;
+        int done = 0;
+        if (available == 0 && Vectors.packs(width)) {
+            done = VectorPacking.unpack(in, bytePos, codes, 0, count, width);
+            bytePos += done * width / 8;
+        }
+        if (available == 0 && 32 % width == 0) {
+            done += readWords(codes, done, count, width);
+        }
         if (done < count) {
             readRest(codes, done, count, width);
         }
@@ -58,15 +65,16 @@ public final class BitReader {
 
     /**
      * The whole-word path of {@link #readAll}, from a byte boundary with a width that divides 32: one four-byte load
-     * per {@code 32/width} codes, each a shift and a mask, with no test per code. Returns how many codes it read.
+     * per {@code 32/width} codes, each a shift and a mask, with no test per code, into {@code codes[from …]}. Returns
+     * how many codes it read.
      */
-    private int readWords(int[] codes, int count, int width) {
+    private int readWords(int[] codes, int from, int count, int width) {
         int perWord = 32 / width;
         int mask = width == 32 ? -1 : (1 << width) - 1;
-        int groups = Math.min(count / perWord, (in.length - bytePos) / 4);
+        int groups = Math.min((count - from) / perWord, (in.length - bytePos) / 4);
         byte[] b = in;
         int p = bytePos;
-        for (int g = 0, i = 0; g < groups; g++, p += 4) {
+        for (int g = 0, i = from; g < groups; g++, p += 4) {
             int word = LittleEndian.getInt(b, p);
             for (int k = 0; k < 32; k += width, i++) {
                 codes[i] = word >>> k & mask;

@@ -14,6 +14,7 @@ final class Chunks {
     private final BitPacker[] packers = {new BitPacker(), new BitPacker()};
     private final BitReader[] readers = {new BitReader(), new BitReader()};
     private final int[][] codes = new int[2][SIZE];
+    private final int[][] uniforms = new int[2][SIZE];
 
     /** Part {@code part}'s packer, writing into {@code bytes} from bit {@code bitOffset}. */
     BitPacker packer(int part, byte[] bytes, long bitOffset) {
@@ -28,5 +29,10 @@ final class Chunks {
     /** Part {@code part}'s buffer of {@link #SIZE} codes. */
     int[] codes(int part) {
         return codes[part];
+    }
+
+    /** Part {@code part}'s buffer of {@link #SIZE} 16-bit uniforms. */
+    int[] uniforms(int part) {
+        return uniforms[part];
     }
 }

@@ -28,6 +28,8 @@ public final class FloatCast extends RandomizedCompressor {
     private final boolean stochastic;
     /** Whether codes take two bytes (fp16, bf16) rather than one (fp8). */
     private final boolean wide;
+    /** Per half ({@link Halves}): a chunk's 32-bit uniforms, for the vector path. */
+    private final int[][] uniforms = new int[2][Chunks.SIZE];
 
     FloatCast(String name, FloatFormat format, boolean stochastic, long seed, long stream) {
         super(seed, stream);
@@ -68,7 +70,7 @@ public final class FloatCast extends RandomizedCompressor {
         Payload p = payload(payloadBits(length), 0, length);
         long counter = rng.counter();
         Halves.split(length, Chunks.ALIGN, Halves.worthIt(length),
-                (part, from, to) -> encodeRange(gradient, offset, from, to, p.bytes(), counter));
+                (part, from, to) -> encodeRange(gradient, offset, from, to, p.bytes(), counter, part));
         if (stochastic) {
             rng.seek(counter + (length + 1L) / 2);
         }
@@ -80,9 +82,13 @@ public final class FloatCast extends RandomizedCompressor {
      * {@code counter + e/2} for value {@code e} (even: high half, odd: low half). Codes go straight into their
      * bytes: every width here is a whole number of bytes, so the packed stream is each code little-endian.
      */
-    private void encodeRange(float[] g, int offset, int from, int to, byte[] bytes, long counter) {
+    private void encodeRange(float[] g, int offset, int from, int to, byte[] bytes, long counter, int part) {
         FloatFormat f = format;
         int e = from;
+        if (stochastic && Vectors.enabled && f.fastSpan() >= 0) {
+            vectorRange(g, offset, from, to, bytes, counter, part);
+            return;
+        }
         if (!stochastic) {
             for (; e < to; e++) {
                 put(bytes, e, f.encodeNearest(g[offset + e]));
@@ -96,6 +102,23 @@ public final class FloatCast extends RandomizedCompressor {
         }
         if (e < to) {
             put(bytes, e, f.encode(g[offset + e], rng.at(counter + (e >>> 1)) >>> 32));
+        }
+    }
+
+    /**
+     * {@link #encodeRange}'s stochastic rounding with the Vector API, a chunk at a time: the chunk's 32-bit uniforms
+     * from the vector generator ({@code CounterRng.uniforms32}), then whole vectors of codes ({@link VectorFloatCast}),
+     * then the tail.
+     */
+    private void vectorRange(float[] g, int offset, int from, int to, byte[] bytes, long counter, int part) {
+        int[] u = uniforms[part];
+        for (int e = from; e < to; ) {
+            int n = Math.min(Chunks.SIZE, to - e);
+            rng.uniforms32(counter, e, u, n);
+            for (int j = VectorFloatCast.encode(format, g, offset + e, n, u, bytes, e, wide); j < n; j++) {
+                put(bytes, e + j, format.encode(g[offset + e + j], u[j] & 0xFFFFFFFFL));
+            }
+            e += n;
         }
     }
 

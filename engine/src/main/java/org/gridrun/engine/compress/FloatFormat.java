@@ -66,6 +66,30 @@ public final class FloatFormat {
         return 1 + exponentBits + mantissaBits;
     }
 
+    /** The bits {@link #encode}'s fast path drops from a float32's fraction: {@code 23 − mantissaBits}. */
+    int shift() {
+        return 23 - mantissaBits;
+    }
+
+    /** What the fast path subtracts from the shifted bits to re-bias the exponent. */
+    int rebias() {
+        return (127 - bias) << mantissaBits;
+    }
+
+    /** The float32 exponent fields the fast path takes: {@code [fastLow(), fastLow() + fastSpan()]}. */
+    int fastLow() {
+        return fastLow;
+    }
+
+    int fastSpan() {
+        return fastSpan;
+    }
+
+    /** The largest finite magnitude code. */
+    int maxCode() {
+        return maxCode;
+    }
+
     /** The largest finite value. */
     public float max() {
         return (float) max;
@@ -101,8 +125,8 @@ public final class FloatFormat {
      * exactly, so rounding decides as {@link #encodeSlow} does, and the result saturates at the largest finite code.
      */
     private int encodeNormal(int abs, long uniform) {
-        int shift = 23 - mantissaBits;
-        int low = (abs >>> shift) - ((127 - bias) << mantissaBits);
+        int shift = shift();
+        int low = (abs >>> shift) - rebias();
         int rest = abs & ((1 << shift) - 1);
         int up;
         if (uniform < 0) {

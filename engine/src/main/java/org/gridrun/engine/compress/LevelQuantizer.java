@@ -70,10 +70,14 @@ abstract class LevelQuantizer extends BaseCompressor {
         }
 
         /**
-         * The largest magnitude as the largest sign-cleared bit pattern, an integer maximum the JIT vectorises; a
-         * NaN's pattern is above infinity's, so a NaN value gives NaN as {@code Math.max} would.
+         * The largest magnitude as the largest sign-cleared bit pattern, an integer maximum; a
+         * NaN's pattern is above infinity's, so a NaN value gives NaN as {@code Math.max} would (with vectors:
+         * {@link VectorMoments#largestBits}).
          */
         private static float largest(float[] g, int start, int end) {
+            if (Vectors.enabled) {
+                return Float.intBitsToFloat(VectorMoments.largestBits(g, start, end));
+            }
             int max = 0;
             for (int i = start; i < end; i++) {
                 max = Math.max(max, Float.floatToRawIntBits(g[i]) & 0x7FFFFFFF);
@@ -94,9 +98,6 @@ abstract class LevelQuantizer extends BaseCompressor {
     private LevelSearch search;
     private final CounterRng rng;
     private final Buckets buckets;
-    /** Per bucket of the latest encode: its norm and clip bound. */
-    private float[] scales = new float[0];
-    private float[] bounds = new float[0];
     /** Per half ({@link Halves}): a packer, a reader and level indices of one chunk, and a decoding table. */
     private final Chunks chunks = new Chunks();
     private final float[][] tables;
@@ -212,68 +213,76 @@ abstract class LevelQuantizer extends BaseCompressor {
         checkRange(gradient, offset, length);
         Buckets b = buckets.forLength(length);
         Payload p = payload(payloadBits(length), 32L * (b.header(b.count()) - (length - b.quantizedValues())), length);
-        if (scales.length < b.count()) {
-            scales = new float[b.count()];
-            bounds = new float[b.count()];
-        }
         long first = rng.counter();
         rng.seek(first + Uniform16.draws(length));
         boolean split = Halves.worthIt(length) && b.quantizedValues() == length;
-        Halves.split(b.count(), 1, split, (part, from, to) -> measure(gradient, offset, b, from, to, p.bytes()));
         Halves.split(length, Chunks.ALIGN, split,
                 (part, from, to) -> quantize(gradient, offset, b, from, to, p.bytes(), part, first));
         return p;
     }
 
-    /** Writes the norms of buckets {@code [from, to)} and keeps them and their clip bounds. */
-    private void measure(float[] g, int offset, Buckets b, int from, int to, byte[] bytes) {
-        for (int k = from; k < to; k++) {
-            int start = offset + b.start(k);
-            int end = offset + b.start(k + 1);
-            if (b.raw(k)) {
-                for (int i = start; i < end; i++) {
-                    LittleEndian.putFloat(bytes, 4 * (b.header(k) + i - start), g[i]);
-                }
-                continue;
-            }
-            float bound = clipBound(g, start, end);
-            float scale = norm.of(g, start, end, bound);
-            bounds[k] = bound;
-            scales[k] = scale;
-            LittleEndian.putFloat(bytes, 4 * b.header(k), scale);
-        }
-    }
-
     /**
-     * Packs the level indices of values {@code [from, to)}, {@code from} a multiple of {@link Chunks#ALIGN} so they
-     * start on a whole byte; value {@code e} takes its uniform from draw {@code first + e/4} ({@link #uniformOf}),
-     * whatever thread handles it.
+     * Measures and packs values {@code [from, to)}, {@code from} a multiple of {@link Chunks#ALIGN} so their codes
+     * start on a whole byte, bucket by bucket: each bucket's norm just before its codes, while its values are still in
+     * the cache, so the gradient is read from memory once. A bucket's norm (or raw values) is written by the part its
+     * first value belongs to; a bucket that straddles the two parts is measured by both, alike. Value {@code e} takes
+     * its uniform from draw {@code first + e/4} ({@link #uniformOf}), whatever thread handles it.
      */
     private void quantize(float[] g, int offset, Buckets b, int from, int to, byte[] bytes, int part, long first) {
         BitPacker out = chunks.packer(part, bytes, 32L * b.header(b.count()) + (long) bits * b.codesBefore(from));
         int[] codes = chunks.codes(part);
-        int k = b.indexOf(from);
-        for (int e = from; e < to; ) {
+        for (int k = b.indexOf(from), e = from; e < to; k++) {
+            int start = offset + b.start(k);
+            int end = offset + b.start(k + 1);
+            boolean owned = b.start(k) >= from;
             if (b.raw(k)) {
-                e = b.start(++k);
+                for (int i = start; owned && i < end; i++) {
+                    LittleEndian.putFloat(bytes, 4 * (b.header(k) + i - start), g[i]);
+                }
+                e = b.start(k + 1);
                 continue;
             }
-            int end = Math.min(Math.min(to, b.start(k + 1)), e + Chunks.SIZE);
-            float scale = scales[k];
-            if (scale == 0f || !Float.isFinite(scale)) {
-                Arrays.fill(codes, 0, end - e, 0);
-            } else if (uniform) {
-                uniformCodes(g, offset, e, end, codes, first, bounds[k], (levels.length - 1) * 0.5f / scale);
-            } else {
-                searchCodes(g, offset, e, end, codes, first, bounds[k], 1.0 / scale);
+            float bound = clipBound(g, start, end);
+            float scale = norm.of(g, start, end, bound);
+            if (owned) {
+                LittleEndian.putFloat(bytes, 4 * b.header(k), scale);
             }
-            out.writeAll(codes, end - e, bits);
-            e = end;
-            if (e == b.start(k + 1)) {
-                k++;
+            for (int last = Math.min(to, b.start(k + 1)); e < last; ) {
+                int stop = Math.min(last, e + Chunks.SIZE);
+                bucketCodes(g, offset, e, stop, codes, part, first, scale, bound);
+                out.writeAll(codes, stop - e, bits);
+                e = stop;
             }
         }
         out.flush();
+    }
+
+    /**
+     * The level indices of values {@code [from, to)} of one bucket of norm {@code scale}, into {@code codes}; with
+     * vectors, any levels take their uniforms from the vector generator too, and search one value at a time.
+     */
+    private void bucketCodes(float[] g, int offset, int from, int to, int[] codes, int part, long first, float scale,
+                             float bound) {
+        if (scale == 0f || !Float.isFinite(scale)) {
+            Arrays.fill(codes, 0, to - from, 0);
+        } else if (uniform) {
+            float ratio = (levels.length - 1) * 0.5f / scale;
+            if (Vectors.enabled && Float.isFinite(ratio) && levels.length <= VectorRounding.MAX_LEVELS) {
+                vectorCodes(g, offset, from, to, codes, chunks.uniforms(part), first, bound, ratio);
+            } else {
+                uniformCodes(g, offset, from, to, codes, first, bound, ratio);
+            }
+        } else if (Vectors.enabled) {
+            int[] u = chunks.uniforms(part);
+            rng.uniforms16(first, from, u, to - from);
+            LevelSearch s = search;
+            double inverse = 1.0 / scale;
+            for (int j = 0; j < to - from; j++) {
+                codes[j] = s.index(clamp(g[offset + from + j], bound) * inverse, u[j]);
+            }
+        } else {
+            searchCodes(g, offset, from, to, codes, first, bound, 1.0 / scale);
+        }
     }
 
     /** The 16-bit uniform of value {@code e} ({@link Uniform16}). */
@@ -318,6 +327,22 @@ abstract class LevelQuantizer extends BaseCompressor {
         }
         for (; e < to; e++) {
             codes[j++] = uniformCode(clamp(g[offset + e], bound) * ratio + half, top, uniformOf(first, e));
+        }
+    }
+
+    /**
+     * What {@link #uniformCodes} computes, with the Vector API: the uniforms of the chunk first
+     * ({@link CounterRng#uniforms16}), then whole vectors of codes ({@link VectorRounding}), then the tail. A
+     * subnormal norm, whose {@code ratio} overflows, stays on the scalar path, where the two would differ.
+     */
+    private void vectorCodes(float[] g, int offset, int from, int to, int[] codes, int[] u, long first, float bound,
+                             float ratio) {
+        int n = to - from;
+        int top = levels.length - 1;
+        float half = top * 0.5f;
+        rng.uniforms16(first, from, u, n);
+        for (int j = VectorRounding.uniformCodes(g, offset + from, n, u, codes, bound, ratio, half, top); j < n; j++) {
+            codes[j] = uniformCode(clamp(g[offset + from + j], bound) * ratio + half, top, u[j]);
         }
     }
 

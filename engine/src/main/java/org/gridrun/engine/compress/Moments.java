@@ -10,6 +10,9 @@ final class Moments {
      * {@code sum[at]}. Four interleaved chains of additions, so that they overlap instead of each waiting on the last.
      */
     static double squares(float[] g, int from, int to, double[] sum, int at) {
+        if (sum == null && Vectors.enabled) {
+            return VectorMoments.squares(g, from, to);
+        }
         double q0 = 0;
         double q1 = 0;
         double q2 = 0;

@@ -23,7 +23,7 @@ final class Uniform16 {
 
     /** Value {@code e}'s uniform in [0, 2^16) (see the class comment). */
     static int of(CounterRng rng, long first, int e) {
-        return piece(rng.at(first + (e >>> 2)), e & 3);
+        return rng.uniform16(first, e);
     }
 
     /** Piece {@code k} in [0, 4) of a draw: bits {@code 48 − 16k} to {@code 63 − 16k}. */

@@ -1,6 +1,7 @@
 /**
  * Models trained by the simulated workers: the {@link org.gridrun.engine.model.Model} interface (shared flat
- * parameters, per-worker workspaces) and the multilayer perceptron {@link org.gridrun.engine.model.Mlp}. Models
- * compute only through a {@link org.gridrun.engine.backend.Backend}; they never touch Java arrays.
+ * parameters, per-worker workspaces); the models themselves, the multilayer perceptron among them, are networks of
+ * {@code nn} layers. Models compute only through a {@link org.gridrun.engine.backend.Backend}; they never touch Java
+ * arrays.
  */
 package org.gridrun.engine.model;

@@ -3,6 +3,7 @@ package org.gridrun.engine.random;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import org.gridrun.engine.simd.Simd;
 
 /**
  * A fast counter-based random number generator whose whole state is (seed, stream, counter).
@@ -17,7 +18,7 @@ import java.io.IOException;
  * <p>Not thread-safe: one generator per worker.
  */
 public final class CounterRng {
-    private static final long GAMMA = 0x9E3779B97F4A7C15L;
+    static final long GAMMA = 0x9E3779B97F4A7C15L;
     private static final float FLOAT_UNIT = 0x1.0p-24f;
     private static final double DOUBLE_UNIT = 0x1.0p-53;
 
@@ -92,6 +93,51 @@ public final class CounterRng {
      */
     public long at(long position) {
         return mix(key + GAMMA * position);
+    }
+
+    /**
+     * Fills {@code out[0 … count)} with the 16-bit uniforms of values {@code from} onward of a stretch of the stream
+     * that starts at draw {@code first}, four per draw: value {@code e} takes bits {@code 48 − 16·(e mod 4)} to
+     * {@code 63 − 16·(e mod 4)} of draw {@code first + e/4}. Does not move the counter, and is safe from several
+     * threads, as {@link #at} is; with the Vector API ({@link Simd}) whole vectors of draws at once, the same values.
+     */
+    public void uniforms16(long first, int from, int[] out, int count) {
+        int j = 0;
+        for (; j < count && (from + j & 3) != 0; j++) {
+            out[j] = uniform16(first, from + j);
+        }
+        if (Simd.enabled() && j < count) {
+            j += VectorDraws.fill(key, first, from + j, out, j, count - j);
+        }
+        for (; j < count; j++) {
+            out[j] = uniform16(first, from + j);
+        }
+    }
+
+    /**
+     * Fills {@code out[0 … count)} with the 32-bit uniforms (as ints, to be read unsigned) of values {@code from}
+     * onward of a stretch of the stream that starts at draw {@code first}, two per draw: an even value takes the high
+     * half of draw {@code first + e/2}, an odd one the low half. Does not move the counter; vectors as
+     * {@link #uniforms16}.
+     */
+    public void uniforms32(long first, int from, int[] out, int count) {
+        int j = 0;
+        if ((from & 1) != 0 && count > 0) {
+            out[j++] = (int) at(first + (from >>> 1));
+        }
+        if (Simd.enabled() && j < count) {
+            j += VectorDraws.fill32(key, first, from + j, out, j, count - j);
+        }
+        for (; j < count; j++) {
+            long e = from + j;
+            long draw = at(first + (e >>> 1));
+            out[j] = (int) ((e & 1) == 0 ? draw >>> 32 : draw);
+        }
+    }
+
+    /** Value {@code e}'s 16-bit uniform of the stretch from draw {@code first} ({@link #uniforms16}). */
+    public int uniform16(long first, long e) {
+        return (int) (at(first + (e >>> 2)) >>> (48 - 16 * (e & 3))) & 0xFFFF;
     }
 
     /** The next uniform float in [0, 1), with 24 random bits. */

@@ -8,6 +8,8 @@ import java.util.Random;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.model.nn.Models;
+import org.gridrun.engine.model.nn.Network;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,7 +56,7 @@ class MlpGradientTest {
     @Test
     void backwardMatchesCentralDifferences() {
         try (Backend backend = new CpuBackend();
-             Mlp mlp = new Mlp(backend, SIZES[0], List.of(SIZES[1], SIZES[2]), SIZES[3])) {
+             Network mlp = Models.mlp(backend, SIZES[0], List.of(SIZES[1], SIZES[2]), SIZES[3])) {
             mlp.initialize(13);
             int n = mlp.parameterCount();
             assertEquals(5 * 4 + 4 + 4 * 3 + 3 + 3 * 3 + 3, n);
@@ -103,7 +105,7 @@ class MlpGradientTest {
 
     @Test
     void evaluationCountsAndPartialBatches() {
-        try (Backend backend = new CpuBackend(); Mlp mlp = new Mlp(backend, 2, List.of(), 2)) {
+        try (Backend backend = new CpuBackend(); Network mlp = Models.mlp(backend, 2, List.of(), 2)) {
             // W = identity, b = 0: the predicted class is the larger input.
             backend.upload(new float[] {1, 0, 0, 1, 0, 0}, 0, mlp.parameters());
             Tensor x = backend.allocate(3, 2);

@@ -9,7 +9,8 @@ import java.util.Random;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.data.Dataset;
-import org.gridrun.engine.model.Mlp;
+import org.gridrun.engine.model.nn.Models;
+import org.gridrun.engine.model.nn.Network;
 import org.junit.jupiter.api.Test;
 
 /** Sampled gradients come from a stream of their own: they leave the training batches as they were. */
@@ -31,7 +32,7 @@ class WorkerTest {
 
     @Test
     void samplingLeavesTheTrainingBatchesAndIsDeterminedByTheDraw() {
-        try (Backend backend = new CpuBackend(); Mlp mlp = new Mlp(backend, 8, List.of(5), 3)) {
+        try (Backend backend = new CpuBackend(); Network mlp = Models.mlp(backend, 8, List.of(5), 3)) {
             mlp.initialize(1);
             int n = mlp.parameterCount();
             Dataset data = data();

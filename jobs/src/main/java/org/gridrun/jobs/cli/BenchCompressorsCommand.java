@@ -1,17 +1,28 @@
 package org.gridrun.jobs.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.compress.Compressor;
-import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.compress.TensorLayout;
+import org.gridrun.engine.simd.Simd;
 import org.gridrun.jobs.UserInputException;
+import org.gridrun.jobs.local.JobLauncher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -26,10 +37,18 @@ import picocli.CommandLine.Spec;
  * own repetitions, so load from other processes that comes and goes during a long run slows both sides of a ratio
  * alike; the copy row is the copy timed before any method.
  *
+ * <p>With more than one method, each is measured in a JVM of its own (this one's options, as JMH forks), the copy
+ * timed again there; {@code --in-process} measures them all here.
+ *
  * <p>Every method is bound to the same {@link TensorLayout}: by default {@link BenchLayout#resnet18} cut to
  * {@code --size} (so PowerSGD compresses matrices and per-tensor methods see layers), or one flat vector with
  * {@code --layout flat}. The layout is named in the table's header, and on standard error with {@code --csv}, so
  * the CSV stays {@code method,gbps,ratio_to_copy} rows.
+ *
+ * <p>When qsgd is measured and python3 imports torch, a reference-style PyTorch QSGD ({@code bench_qsgd.py}: bucketed
+ * L2 norm, {@code torch.rand} rounding, uint8 codes) encodes and decodes the same vector, with qsgd's default bucket
+ * size and bits, on as many threads as the CPU backend uses; its row ({@code torch_qsgd}) gives its GB/s, its ratio
+ * to the copy, and qsgd's speed over it.
  */
 @Command(name = "compressors", mixinStandardHelpOptions = true,
         description = "Encode+decode throughput (GB/s of float32 input) of every compressor, with its default "
@@ -48,6 +67,16 @@ final class BenchCompressorsCommand implements Callable<Integer> {
 
     @Option(names = "--csv", description = "Print method,gbps,ratio_to_copy rows.")
     boolean csv;
+
+    @Option(names = "--no-torch", description = "Skip the PyTorch QSGD measurement.")
+    boolean noTorch;
+
+    @Option(names = "--in-process", description = "Measure every method in this JVM, not each in a JVM of its own.")
+    boolean inProcess;
+
+    /** A forked measurement's output: only {@code method,gbps,ratio_to_copy,bits_per_value} rows. */
+    @Option(names = "--row", hidden = true)
+    boolean row;
 
     @Option(names = "--layout", paramLabel = "resnet18|flat", defaultValue = "resnet18",
             description = "Tensors bound to every method: ResNet-18's, cut to the size, or one flat vector "
@@ -76,39 +105,128 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         float[] target = new float[size];
         Runnable copying = () -> System.arraycopy(v, 0, target, 0, size);
         double copy = gbps(best(copying, null)[0]);
-        if (csv) {
+        if (row) {
+            out.printf(Locale.ROOT, "copy,%.4f,1.0000,32%n", copy);
+        } else if (csv) {
             out.println("method,gbps,ratio_to_copy");
             out.printf(Locale.ROOT, "copy,%.4f,1.0000%n", copy);
             spec.commandLine().getErr().println("layout: " + described);
         } else {
-            out.printf(Locale.ROOT, "%d float32 values, best of %d; array copy %.3f GB/s%n", size, repeat, copy);
+            out.printf(Locale.ROOT, "%d float32 values, best of %d; array copy %.3f GB/s; kernels: %s%n", size,
+                    repeat, copy, Simd.describe());
             out.println("layout: " + described);
             out.printf(Locale.ROOT, "%-10s %10s %10s %12s%n", "method", "GB/s", "x copy", "bits/value");
         }
-        for (CompressorProvider provider : Compressors.providers()) {
-            if (methods != null && !methods.contains(provider.name())) {
-                continue;
+        List<String> names = Compressors.names().stream().filter(n -> methods == null || methods.contains(n))
+                .toList();
+        boolean fork = !inProcess && names.size() > 1;
+        double qsgd = Double.NaN;
+        for (String name : names) {
+            double[] measured = fork ? forked(name) : measure(name, layout, v, target, copying);
+            double rate = measured[0];
+            double ratio = measured[1];
+            if (name.equals("qsgd")) {
+                qsgd = rate;
             }
-            Compressor c = Compressors.create(provider.name(), Map.of(), 1).copy(0);
-            c.bind(layout);
-            long[] bits = new long[1];
-            long[] nanos = best(() -> {
-                Payload p = c.encode(v, 0, size);
-                bits[0] = p.bits();
-                c.decode(p, target, 0);
-            }, copying);
-            double rate = gbps(nanos[0]);
-            double ratio = rate / gbps(nanos[1]);
-            if (csv) {
-                out.printf(Locale.ROOT, "%s,%.4f,%.4f%n", provider.name(), rate, ratio);
+            if (csv || row) {
+                out.printf(Locale.ROOT, "%s,%.4f,%.4f%s%n", name, rate, ratio,
+                        row ? String.format(Locale.ROOT, ",%.6f", measured[2]) : "");
             } else {
-                out.printf(Locale.ROOT, "%-10s %10.3f %10.3f %12.3f%n", provider.name(), rate, ratio,
-                        (double) bits[0] / size);
+                out.printf(Locale.ROOT, "%-10s %10.3f %10.3f %12.3f%n", name, rate, ratio, measured[2]);
             }
             out.flush();
         }
+        if (!Double.isNaN(qsgd) && !noTorch && !row) {
+            torchQsgd(out, v, copy, qsgd);
+        }
         out.flush();
         return 0;
+    }
+
+    /** GB/s, ratio to the copies timed between its runs, and bits per value of method {@code name}, here. */
+    private double[] measure(String name, TensorLayout layout, float[] v, float[] target, Runnable copying) {
+        Compressor c = Compressors.create(name, Map.of(), 1).copy(0);
+        c.bind(layout);
+        long[] bits = new long[1];
+        long[] nanos = best(() -> {
+            Payload p = c.encode(v, 0, size);
+            bits[0] = p.bits();
+            c.decode(p, target, 0);
+        }, copying);
+        double rate = gbps(nanos[0]);
+        return new double[] {rate, rate / gbps(nanos[1]), (double) bits[0] / size};
+    }
+
+    /**
+     * {@link #measure} in a child JVM of its own (this JVM's options and class path), as JMH forks: the methods share
+     * code (bucketing, packing, the random stream), and the compiler would otherwise shape that code for the methods
+     * measured before, not for this one, as no training job, which runs one method, ever sees it.
+     */
+    private double[] forked(String name) {
+        List<String> command = new ArrayList<>(List.of(JobLauncher.javaExecutable()));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), GridRun.class.getName(), "bench",
+                "compressors", "--method", name, "--size", Integer.toString(size), "--repeat",
+                Integer.toString(repeat), "--layout", layoutName, "--in-process", "--row", "--no-torch"));
+        try {
+            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException("the benchmark of " + name + " failed: " + printed.strip());
+            }
+            for (String line : printed.split("\n")) {
+                String[] cells = line.strip().split(",");
+                if (cells.length == 4 && cells[0].equals(name)) {
+                    return new double[] {Double.parseDouble(cells[1]), Double.parseDouble(cells[2]),
+                            Double.parseDouble(cells[3])};
+                }
+            }
+            throw new IllegalStateException("the benchmark of " + name + " printed no row: " + printed.strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Measures and prints the PyTorch QSGD row, when python3 imports torch. */
+    private void torchQsgd(PrintWriter out, float[] v, double copy, double qsgd) {
+        TorchBench torch = TorchBench.find();
+        if (torch == null) {
+            if (!csv) {
+                out.println("torch_qsgd: missing (python3 cannot import torch)");
+            }
+            return;
+        }
+        Map<String, Object> defaults = Compressors.create("qsgd", Map.of(), 1).config();
+        int bucket = ((Number) defaults.get("bucket_size")).intValue();
+        int bits = ((Number) defaults.get("bits")).intValue();
+        Path file = null;
+        try {
+            file = Files.createTempFile("gridrun-bench-", ".f32");
+            ByteBuffer bytes = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+            bytes.asFloatBuffer().put(v);
+            Files.write(file, bytes.array());
+            double rate = torch.qsgdGbps(file, bucket, bits, CpuBackend.threads(), repeat);
+            if (csv) {
+                out.printf(Locale.ROOT, "torch_qsgd,%.4f,%.4f%n", rate, rate / copy);
+            } else {
+                out.printf(Locale.ROOT, "%-10s %10.3f %10.3f %12s  %s, bucket %d, %d bits, %d threads; qsgd is "
+                        + "%.1fx it%n", "torch_qsgd", rate, rate / copy, "8 (uint8)", torch.version(), bucket, bits,
+                        CpuBackend.threads(), qsgd / rate);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    // a temporary file left behind
+                }
+            }
+        }
     }
 
     private TensorLayout layout() {

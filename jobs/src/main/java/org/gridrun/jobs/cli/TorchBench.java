@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * PyTorch's side of {@code grid-run bench train} and {@code grid-run bench data}: runs a shipped script
- * ({@code bench_train.py}, {@code bench_data.py}) with {@code python3} and reads the {@code key value} lines it
+ * PyTorch's side of {@code grid-run bench train}, {@code bench compressors} and {@code bench data}: runs a shipped
+ * script ({@code bench_train.py}, {@code bench_qsgd.py}, {@code bench_data.py}) with {@code python3} and reads the {@code key value} lines it
  * prints.
  *
  * <p>{@link #find()} never throws: it returns null when python3 is missing or cannot import torch (and, for
@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class TorchBench {
     private static final String TRAIN_SCRIPT = "bench_train.py";
+    private static final String QSGD_SCRIPT = "bench_qsgd.py";
     private static final long TIMEOUT_MINUTES = 10;
 
     /**
@@ -83,11 +84,23 @@ final class TorchBench {
         return python;
     }
 
-    /** The median milliseconds PyTorch takes for one training step of {@code model} on {@code device}. */
-    double millis(String model, int batch, int threads, int warmup, int steps, String device) {
+    /** The fastest and median milliseconds PyTorch takes for one training step of {@code model} on {@code device}. */
+    StepTimes times(String model, int batch, int threads, int warmup, int steps, String device) {
         Map<String, String> printed = runScript(TRAIN_SCRIPT, List.of(model, Integer.toString(batch),
                 Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps), device), threads);
-        return Double.parseDouble(value(printed, "ms_per_step", "PyTorch benchmark of " + model));
+        String what = "PyTorch benchmark of " + model;
+        return new StepTimes(Double.parseDouble(value(printed, "ms_min", what)),
+                Double.parseDouble(value(printed, "ms_median", what)));
+    }
+
+    /**
+     * The GB/s (4 bytes per value) of a reference-style PyTorch QSGD encode + decode ({@code bench_qsgd.py}) of the
+     * float32 values in {@code vector}, best of {@code repeat}, on {@code threads} threads.
+     */
+    double qsgdGbps(Path vector, int bucket, int bits, int threads, int repeat) {
+        Map<String, String> printed = runScript(QSGD_SCRIPT, List.of(vector.toString(), Integer.toString(bucket),
+                Integer.toString(bits), Integer.toString(threads), Integer.toString(repeat)), threads);
+        return Double.parseDouble(value(printed, "gbps", "PyTorch QSGD benchmark"));
     }
 
     /**
@@ -128,11 +141,13 @@ final class TorchBench {
 
     /**
      * Runs {@code command} and returns its standard output; fails on a non-zero exit, with its output. The child's
-     * OpenBLAS gets {@code threads} threads, as PyTorch's own pool does, whatever the CPU backend's BLAS was given.
+     * OpenBLAS and OpenMP get {@code threads} threads, as PyTorch's own pool does, whatever the CPU backend's BLAS was
+     * given (grid-run sets {@code OPENBLAS_NUM_THREADS=1} for its own).
      */
     private static String run(List<String> command, int threads) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("OPENBLAS_NUM_THREADS", Integer.toString(threads));
+        builder.environment().put("OMP_NUM_THREADS", Integer.toString(threads));
         Process p = builder.start();
         try {
             String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,15 +1,18 @@
-"""PyTorch's side of `grid-run bench train`: the median milliseconds of one SGD training step.
+"""PyTorch's side of `grid-run bench train`: the fastest and the median milliseconds of one SGD training step.
 
 Usage: python3 bench_train.py MODEL BATCH THREADS WARMUP STEPS [DEVICE]
 Builds the same network as gridrun's model of that name (mlp 784-512-512-10, the seed's MNIST lenet5 with dropout
 in train mode, the CIFAR resnets (resnet20, resnet32, resnet110, ...) with option-A shortcuts, torchvision's
 resnet18/34/50 on 224x224x3 images of 1000 classes, the wide ResNets wrn-D-K with dropout 0.3 on 32x32x3, the vit
-of patch 4, width 192, depth 6, 3 heads and MLP 768 on 32x32x3), times
-forward + cross-entropy + backward + SGD momentum step on random data, and prints one line: `ms_per_step <value>`.
+of patch 4, width 192, depth 6, 3 heads and MLP 768 on 32x32x3, the lstm language model on 64 x 30 tokens), times
+forward + cross-entropy + backward + SGD momentum step on random data, and prints two lines: `ms_min <value>` and
+`ms_median <value>`.
 
-DEVICE is cpu (default) or cuda. On cuda PyTorch gets its best eager configuration for a float32 comparison:
-cuDNN's autotuner on, TF32 off (gridrun computes in float32 unless its tf32 key is set), and both memory formats
-(NCHW and channels-last) timed, the faster reported; each step ends with a device synchronisation.
+PyTorch gets its best eager configuration: THREADS intra-op threads (gridrun's CPU backend's count; the caller sets
+OPENBLAS_NUM_THREADS and OMP_NUM_THREADS to it too), and, for image models, both memory formats (NCHW and
+channels-last) timed, the one with the lower median reported. DEVICE is cpu (default) or cuda; on cuda also cuDNN's
+autotuner on and TF32 off (gridrun computes in float32 unless its tf32 key is set), each step ending with a device
+synchronisation.
 """
 import statistics
 import sys
@@ -161,7 +164,7 @@ def build(name):
 
 
 def timed(step, warmup, steps):
-    """The median milliseconds of steps runs of step after warmup untimed ones."""
+    """(fastest, median) milliseconds of steps runs of step after warmup untimed ones."""
     for _ in range(warmup):
         step()
     times = []
@@ -169,10 +172,11 @@ def timed(step, warmup, steps):
         start = time.perf_counter()
         step()
         times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return min(times), statistics.median(times)
 
 
-def median_ms(name, batch, warmup, steps, device, channels_last):
+def times_ms(name, batch, warmup, steps, device, channels_last):
+    """(fastest, median) milliseconds of a training step."""
     torch.manual_seed(1)
     model, shape, classes = build(name)
     model = model.to(device)
@@ -210,7 +214,7 @@ class LstmLm(nn.Module):
         return self.decoder(self.drop(out)), hidden
 
 
-def lstm_median_ms(sequences, bptt, warmup, steps, device):
+def lstm_times_ms(sequences, bptt, warmup, steps, device):
     """One truncated-BPTT step of the LSTM language model on a window of bptt x sequences tokens."""
     torch.manual_seed(1)
     model = LstmLm().to(device)
@@ -239,17 +243,20 @@ def main():
     device = sys.argv[6] if len(sys.argv) > 6 else "cpu"
     torch.set_num_threads(threads)
     if name == "lstm":
-        print("ms_per_step %.6f" % lstm_median_ms(64, 30, warmup, steps, device))
+        fastest, median = lstm_times_ms(64, 30, warmup, steps, device)
+        print("ms_min %.6f" % fastest)
+        print("ms_median %.6f" % median)
         return
     if device == "cuda":
         torch.backends.cudnn.benchmark = True
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cuda.matmul.allow_tf32 = False
-        formats = [False, True] if len(build(name)[1]) == 3 else [False]
-        best = min(median_ms(name, batch, max(warmup, 5), steps, device, cl) for cl in formats)
-    else:
-        best = median_ms(name, batch, warmup, steps, device, False)
-    print("ms_per_step %.6f" % best)
+        warmup = max(warmup, 5)
+    formats = [False, True] if len(build(name)[1]) == 3 else [False]
+    fastest, median = min((times_ms(name, batch, warmup, steps, device, cl) for cl in formats),
+                          key=lambda t: t[1])
+    print("ms_min %.6f" % fastest)
+    print("ms_median %.6f" % median)
 
 
 if __name__ == "__main__":

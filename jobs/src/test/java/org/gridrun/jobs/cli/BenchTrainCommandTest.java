@@ -25,16 +25,16 @@ class BenchTrainCommandTest {
     void csvWithoutTorchHasAnEmptyTorchColumn() {
         String[] lines = run(0, "bench", "train", "--model", "mlp", "--warmup", "0", "--steps", "2", "--csv",
                 "--no-torch");
-        assertEquals("model,ms_per_step,torch_ms_per_step,ratio", lines[0]);
+        assertEquals("model,ms_min,ms_median,torch_ms_min,torch_ms_median,ratio", lines[0]);
         assertEquals(2, lines.length);
-        assertTrue(lines[1].matches("mlp,\\d+\\.\\d{3},,"), lines[1]);
+        assertTrue(lines[1].matches("mlp,\\d+\\.\\d{3},\\d+\\.\\d{3},,,"), lines[1]);
     }
 
     @Test
     void csvWithTorchHasARatio() {
         assumeTrue(TorchBench.find() != null, "python3 cannot import torch");
         String[] lines = run(0, "bench", "train", "--model", "mlp", "--warmup", "0", "--steps", "1", "--csv");
-        assertTrue(lines[1].matches("mlp,\\d+\\.\\d{3},\\d+\\.\\d{3},\\d+\\.\\d{3}"), lines[1]);
+        assertTrue(lines[1].matches("mlp(,\\d+\\.\\d{3}){5}"), lines[1]);
     }
 
     @Test
@@ -50,8 +50,16 @@ class BenchTrainCommandTest {
     void imagenetAndWideResnetsRun() {
         String[] lines = run(0, "bench", "train", "--model", "resnet18", "--model", "wrn-16-4", "--batch", "1",
                 "--warmup", "0", "--steps", "1", "--csv", "--no-torch");
-        assertTrue(lines[1].matches("resnet18,\\d+\\.\\d{3},,"), lines[1]);
-        assertTrue(lines[2].matches("wrn-16-4,\\d+\\.\\d{3},,"), lines[2]);
+        assertTrue(lines[1].matches("resnet18,\\d+\\.\\d{3},\\d+\\.\\d{3},,,"), lines[1]);
+        assertTrue(lines[2].matches("wrn-16-4,\\d+\\.\\d{3},\\d+\\.\\d{3},,,"), lines[2]);
+    }
+
+    @Test
+    void minIsAtMostMedian() {
+        String[] lines = run(0, "bench", "train", "--model", "mlp", "--batch", "8", "--warmup", "0", "--steps", "3",
+                "--csv", "--no-torch");
+        String[] cells = lines[1].split(",");
+        assertTrue(Double.parseDouble(cells[1]) <= Double.parseDouble(cells[2]), lines[1]);
     }
 
     @Test

@@ -17,6 +17,12 @@ public enum Init {
     FAN_IN_UNIFORM,
     /** {@code N(0, 0.02²)} cut at two deviations: timm's {@code trunc_normal_(std=.02)} for Vision Transformers. */
     TRUNCATED_NORMAL,
+    /**
+     * {@code U(±sqrt(6/fan_in))}, Kaiming/He uniform ({@code kaiming_uniform_(nonlinearity='relu')}): the mlp's
+     * weights, drawn as {@code −b + 2b·u} with {@code b} and the 24-bit uniform {@code u} in float, as the mlp always
+     * drew them.
+     */
+    KAIMING_UNIFORM,
     /** All zeros. */
     ZEROS,
     /** All ones (batch-norm scales). */
@@ -34,6 +40,14 @@ public enum Init {
                 double bound = 1.0 / Math.sqrt(fanIn);
                 for (int i = 0; i < size; i++) {
                     out[offset + i] = (float) ((2 * rng.nextDouble() - 1) * bound);
+                }
+            }
+            case KAIMING_UNIFORM -> {
+                float bound = (float) Math.sqrt(6.0 / fanIn);
+                float low = -bound;
+                float width = bound - low;
+                for (int i = 0; i < size; i++) {
+                    out[offset + i] = low + width * rng.nextFloat();
                 }
             }
             case KAIMING_NORMAL -> normal(out, offset, size, Math.sqrt(2.0 / fanIn), rng);

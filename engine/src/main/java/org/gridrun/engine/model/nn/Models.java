@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.gridrun.engine.backend.Backend;
-import org.gridrun.engine.model.Mlp;
 import org.gridrun.engine.model.Model;
 
 /**
@@ -76,9 +77,9 @@ public final class Models {
             case "vit":
                 return vit(backend, input, classes, vit);
             case "logreg":
-                return new Mlp(backend, input.size(), List.of(), classes);
+                return mlp(backend, input.size(), List.of(), classes);
             case "mlp":
-                return new Mlp(backend, input.size(), hidden, classes);
+                return mlp(backend, input.size(), hidden, classes);
             case "lenet5":
                 return lenet5(backend, input, classes, dropout);
             case "lstm":
@@ -95,6 +96,41 @@ public final class Models {
                 throw new IllegalArgumentException("unknown model '" + name + "'; known: " + String.join(", ",
                         NAMES) + " and any wrn-D-K");
         }
+    }
+
+    /**
+     * The offset of the mlp's initialisation random streams, apart from other users of the same seed: those it drew
+     * from before it was a {@link Network}, so runs start where they did.
+     */
+    public static final long MLP_INIT_STREAM_BASE = 3L << 40;
+
+    /**
+     * The multilayer perceptron {@code inputs → hidden… → classes}, with zeroed parameters: fully connected layers
+     * ({@code x·Wᵀ + b}, W stored out × in as {@code nn.Linear}) with ReLU between them; the flat parameters hold
+     * {@code fc1.weight, fc1.bias, fc2.weight, …}. Weights start Kaiming/He-uniform in {@code ±sqrt(6 / fan_in)},
+     * layer {@code l}'s from stream {@link #MLP_INIT_STREAM_BASE}{@code + l}; biases start at zero.
+     */
+    public static Network mlp(Backend backend, int inputs, List<Integer> hidden, int classes) {
+        int[] sizes = IntStream.concat(IntStream.concat(IntStream.of(inputs), hidden.stream().mapToInt(h -> h)),
+                IntStream.of(classes)).toArray();
+        String description = "mlp " + IntStream.of(sizes).mapToObj(Integer::toString).collect(Collectors.joining("-"));
+        if (IntStream.of(sizes).anyMatch(size -> size < 1)) {
+            throw new IllegalArgumentException("layer sizes must be positive, found " + description);
+        }
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("model", "mlp");
+        config.put("inputs", (long) inputs);
+        config.put("hidden", hidden.stream().map(Object::toString).collect(Collectors.joining(",")));
+        config.put("classes", (long) classes);
+        config.put("init", "kaiming_uniform");
+        return new Network(backend, "mlp", description, config, Shape.flat(inputs), classes, b -> {
+            for (int l = 1; l < sizes.length; l++) {
+                b.linear("fc" + l, sizes[l], Init.KAIMING_UNIFORM, Init.ZEROS);
+                if (l < sizes.length - 1) {
+                    b.relu();
+                }
+            }
+        }, slot -> MLP_INIT_STREAM_BASE + slot / 2);
     }
 
     /** The seed's MNIST {@code Convnet}, for any input at least 16×16. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntToLongFunction;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.TensorLayout;
@@ -27,6 +28,8 @@ public final class Network implements Model {
 
     private final Backend backend;
     private final String name;
+    private final String description;
+    private final IntToLongFunction initStreams;
     private final Map<String, Object> config;
     private final Shape input;
     private final int classes;
@@ -44,8 +47,21 @@ public final class Network implements Model {
      */
     public Network(Backend backend, String name, Map<String, Object> config, Shape input, int classes,
                    Consumer<NetBuilder> recipe) {
+        this(backend, name, name + " " + input + "->" + classes, config, input, classes, recipe,
+                slot -> INIT_STREAM_BASE + slot);
+    }
+
+    /**
+     * As {@link #Network(Backend, String, Map, Shape, int, Consumer)}, described as {@code description}, parameter
+     * tensor {@code i} (in recipe order) initialised from random stream {@code initStreams(i)} of the seed: how a
+     * model that used other streams before it became a network keeps its initial values.
+     */
+    public Network(Backend backend, String name, String description, Map<String, Object> config, Shape input,
+                   int classes, Consumer<NetBuilder> recipe, IntToLongFunction initStreams) {
         this.backend = backend;
         this.name = name;
+        this.description = description;
+        this.initStreams = initStreams;
         this.config = new LinkedHashMap<>(config);
         this.input = input;
         this.classes = classes;
@@ -66,7 +82,7 @@ public final class Network implements Model {
 
     @Override
     public String describe() {
-        return name + " " + input + "->" + classes;
+        return description;
     }
 
     @Override
@@ -118,16 +134,17 @@ public final class Network implements Model {
     @Override
     public void initialize(long seed) {
         this.seed = seed;
-        fill(plan.parameters(), params, seed, INIT_STREAM_BASE);
-        fill(plan.statistics(), statistics, seed, INIT_STREAM_BASE + plan.parameters().size());
+        int count = plan.parameters().size();
+        fill(plan.parameters(), params, seed, initStreams::applyAsLong);
+        fill(plan.statistics(), statistics, seed, i -> INIT_STREAM_BASE + count + i);
     }
 
-    private void fill(List<Slot> slots, Tensor flat, long seed, long streamBase) {
+    private void fill(List<Slot> slots, Tensor flat, long seed, IntToLongFunction streams) {
         float[] host = new float[flat.size()];
         for (int i = 0; i < slots.size(); i++) {
             Slot slot = slots.get(i);
             slot.init().fill(host, slot.offset(), slot.size(), slot.fanIn(), slot.fanOut(),
-                    new CounterRng(seed, streamBase + i));
+                    new CounterRng(seed, streams.applyAsLong(i)));
         }
         backend.upload(host, 0, flat);
     }

@@ -1,0 +1,27 @@
+package org.gridrun.engine.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.gridrun.engine.simd.Simd;
+import org.junit.jupiter.api.Test;
+
+/** The BLAS the CPU backend runs, and what {@code list backends} says of it. */
+class NetlibBlasTest {
+    @Test
+    void theReferenceBlasIsNamedAndKeptUnlessVectorBlasIsAsked() {
+        boolean reference = NetlibBlas.referenceMapped();
+        String described = NetlibBlas.describe();
+        assertEquals(reference, described.contains("reference BLAS"), described);
+        if (reference && System.getProperty("gridrun.blas") == null) {
+            assertTrue(described.startsWith("netlib JNIBLAS"), described);
+        }
+    }
+
+    @Test
+    void probeNamesTheBlasAndTheQuantizersPath() {
+        String detail = new CpuBackendProvider().probe().detail();
+        assertTrue(detail.startsWith(CpuBackend.blasName()), detail);
+        assertTrue(detail.endsWith("quantizer kernels: " + Simd.describe()), detail);
+    }
+}

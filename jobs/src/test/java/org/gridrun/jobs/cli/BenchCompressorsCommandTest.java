@@ -1,0 +1,45 @@
+package org.gridrun.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code grid-run bench compressors} prints well-formed rows; no assertion depends on how fast anything ran. */
+class BenchCompressorsCommandTest {
+    private static String[] run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = GridRun.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(0, cli.execute(args), err.toString());
+        return out.toString().split("\n");
+    }
+
+    @Test
+    void csvHasTheCopyAndEachMethodAsked() {
+        String[] lines = run("bench", "compressors", "--method", "qsgd", "--method", "trn", "--size", "50000",
+                "--repeat", "1", "--csv", "--no-torch");
+        assertEquals("method,gbps,ratio_to_copy", lines[0]);
+        assertTrue(lines[1].matches("copy,\\d+\\.\\d{4},1\\.0000"), lines[1]);
+        assertEquals(4, lines.length);
+        assertTrue(lines[2].matches("qsgd,\\d+\\.\\d{4},\\d+\\.\\d{4}"), lines[2]);
+        assertTrue(lines[3].matches("trn,\\d+\\.\\d{4},\\d+\\.\\d{4}"), lines[3]);
+    }
+
+    @Test
+    void pytorchQsgdRowFollowsQsgd() {
+        assumeTrue(TorchBench.find() != null, "python3 cannot import torch");
+        String[] lines = run("bench", "compressors", "--method", "qsgd", "--size", "50001", "--repeat", "1",
+                "--csv");
+        assertEquals(4, lines.length);
+        assertTrue(lines[3].matches("torch_qsgd,\\d+\\.\\d{4},\\d+\\.\\d{4}"), lines[3]);
+        String[] table = run("bench", "compressors", "--method", "qsgd", "--size", "50001", "--repeat", "1");
+        assertTrue(table[table.length - 1].matches("torch_qsgd .*qsgd is \\d+\\.\\dx it"), table[table.length - 1]);
+    }
+}
