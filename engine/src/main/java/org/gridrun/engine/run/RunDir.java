@@ -2,7 +2,6 @@ package org.gridrun.engine.run;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
@@ -11,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -102,10 +102,10 @@ public final class RunDir {
      * at the line and column where YAML stopped, or naming the field that is missing or not a mapping.
      */
     public ExperimentRecord readExperiment() {
-        Map<String, Object> doc;
+        Object parsed;
         try {
             String text = BadFileException.utf8(experimentFile(), Files.readAllBytes(experimentFile()), ADVICE);
-            doc = YAML.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
+            parsed = YAML.readValue(text, Object.class);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             throw bad(at == null || at.getLineNr() < 1 ? null : at.getLineNr() + ":" + at.getColumnNr(),
@@ -114,9 +114,15 @@ public final class RunDir {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + experimentFile() + ": " + e.getMessage(), e);
         }
-        if (doc == null) {
+        if (parsed == null) {
             throw bad(null, "empty, expected the mapping gridrun writes", null);
         }
+        if (!(parsed instanceof Map<?, ?> root)) {
+            throw bad(null, "not the YAML mapping gridrun writes: found " + (parsed instanceof List<?> ? "a list"
+                    : "a single value"), null);
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        root.forEach((k, v) -> doc.put(String.valueOf(k), v));
         return new ExperimentRecord(text(doc, "grid"), text(doc, "run"), text(doc, "name"), text(doc, "id"),
                 mapping(doc, "params"), mapping(doc, "config"));
     }
