@@ -87,7 +87,7 @@ final class CudaBlas {
     /** See {@code Backend#flipKernels}: {@code out} is channels × kernelHeight·kernelWidth·filters. */
     void flipKernels(long w, int filters, ConvGeometry g, long out) {
         long total = (long) filters * g.patchSize();
-        gpu.launch("gr_flip_kernels", Launches.blocks(total, Launches.THREADS), 1, 1, Launches.THREADS, 1, 1,
+        Launches.linear(gpu, "gr_flip_kernels", total,
                 KernelArgs.of().address(w).address(out).i64(total).i32(filters).i32(g.channels())
                         .i32(g.kernelHeight()).i32(g.kernelWidth()));
     }
@@ -121,7 +121,7 @@ final class CudaBlas {
 
     /** A one-element-per-thread window kernel over {@code total} elements: im2col and col2im. */
     private void window(String kernel, long src, long dst, long total, ConvGeometry g) {
-        gpu.launch(kernel, Launches.blocks(total, Launches.THREADS), 1, 1, Launches.THREADS, 1, 1, KernelArgs.of()
+        Launches.linear(gpu, kernel, total, KernelArgs.of()
                 .address(src).address(dst).i64(total).i32(g.height()).i32(g.width()).i32(g.channels())
                 .i32(g.kernelHeight()).i32(g.kernelWidth()).i32(g.stride()).i32(g.padding()).i32(g.outHeight())
                 .i32(g.outWidth()));

@@ -113,6 +113,6 @@ final class CudaElementwise {
     private void launch(String kernel, int n, int head, KernelArgs args) {
         long quads = (n - head) >> 2;
         long items = Math.max(quads, n - 4 * quads);
-        gpu.launch(kernel, Launches.blocks(items, Launches.THREADS), 1, 1, Launches.THREADS, 1, 1, args);
+        Launches.linear(gpu, kernel, items, args);
     }
 }

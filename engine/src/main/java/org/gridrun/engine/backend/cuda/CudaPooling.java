@@ -24,7 +24,7 @@ final class CudaPooling {
     /** See {@code Backend#maxPool}. */
     void maxPool(long x, int images, ConvGeometry g, long y) {
         long total = (long) images * g.outPositions() * g.channels();
-        launch1d("gr_max_pool", total, KernelArgs.of().address(x).address(y).i64(total)
+        Launches.linear(gpu, "gr_max_pool", total, KernelArgs.of().address(x).address(y).i64(total)
                 .i32(g.height()).i32(g.width()).i32(g.channels()).i32(g.kernelHeight()).i32(g.kernelWidth())
                 .i32(g.stride()).i32(g.padding()).i32(g.outHeight()).i32(g.outWidth()));
     }
@@ -32,9 +32,9 @@ final class CudaPooling {
     /** See {@code Backend#maxPoolBackward}: {@code dx} is overwritten. */
     void maxPoolBackward(long x, long dy, int images, ConvGeometry g, long dx) {
         long total = (long) images * g.inputSize();
-        launch1d("gr_max_pool_backward", total, KernelArgs.of().address(x).address(dy).address(dx).i64(total)
-                .i32(g.height()).i32(g.width()).i32(g.channels()).i32(g.kernelHeight()).i32(g.kernelWidth())
-                .i32(g.stride()).i32(g.padding()).i32(g.outHeight()).i32(g.outWidth()));
+        Launches.linear(gpu, "gr_max_pool_backward", total, KernelArgs.of().address(x).address(dy).address(dx)
+                .i64(total).i32(g.height()).i32(g.width()).i32(g.channels()).i32(g.kernelHeight())
+                .i32(g.kernelWidth()).i32(g.stride()).i32(g.padding()).i32(g.outHeight()).i32(g.outWidth()));
     }
 
     /** See {@code Backend#meanPool}: {@code x} is rows × positions·channels, {@code y} rows × channels. */
@@ -47,7 +47,7 @@ final class CudaPooling {
     /** See {@code Backend#meanPoolBackward}: {@code dx} is overwritten. */
     void meanPoolBackward(long dy, int rows, int positions, int channels, long dx) {
         long total = (long) rows * positions * channels;
-        launch1d("gr_mean_pool_backward", total, KernelArgs.of().address(dy).address(dx).i64(total)
+        Launches.linear(gpu, "gr_mean_pool_backward", total, KernelArgs.of().address(dy).address(dx).i64(total)
                 .i32(positions).i32(channels).f32(1f / positions));
     }
 
@@ -56,7 +56,7 @@ final class CudaPooling {
         int outH = (g.height() - 1) / g.stride() + 1;
         int outW = (g.width() - 1) / g.stride() + 1;
         long total = (long) images * outH * outW * outChannels;
-        launch1d("gr_shortcut", total, KernelArgs.of().address(x).address(y).i64(total).i32(g.height())
+        Launches.linear(gpu, "gr_shortcut", total, KernelArgs.of().address(x).address(y).i64(total).i32(g.height())
                 .i32(g.width()).i32(g.channels()).i32(g.stride()).i32(outH).i32(outW).i32(outChannels).i32(before));
     }
 
@@ -65,12 +65,8 @@ final class CudaPooling {
         int outH = (g.height() - 1) / g.stride() + 1;
         int outW = (g.width() - 1) / g.stride() + 1;
         long total = (long) images * g.inputSize();
-        launch1d("gr_shortcut_backward", total, KernelArgs.of().address(dy).address(dx).i64(total).i32(g.height())
-                .i32(g.width()).i32(g.channels()).i32(g.stride()).i32(outH).i32(outW).i32(outChannels).i32(before));
-    }
-
-    /** A one-dimensional grid-stride launch of {@link Launches#THREADS}-thread blocks over {@code total} items. */
-    private void launch1d(String kernel, long total, KernelArgs args) {
-        gpu.launch(kernel, Launches.blocks(total, Launches.THREADS), 1, 1, Launches.THREADS, 1, 1, args);
+        Launches.linear(gpu, "gr_shortcut_backward", total, KernelArgs.of().address(dy).address(dx).i64(total)
+                .i32(g.height()).i32(g.width()).i32(g.channels()).i32(g.stride()).i32(outH).i32(outW)
+                .i32(outChannels).i32(before));
     }
 }

@@ -13,29 +13,25 @@ final class CudaRecurrent {
 
     /** See {@code Backend#embedding}: m rows of e values from a table of v rows. */
     void embedding(long table, long ids, long out, int m, int e, int v) {
-        launch("gr_seq_embedding", (long) m * e, KernelArgs.of().address(table).address(ids).address(out).i32(m)
-                .i32(e).i32(v));
+        Launches.linear(gpu, "gr_seq_embedding", (long) m * e, KernelArgs.of().address(table).address(ids)
+                .address(out).i32(m).i32(e).i32(v));
     }
 
     /** See {@code Backend#embeddingBackward}: one thread per column, rows in order. */
     void embeddingBackward(long dy, long ids, long dTable, int m, int e, int v) {
-        launch("gr_seq_embedding_backward", e, KernelArgs.of().address(dy).address(ids).address(dTable).i32(m)
-                .i32(e).i32(v));
+        Launches.linear(gpu, "gr_seq_embedding_backward", e, KernelArgs.of().address(dy).address(ids)
+                .address(dTable).i32(m).i32(e).i32(v));
     }
 
     /** See {@code Backend#lstmCell}. */
     void lstmCell(long gates, long cPrev, long c, long h, int rows, int units) {
-        launch("gr_seq_lstm_cell", (long) rows * units, KernelArgs.of().address(gates).address(cPrev).address(c)
-                .address(h).i32(rows).i32(units));
+        Launches.linear(gpu, "gr_seq_lstm_cell", (long) rows * units, KernelArgs.of().address(gates)
+                .address(cPrev).address(c).address(h).i32(rows).i32(units));
     }
 
     /** See {@code Backend#lstmCellBackward}. */
     void lstmCellBackward(long gates, long cPrev, long c, long dh, long dc, long dGates, int rows, int units) {
-        launch("gr_seq_lstm_cell_backward", (long) rows * units, KernelArgs.of().address(gates).address(cPrev)
-                .address(c).address(dh).address(dc).address(dGates).i32(rows).i32(units));
-    }
-
-    private void launch(String kernel, long items, KernelArgs args) {
-        gpu.launch(kernel, Launches.blocks(items, Launches.THREADS), 1, 1, Launches.THREADS, 1, 1, args);
+        Launches.linear(gpu, "gr_seq_lstm_cell_backward", (long) rows * units, KernelArgs.of().address(gates)
+                .address(cPrev).address(c).address(dh).address(dc).address(dGates).i32(rows).i32(units));
     }
 }

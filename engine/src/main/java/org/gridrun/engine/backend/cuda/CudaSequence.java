@@ -33,11 +33,11 @@ final class CudaSequence {
     }
 
     void gelu(long x, long y, int n) {
-        elementwise("gr_seq_gelu", n, KernelArgs.of().address(x).address(y).i32(n));
+        Launches.linear(gpu, "gr_seq_gelu", n, KernelArgs.of().address(x).address(y).i32(n));
     }
 
     void geluBackward(long x, long dy, long dx, int n) {
-        elementwise("gr_seq_gelu_backward", n, KernelArgs.of().address(x).address(dy).address(dx).i32(n));
+        Launches.linear(gpu, "gr_seq_gelu_backward", n, KernelArgs.of().address(x).address(dy).address(dx).i32(n));
     }
 
     void softmax(long x, long y, int rows, int n) {
@@ -49,21 +49,17 @@ final class CudaSequence {
     }
 
     void swapAxes(long x, long y, int outer, int a, int b, int inner) {
-        elementwise("gr_seq_swap_axes", (long) outer * a * b * inner, KernelArgs.of().address(x).address(y)
+        Launches.linear(gpu, "gr_seq_swap_axes", (long) outer * a * b * inner, KernelArgs.of().address(x).address(y)
                 .i32(outer).i32(a).i32(b).i32(inner));
     }
 
     void copyColumns(long src, int srcCols, int srcColumn, long dst, int dstCols, int dstColumn, int rows,
                      int width) {
-        elementwise("gr_seq_copy_columns", (long) rows * width, KernelArgs.of().address(src).i32(srcCols)
+        Launches.linear(gpu, "gr_seq_copy_columns", (long) rows * width, KernelArgs.of().address(src).i32(srcCols)
                 .i32(srcColumn).address(dst).i32(dstCols).i32(dstColumn).i32(rows).i32(width));
     }
 
     private void perRow(String kernel, int rows, KernelArgs args) {
         gpu.launch(kernel, Launches.blocks(rows, ROW_THREADS), 1, 1, ROW_THREADS, 1, 1, args);
-    }
-
-    private void elementwise(String kernel, long n, KernelArgs args) {
-        gpu.launch(kernel, Launches.blocks(n, Launches.THREADS), 1, 1, Launches.THREADS, 1, 1, args);
     }
 }

@@ -16,6 +16,14 @@ final class Launches {
         return (int) Math.max(1, Math.min(MAX_BLOCKS, (n + threads - 1) / threads));
     }
 
+    /**
+     * Launches a one-dimensional (grid-stride) kernel over {@code items} items, {@link #THREADS} threads a block and
+     * as many blocks as {@link #blocks} gives.
+     */
+    static void linear(Gpu gpu, String kernel, long items, KernelArgs args) {
+        gpu.launch(kernel, blocks(items, THREADS), 1, 1, THREADS, 1, 1, args);
+    }
+
     /** {@code ceil(a / b)} for positive values. */
     static int ceilDiv(long a, long b) {
         return (int) ((a + b - 1) / b);
