@@ -4,12 +4,12 @@ package org.gridrun.engine.train;
  * Gradient-norm clipping, {@code torch.nn.utils.clip_grad_norm_}: a gradient whose L2 norm exceeds {@code max} is
  * scaled by {@code max / (norm + 1e-6)}.
  */
-final class GradientClip {
+public final class GradientClip {
     private GradientClip() {
     }
 
     /** Clips {@code g} in place to L2 norm {@code max}; returns the norm before clipping. */
-    static double clip(float[] g, double max) {
+    public static double clip(float[] g, double max) {
         double sum = 0;
         for (float v : g) {
             sum += (double) v * v;

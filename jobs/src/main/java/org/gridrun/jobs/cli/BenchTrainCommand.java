@@ -15,6 +15,7 @@ import org.gridrun.engine.model.Model;
 import org.gridrun.engine.model.nn.Models;
 import org.gridrun.engine.model.nn.Shape;
 import org.gridrun.engine.optim.Sgd;
+import org.gridrun.engine.train.GradientClip;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -190,9 +191,9 @@ final class BenchTrainCommand implements Callable<Integer> {
     }
 
     /**
-     * The fastest and median milliseconds of one truncated-BPTT step of the LSTM language model: forward and backward over a
-     * window with the carried state, the gradient clipped to 0.25 (its norm computed on the host, as the trainer
-     * does), an SGD update.
+     * The fastest and median milliseconds of one truncated-BPTT step of the LSTM language model: forward and
+     * backward over a window with the carried state, the gradient downloaded and clipped to 0.25 on the host by the
+     * trainer's {@link GradientClip}, uploaded, an SGD update.
      */
     private StepTimes lstmTimes() {
         int rows = LSTM_SEQUENCES * LSTM_BPTT;
@@ -222,11 +223,8 @@ final class BenchTrainCommand implements Callable<Integer> {
                 model.forward(ws, x, labels);
                 model.backward(ws, gradient);
                 backend.download(gradient, host, 0);
-                double norm = 0;
-                for (float v : host) {
-                    norm += (double) v * v;
-                }
-                backend.scale((float) Math.min(1, 0.25 / (Math.sqrt(norm) + 1e-6)), gradient);
+                GradientClip.clip(host, 0.25);
+                backend.upload(host, 0, gradient);
                 sgd.step(model.parameters(), gradient);
                 backend.synchronize();
             };
