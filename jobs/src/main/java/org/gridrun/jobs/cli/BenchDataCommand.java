@@ -157,7 +157,8 @@ final class BenchDataCommand implements Callable<Integer> {
 
     /**
      * Images per second through {@link Batches} on {@code threads} data threads after {@code warmup} batches, and
-     * per CPU-second of the whole process over the same batches (NaN where the JVM does not tell).
+     * per CPU-second of the whole process over the same batches (NaN where the JVM does not tell or the batches
+     * ran within one tick of the process clock).
      */
     private Rate measure(ImageData train) {
         float[] x = new float[batch * train.features()];
@@ -173,7 +174,9 @@ final class BenchDataCommand implements Callable<Integer> {
                 stream.next(x, y);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            double cpuSeconds = cpu < 0 ? Double.NaN : (BenchIngestCommand.processCpuNanos() - cpu) / 1e9;
+            long cpuNanos = cpu < 0 ? 0 : BenchIngestCommand.processCpuNanos() - cpu;
+            // The process clock ticks coarsely (10 ms on some kernels): a run shorter than a tick has no CPU rate.
+            double cpuSeconds = cpuNanos > 0 ? cpuNanos / 1e9 : Double.NaN;
             double images = (double) batches * batch;
             return new Rate(images / seconds, images / cpuSeconds);
         }

@@ -71,8 +71,9 @@ class BenchDataCommandTest {
     void comparesWithTorchvisionWhenPythonHasIt() throws Exception {
         assumeTrue(TorchBench.findVision() != null, "python3 cannot import torch, torchvision and PIL");
         writeTree();
-        String[] lines = run(0, "bench", "data", "--dir", dir.toString(), "--threads", "1", "--batch", "2",
-                "--batches", "2", "--warmup", "1", "--rounds", "1");
+        // Enough images that both processes' CPU clocks (10 ms ticks on some kernels) advance while timed.
+        String[] lines = run(0, "bench", "data", "--dir", dir.toString(), "--threads", "1", "--batch", "6",
+                "--batches", "20", "--warmup", "1", "--rounds", "1");
         assertTrue(lines[2].startsWith("torchvision ") && lines[2].contains(" decodes with Pillow "), lines[2]);
         String number = " +\\d+\\.\\d+";
         assertTrue(lines[4].matches("gridrun" + number.repeat(5)), lines[4]);
