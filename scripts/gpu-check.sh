@@ -75,13 +75,17 @@ run_unpacked() {
       --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.Cuda\w*Test|train\.(ResumeTest|TrainJobTest))$' \
       --reports-dir "$work/junit"
   step "bench train" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
-  sed -e 's/^  niters: 300/  niters: 300\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
+  step "bench train vit" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
+  step "bench train lstm" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
+  # The quick start as shipped, its defaults told to train on the GPU (auto would too; this names it).
+  sed -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
+  grep -q '^  backend: cuda' "$work/quickstart-cuda.yaml" || { echo "gpu-check: could not set backend: cuda"; exit 1; }
   step "quick start" "$java" -jar "$dir/grid-run.jar" --grid "$work/quickstart-cuda.yaml" --workdir "$work/qs" --jobs 1
   step "quick start status" "$java" -jar "$dir/grid-run.jar" status --workdir "$work/qs"
   echo
   echo "== gpu-check summary (log: $log)"
   grep -E "tests (successful|failed|skipped|aborted)" "$log" | sed 's/^/  /' || true
-  sed -n '/^=== bench train/,/^===/p' "$log" | grep -v '^===' | sed 's/^/  /' || true
+  sed -n '/^=== bench train/,/^=== quick start/p' "$log" | grep -v '^=== quick' | sed 's/^/  /' || true
   printf '%-20s %s\n' "step" "result"
   for r in "${results[@]}"; do
     printf '%-20s %s\n' "${r%%|*}" "$([ "${r##*|}" = 0 ] && echo ok || echo "FAILED (exit ${r##*|})")"

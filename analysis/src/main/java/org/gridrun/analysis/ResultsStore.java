@@ -15,6 +15,7 @@ import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.engine.train.Headline;
 
 /**
  * The H2 database that holds every experiment of every grid: configs, run lifecycles and metric records.
@@ -276,6 +277,11 @@ public final class ResultsStore implements AutoCloseable {
     /** The metric's value at the experiment's highest step, empty when there is none. */
     public synchronized Optional<Double> last(String experimentId, String metric) {
         return query("read " + metric + " of " + experimentId, () -> reader.last(experimentId, metric));
+    }
+
+    /** The number the experiment is judged by: perplexity when it recorded one (a language model), else accuracy. */
+    public Headline headline(String experimentId) {
+        return last(experimentId, Headline.PERPLEXITY.metric()).isPresent() ? Headline.PERPLEXITY : Headline.ACCURACY;
     }
 
     /** The mean of the metric's values over all steps of the experiment, empty when there are none. */

@@ -19,13 +19,15 @@ import org.apache.commons.math3.stat.StatUtils;
  * @param halfWidth95   the half-width of the 95% t-interval around the mean
  */
 public record SeedSummary(int n, double mean, double std, double standardError, double halfWidth95) {
+    /** The summary of no values. */
+    public static final SeedSummary EMPTY = new SeedSummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     private static final double UPPER_TAIL_95 = 0.975;
 
     /** Summarises {@code values}. */
     public static SeedSummary of(double[] values) {
         int n = values.length;
         if (n == 0) {
-            return new SeedSummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            return EMPTY;
         }
         double mean = StatUtils.mean(values);
         if (n == 1) {

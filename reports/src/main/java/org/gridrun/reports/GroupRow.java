@@ -10,17 +10,19 @@ import org.gridrun.analysis.SeedGroup;
 import org.gridrun.analysis.SeedSummary;
 import org.gridrun.analysis.StoredExperiment;
 import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.train.Headline;
 
 /**
  * One line of the report's group table: a seed group and its statistics over seeds.
  *
  * <p>Each statistic summarises one number per experiment, over the experiments that have it: the last test
- * accuracy, the mean bits sent per step, the mean compression ratio.
+ * accuracy (perplexity for a language model), the mean bits sent per step, the mean compression ratio.
  *
  * @param group    the seed group
  * @param method   the {@code method} param (or config key), empty when there is none
  * @param bits     the {@code bits} param, {@code 32 (float)} for method {@code none}, empty when there is none
- * @param accuracy the final test accuracies over seeds
+ * @param headline what the group is judged by: test accuracy, or perplexity when its runs are language models
+ * @param result   the final headline values over seeds (accuracies as fractions, perplexities)
  * @param bitsSent the bits sent per step over seeds
  * @param ratio    the compression ratios over seeds
  * @param variance the final gradient variances ({@code est_var}) over seeds
@@ -28,8 +30,8 @@ import org.gridrun.engine.run.RunState;
  * @param unsound  the count per state of its experiments that ended FAILED, KILLED or DIVERGED, or are still
  *                 running or waiting, e.g. {@code 1 DIVERGED}; empty when all completed
  */
-record GroupRow(SeedGroup group, String method, String bits, SeedSummary accuracy, SeedSummary bitsSent,
-                SeedSummary ratio, SeedSummary variance, String state, String unsound) {
+record GroupRow(SeedGroup group, String method, String bits, Headline headline, SeedSummary result,
+                SeedSummary bitsSent, SeedSummary ratio, SeedSummary variance, String state, String unsound) {
     static final String METHOD = "method";
     static final String BITS = "bits";
     static final String NO_COMPRESSION = "none";
@@ -42,10 +44,29 @@ record GroupRow(SeedGroup group, String method, String bits, SeedSummary accurac
         StoredExperiment first = group.experiments().get(0);
         String method = setting(first, METHOD);
         String bits = NO_COMPRESSION.equals(method) ? FLOAT_BITS : setting(first, BITS);
-        return new GroupRow(group, method, bits, summary(members, ExperimentFacts::finalVacc),
+        Headline headline = members.stream().anyMatch(m -> m.headline() == Headline.PERPLEXITY)
+                ? Headline.PERPLEXITY : Headline.ACCURACY;
+        ToDoubleFunction<ExperimentFacts> result = headline == Headline.PERPLEXITY ? ExperimentFacts::finalVppl
+                : ExperimentFacts::finalVacc;
+        return new GroupRow(group, method, bits, headline, summary(members, result),
                 summary(members, ExperimentFacts::meanBits), summary(members, ExperimentFacts::meanRatio),
                 summary(members, ExperimentFacts::finalVar), state(group.experiments()),
                 unsound(group.experiments()));
+    }
+
+    /** The header of the headline's column over {@code rows}: accuracy, perplexity, or both when they mix. */
+    static String headlineHeader(List<GroupRow> rows) {
+        boolean perplexity = rows.stream().anyMatch(r -> r.headline == Headline.PERPLEXITY);
+        boolean accuracy = rows.stream().anyMatch(r -> r.headline == Headline.ACCURACY);
+        return perplexity ? (accuracy ? "final test accuracy (%) or perplexity (ppl)" : "final test perplexity")
+                : "final test accuracy (%)";
+    }
+
+    /** The headline's mean ± sd as shown in a column headed by {@link #headlineHeader} of {@code rows}. */
+    String headlineCell(List<GroupRow> rows) {
+        String text = Formats.meanStd(result, headline.scale());
+        boolean mixed = rows.stream().anyMatch(r -> r.headline != headline);
+        return mixed && headline == Headline.PERPLEXITY && !Formats.MISSING.equals(text) ? text + " ppl" : text;
     }
 
     /** The state of one experiment as the report shows it. */

@@ -3,26 +3,33 @@ package org.gridrun.reports;
 import java.util.List;
 import java.util.function.Function;
 import org.gridrun.analysis.SeedSummary;
+import org.gridrun.engine.train.Headline;
 
 /**
- * The table the index opens with: per seed group (a method and its settings), the final test accuracy and the final
+ * The table the index opens with: per seed group (a method and its settings), the final test accuracy (perplexity
+ * for language models, the best the lowest) and the final
  * gradient variance, mean ± sd over seeds, the best of each in bold, and beside the numbers the runs that did not
  * complete (FAILED, KILLED, DIVERGED, or still running), so a number from a broken or unfinished run never reads as
  * a result.
  */
 final class MethodTable {
-    static final List<String> HEADER = List.of("group", "method", "bits", "seeds", "final test accuracy (%)",
-            "gradient variance (est_var)", "bits sent per step", "compression ratio", "state");
+    /** The columns after the headline's, whose header follows the rows ({@link GroupRow#headlineHeader}). */
+    static final List<String> HEADER_AFTER = List.of("gradient variance (est_var)", "bits sent per step",
+            "compression ratio", "state");
 
     private MethodTable() {
     }
 
     /** The table of {@code rows} as HTML; every text from the store is escaped. */
     static String render(List<GroupRow> rows) {
-        int bestAccuracy = best(rows, GroupRow::accuracy, 1);
+        int bestAccuracy = best(rows, r -> r.headline() == Headline.ACCURACY ? r.result() : SeedSummary.EMPTY, 1);
+        int bestPerplexity = best(rows, r -> r.headline() == Headline.PERPLEXITY ? r.result() : SeedSummary.EMPTY, -1);
         int bestVariance = best(rows, GroupRow::variance, -1);
         StringBuilder out = new StringBuilder("<table class=\"methods\">\n<thead><tr>");
-        HEADER.forEach(h -> out.append(Html.element("th", h)));
+        for (String h : List.of("group", "method", "bits", "seeds", GroupRow.headlineHeader(rows))) {
+            out.append(Html.element("th", h));
+        }
+        HEADER_AFTER.forEach(h -> out.append(Html.element("th", h)));
         out.append("</tr></thead>\n<tbody>\n");
         for (int i = 0; i < rows.size(); i++) {
             GroupRow row = rows.get(i);
@@ -31,7 +38,7 @@ final class MethodTable {
                     String.valueOf(row.group().seeds()))) {
                 out.append(Html.element("td", text));
             }
-            number(out, Formats.meanStd(row.accuracy(), Formats.PERCENT), i == bestAccuracy, row.unsound());
+            number(out, row.headlineCell(rows), i == bestAccuracy || i == bestPerplexity, row.unsound());
             number(out, Formats.meanStdSci(row.variance()), i == bestVariance, row.unsound());
             number(out, Formats.bits(row.bitsSent().mean()), false, "");
             number(out, Formats.fixed(row.ratio().mean(), 2), false, "");

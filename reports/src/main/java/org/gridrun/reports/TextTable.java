@@ -2,6 +2,7 @@ package org.gridrun.reports;
 
 import java.util.List;
 import java.util.Locale;
+import org.gridrun.engine.train.Headline;
 
 /**
  * The report's group table as plain text, for the command line: the same rows and numbers as the HTML page.
@@ -11,7 +12,8 @@ final class TextTable {
     }
 
     /**
-     * One line per group: label, seeds, final test accuracy (mean ± std, %), final gradient variance ({@code est_var},
+     * One line per group: label, seeds, final test accuracy (mean ± std, %; perplexity for a language model), final
+     * gradient variance ({@code est_var},
      * mean ± std, when measured), bits one worker sends per step, and the state of its experiments, so that a FAILED or DIVERGED experiment's last accuracy never reads as a result.
      */
     static String render(List<GroupRow> rows) {
@@ -20,12 +22,16 @@ final class TextTable {
         }
         int width = Math.max(10, rows.stream().mapToInt(r -> r.group().label().length()).max().orElse(10));
         String format = "%-" + width + "s  %5s  %-18s  %-20s  %-22s  %s%n";
+        boolean accuracy = rows.stream().anyMatch(r -> r.headline() == Headline.ACCURACY);
+        boolean perplexity = rows.stream().anyMatch(r -> r.headline() == Headline.PERPLEXITY);
         StringBuilder text = new StringBuilder(String.format(Locale.ROOT, format, "experiment", "seeds",
-                "test accuracy", "variance (est_var)", "bits/step (one worker)", "state"));
+                accuracy && perplexity ? "test acc. or ppl" : perplexity ? "test perplexity" : "test accuracy",
+                "variance (est_var)", "bits/step (one worker)", "state"));
         for (GroupRow row : rows) {
-            String accuracy = Formats.meanStd(row.accuracy(), Formats.PERCENT);
+            String result = Formats.meanStd(row.result(), row.headline().scale());
+            String unit = row.headline() == Headline.PERPLEXITY ? (accuracy ? " ppl" : "") : " %";
             text.append(String.format(Locale.ROOT, format, row.group().label(), row.group().seeds(),
-                    Formats.MISSING.equals(accuracy) ? accuracy : accuracy + " %",
+                    Formats.MISSING.equals(result) ? result : result + unit,
                     Formats.meanStdSci(row.variance()), Formats.bits(row.bitsSent().mean()), row.state()));
         }
         return text.toString();

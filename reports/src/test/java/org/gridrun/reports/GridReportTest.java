@@ -13,7 +13,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -21,6 +23,9 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.SeedSummary;
 import org.gridrun.engine.run.ExperimentRecord;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
 import org.junit.jupiter.api.Test;
@@ -89,6 +94,41 @@ class GridReportTest {
         assertTrue(row.find(), index);
         assertTrue(row.group().contains("<span class=\"mark\">1 DIVERGED</span>"), row.group());
         assertEquals(1, index.split("<strong>", -1).length - 1, "one best: no group measured est_var here");
+    }
+
+    @Test
+    void languageModelsAreJudgedByPerplexityTheLowestInBold() throws Exception {
+        double[][] perplexities = {{142.0, 146.0}, {121.5, 124.5}};
+        try (ResultsStore store = ResultsStore.open(tmp.resolve("db/gridrun"))) {
+            for (int g = 0; g < 2; g++) {
+                for (int seed = 0; seed < 2; seed++) {
+                    String method = g == 0 ? "powersgd" : "none";
+                    Map<String, Object> params = new LinkedHashMap<>();
+                    params.put("method", method);
+                    params.put("seed", (long) seed);
+                    String name = SiteFixture.name(method, seed);
+                    ExperimentRecord e = new ExperimentRecord("lm", "r1", name, "id-" + name, params, params);
+                    RunDir dir = RunDir.at(tmp.resolve("runs/" + name));
+                    dir.writeExperiment(e);
+                    try (MetricSpool.Writer out = MetricSpool.append(dir.metricsFile())) {
+                        // a next-token accuracy that would pick the other method if it were the headline
+                        out.write(new MetricRecord("Vacc", 10, g == 0 ? 0.3 : 0.2, 1));
+                        out.write(new MetricRecord("Vppl", 10, perplexities[g][seed], 1));
+                    }
+                    dir.status().append(RunState.COMPLETED, "");
+                    store.ingest(dir);
+                }
+            }
+            ReportResult result = GridReport.write(store, "lm", null, tmp.resolve("report"));
+            assertTrue(result.table().lines().findFirst().orElseThrow().contains("test perplexity"), result.table());
+            assertTrue(result.table().contains("123.00 ± 2.12  "), result.table());
+        }
+        String index = Files.readString(tmp.resolve("report/index.html"));
+        assertTrue(index.contains("<th>final test perplexity</th>"), index);
+        assertFalse(index.contains("final test accuracy"), index);
+        Matcher bold = Pattern.compile("<strong>([^<]*)</strong>").matcher(index);
+        assertTrue(bold.find(), index);
+        assertEquals("123.00 ± 2.12", bold.group(1), "the lowest mean perplexity is the best");
     }
 
     @Test
@@ -192,7 +232,7 @@ class GridReportTest {
     void experimentsWithoutMetricsAppearWithTheirStateAndNoFigure() throws IOException {
         try (ResultsStore store = ResultsStore.open(tmp.resolve("db"))) {
             ExperimentRecord e = new ExperimentRecord("g<&>", "r1", "queued_one", "id-q",
-                    java.util.Map.of("method", "qsgd"), java.util.Map.of("method", "qsgd"));
+                    Map.of("method", "qsgd"), Map.of("method", "qsgd"));
             store.recordState(e, null, new StatusEntry(RunState.QUEUED, Instant.now(), "login", "job 3"));
             ReportResult result = GridReport.write(store, "g<&>", null, tmp.resolve("report"));
             String html = Files.readString(result.index());

@@ -22,7 +22,10 @@ public interface TrainListener {
     default void onLog(long step, long total, double loss, double samplesPerSecond) {
     }
 
-    /** The test-set loss and accuracy (in [0, 1]) after {@code step}. */
-    default void onEval(long step, double loss, double accuracy) {
+    /**
+     * The test-set loss and accuracy (in [0, 1]) after {@code step}, and which number the run is judged by
+     * ({@link Headline#of(double, double)} gives it).
+     */
+    default void onEval(long step, Headline headline, double loss, double accuracy) {
     }
 }

@@ -269,7 +269,7 @@ public final class Trainer implements AutoCloseable {
         metrics.flush();
         Evaluation last = lastEvaluation;
         return new TrainResult(step, last == null ? Double.NaN : last.accuracy(),
-                last == null ? Double.NaN : last.meanLoss(), diverged, stopped ? stop.reason() : "", dataReport(),
+                last == null ? Double.NaN : last.meanLoss(), Headline.of(language), diverged, stopped ? stop.reason() : "", dataReport(),
                 backend.name(), backend.blas(), (System.nanoTime() - start) / 1e9);
     }
 
@@ -360,7 +360,7 @@ public final class Trainer implements AutoCloseable {
         }
         stepMetrics.evaluateTraining(metrics, step);
         metrics.flush();
-        listener.onEval(step, e.meanLoss(), e.accuracy());
+        listener.onEval(step, Headline.of(language), e.meanLoss(), e.accuracy());
         return e;
     }
 

@@ -110,7 +110,7 @@ class ResumeTest {
             }
 
             @Override
-            public void onEval(long step, double loss, double accuracy) {
+            public void onEval(long step, Headline headline, double loss, double accuracy) {
                 stopAfter(step);
             }
 

@@ -56,7 +56,7 @@ class TrainJobTest {
             }
 
             @Override
-            public void onEval(long step, double loss, double accuracy) {
+            public void onEval(long step, Headline headline, double loss, double accuracy) {
                 events.add("eval " + step);
             }
         });

@@ -2,6 +2,7 @@ package org.gridrun.jobs.cli;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import org.gridrun.engine.train.Headline;
 import org.gridrun.engine.train.TrainListener;
 
 /**
@@ -28,8 +29,9 @@ final class LogListener implements TrainListener {
     }
 
     @Override
-    public void onEval(long step, double loss, double accuracy) {
-        out.printf(Locale.ROOT, "step %d  test loss %.4f  test accuracy %.2f%%%n", step, loss, 100 * accuracy);
+    public void onEval(long step, Headline headline, double loss, double accuracy) {
+        out.printf(Locale.ROOT, "step %d  test loss %.4f  %s %s%n", step, loss, headline.label(),
+                headline.format(headline.of(loss, accuracy)));
         out.flush();
     }
 }

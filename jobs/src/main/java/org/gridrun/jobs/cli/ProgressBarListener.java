@@ -2,11 +2,12 @@ package org.gridrun.jobs.cli;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import org.gridrun.engine.train.Headline;
 import org.gridrun.engine.train.TrainListener;
 
 /**
  * A job's progress on a terminal: one line redrawn in place with a bar, the step, the training loss, the latest test
- * accuracy and the throughput; what is trained on, and the end, on lines of their own.
+ * accuracy (perplexity for a language model) and the throughput; what is trained on, and the end, on lines of their own.
  *
  * <p>{@link #forOutput} picks it only for a terminal; a log file gets {@link LogListener}'s plain lines, which a
  * carriage return would garble.
@@ -16,7 +17,8 @@ final class ProgressBarListener implements TrainListener {
 
     private final PrintStream out;
     private double loss = Double.NaN;
-    private double accuracy = Double.NaN;
+    private Headline headline = Headline.ACCURACY;
+    private double result = Double.NaN;
     private double samplesPerSecond;
     private long total;
 
@@ -44,8 +46,9 @@ final class ProgressBarListener implements TrainListener {
     }
 
     @Override
-    public void onEval(long step, double loss, double accuracy) {
-        this.accuracy = accuracy;
+    public void onEval(long step, Headline headline, double loss, double accuracy) {
+        this.headline = headline;
+        this.result = headline.of(loss, accuracy);
         draw(step);
         if (step == total) {
             out.println();
@@ -56,9 +59,9 @@ final class ProgressBarListener implements TrainListener {
     /** The bar line for {@code step} of {@code total} (package-private, for tests). */
     String line(long step) {
         int filled = total <= 0 ? 0 : (int) Math.min(WIDTH, WIDTH * step / total);
-        return String.format(Locale.ROOT, "[%s%s] %d/%d  loss %.4f  acc %s  %.0f samples/s",
+        return String.format(Locale.ROOT, "[%s%s] %d/%d  loss %.4f  %s %s  %.0f samples/s",
                 "#".repeat(filled), " ".repeat(WIDTH - filled), step, total, loss,
-                Double.isNaN(accuracy) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * accuracy),
+                headline == Headline.PERPLEXITY ? "ppl" : "acc", Double.isNaN(result) ? "-" : headline.format(result),
                 samplesPerSecond);
     }
 

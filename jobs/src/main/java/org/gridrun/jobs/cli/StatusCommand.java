@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.StoredExperiment;
 import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.train.Headline;
 import org.gridrun.jobs.Workspace;
 import org.gridrun.reports.LogTail;
 import picocli.CommandLine.Command;
@@ -68,8 +69,9 @@ final class StatusCommand implements Callable<Integer> {
             out.println("  built from " + builds);
         }
         for (StoredExperiment e : experiments) {
-            String accuracy = store.last(e.id(), "Vacc")
-                    .map(a -> String.format(Locale.ROOT, "%.2f%%", 100 * a)).orElse("-");
+            Headline headline = store.headline(e.id());
+            String accuracy = store.last(e.id(), headline.metric())
+                    .map(v -> (headline == Headline.PERPLEXITY ? "ppl " : "") + headline.format(v)).orElse("-");
             out.printf(Locale.ROOT, "  %-9s %-8s %s%s%n", e.state(), accuracy, e.name(),
                     e.state() != null && e.state().isInFlight() && e.job() != null ? "  [" + e.job() + "]" : "");
             if (e.state() == RunState.FAILED || e.state() == RunState.DIVERGED || e.state() == RunState.KILLED) {

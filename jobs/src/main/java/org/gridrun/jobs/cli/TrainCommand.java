@@ -202,8 +202,8 @@ final class TrainCommand implements Callable<Integer> {
             return cause.exitCode;
         }
         dir.status().append(RunState.COMPLETED, String.format(Locale.ROOT,
-                "Vacc %.4f after %d steps; data: %s; backend: %s", result.finalAccuracy(), result.steps(),
-                result.dataSource(), result.backend()));
+                "%s %.4f after %d steps; data: %s; backend: %s", result.headline().metric(), result.finalHeadline(),
+                result.steps(), result.dataSource(), result.backend()));
         return 0;
     }
 

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,6 +13,7 @@ import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.engine.train.Headline;
 import org.gridrun.jobs.TrainerLock;
 import org.gridrun.jobs.plan.JobGraph;
 import org.gridrun.jobs.plan.PlannedExperiment;
@@ -175,8 +175,9 @@ public final class LocalExecutor {
         if (entry.state() != RunState.COMPLETED) {
             return entry.detail();
         }
-        return store.last(e.record().id(), "Vacc")
-                .map(acc -> String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * acc)).orElse("");
+        Headline headline = store.headline(e.record().id());
+        return store.last(e.record().id(), headline.metric()).map(v -> headline.label() + " " + headline.format(v))
+                .orElse("");
     }
 
     private synchronized long runningSteps() {
