@@ -3,6 +3,7 @@ package org.gridrun.reports;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.train.Headline;
 
 /**
  * Renders the site's {@code index.html}: first the comparison a researcher came for (per seed group, final test
@@ -88,8 +89,11 @@ final class IndexPage {
     }
 
     private static void headlines(StringBuilder out, Model model) {
+        // Language models' next-token accuracy is drawn on its comparison page, not among their headlines.
+        boolean languageOnly = !model.groups().isEmpty()
+                && model.groups().stream().allMatch(g -> g.headline() == Headline.PERPLEXITY);
         for (String metric : HEADLINE) {
-            if (model.drawn().contains(metric)) {
+            if (model.drawn().contains(metric) && !(languageOnly && metric.equals(Headline.ACCURACY.metric()))) {
                 out.append(SitePage.figure(CompareWriter.DIR + "/" + model.comparisons().get(metric),
                         metric + ": mean over seeds (a 95% CI band from 3 seeds)"));
             }

@@ -129,6 +129,7 @@ class GridReportTest {
         Matcher bold = Pattern.compile("<strong>([^<]*)</strong>").matcher(index);
         assertTrue(bold.find(), index);
         assertEquals("123.00 ± 2.12", bold.group(1), "the lowest mean perplexity is the best");
+        assertTrue(index.contains("Vppl: mean over seeds") && !index.contains("Vacc: mean over seeds"), index);
     }
 
     @Test
