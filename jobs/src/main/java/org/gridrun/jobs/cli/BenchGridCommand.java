@@ -66,8 +66,8 @@ final class BenchGridCommand implements Callable<Integer> {
                 try (ResultsStore store = ResultsStore.open(workspace.database())) {
                     Plan plan = new Planner(workspace, store).plan(file, List.of("big"));
                     long t2 = System.nanoTime();
-                    new SlurmSubmitter(workspace, store, null, new ClusterArgs(scripts, 0, null), "bench",
-                            JobLauncher.DEFAULT_JVM_OPTIONS).write("bench", "big", "bench_big", plan.toRun(),
+                    new SlurmSubmitter(workspace, store, null, new ClusterArgs(scripts, 0, null), "bench")
+                            .write("bench", "big", "bench_big", plan.toRun(),
                             file.slurm("big"), List.of(), false);
                     long t3 = System.nanoTime();
                     long[] phase = {t1 - t0, t2 - t1, t3 - t2, t3 - t0};

@@ -65,7 +65,8 @@ final class GridSession {
             out.println("data: " + describeData(toRun.get(0)));
             out.flush();
             new Stager(store).stage(toRun, RunState.QUEUED, "local:" + ProcessHandle.current().pid());
-            LocalExecutor executor = new LocalExecutor(store, new JobLauncher(JobLauncher.DEFAULT_JVM_OPTIONS), jobs);
+            LocalExecutor executor = new LocalExecutor(store,
+                    new JobLauncher(JobLauncher.jvmOptions(Math.min(jobs, toRun.size()))), jobs);
             try (LiveReport live = LiveReport.start(workspace, store, plan.grid(), reportEvery, out)) {
                 executor.run(toRun, plan.graph(), observer());
             }

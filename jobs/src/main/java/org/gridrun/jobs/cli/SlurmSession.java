@@ -66,8 +66,7 @@ final class SlurmSession {
             out.flush();
             return 0;
         }
-        SlurmSubmitter submitter = new SlurmSubmitter(workspace, store, client, args, Version.number(),
-                JobLauncher.DEFAULT_JVM_OPTIONS);
+        SlurmSubmitter submitter = new SlurmSubmitter(workspace, store, client, args, Version.number());
         Map<String, String> arrayOf = new HashMap<>();
         Map<String, StoredExperiment> stored = new HashMap<>();
         store.experiments(plan.grid(), null).forEach(e -> stored.put(e.id(), e));

@@ -105,7 +105,8 @@ public final class SlurmScriptText {
         // exec: a trainer started in the background is the job itself, not a subshell, so the trap's USR1 reaches it
         text.append("train() { exec \"$GRIDRUN_JAVA\" ")
                 .append(String.join(" ", trainArguments.stream().map(Shell::quote).toList())
-                        .replace("'$GRIDRUN_CLASSPATH'", "\"$GRIDRUN_CLASSPATH\""))
+                        .replace("'$GRIDRUN_CLASSPATH'", "\"$GRIDRUN_CLASSPATH\"")
+                        .replace("'$GRIDRUN_JAVA_OPTS'", "$GRIDRUN_JAVA_OPTS"))
                 .append(" \"$@\"; }\n");
         for (int j = 0; j < runDirs.size(); j++) {
             text.append("d=").append(Shell.quote(runDirs.get(j))).append("; mkdir -p \"$d\"\n")

@@ -2,13 +2,12 @@ package org.gridrun.jobs.slurm;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.ByteBuffer;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
-import java.util.Set;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,19 +44,27 @@ public final class SlurmSubmitter {
     private final SlurmClient client;
     private final ClusterArgs args;
     private final String version;
-    private final List<String> jvmOptions;
 
     /**
      * @param client the cluster, or null when nothing is submitted (the scripts are only written)
      */
     public SlurmSubmitter(Workspace workspace, ResultsStore store, SlurmClient client, ClusterArgs args,
-                          String version, List<String> jvmOptions) {
+                          String version) {
         this.workspace = workspace;
         this.store = store;
         this.client = client;
         this.args = args;
         this.version = version;
-        this.jvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /**
+     * The arguments after {@code java} of a task script whose {@code parallel} experiments share the allocation's
+     * memory; the node's {@code $GRIDRUN_JAVA_OPTS} come after gridrun's and override them.
+     */
+    static List<String> trainArguments(int parallel) {
+        List<String> options = new ArrayList<>(JobLauncher.jvmOptions(parallel));
+        options.add("$" + JobLauncher.USER_OPTIONS);
+        return JobLauncher.trainArguments(options, "$GRIDRUN_CLASSPATH");
     }
 
     /** What was written and submitted for one run. */
@@ -80,7 +87,6 @@ public final class SlurmSubmitter {
         int maxTasks = client == null ? ClusterLimits.DEFAULT_TASKS_PER_ARRAY : client.limits().maxTasksPerArray();
         List<ScriptLayout.Chunk> chunks = ScriptLayout.chunks(scripts.size(), maxTasks);
         String classpath = System.getProperty("java.class.path");
-        List<String> train = JobLauncher.trainArguments(jvmOptions, "$GRIDRUN_CLASSPATH");
         List<Path> sbatchFiles = new ArrayList<>();
         List<ArrayRequest> requests = new ArrayList<>();
         for (int c = 0; c < chunks.size(); c++) {
@@ -96,7 +102,7 @@ public final class SlurmSubmitter {
                 List<String> dirs = scripts.get(k).stream().map(e -> relative(e.dir().path())).toList();
                 List<String> json = scripts.get(k).stream().map(e -> ExperimentJson.encode(e.record())).toList();
                 writeFile(workspace.root().resolve(request.script(task)),
-                        SlurmScriptText.taskScript(request, k, dirs, json, train));
+                        SlurmScriptText.taskScript(request, k, dirs, json, trainArguments(dirs.size())));
             });
             Path sbatch = workspace.root().resolve(sbatchName);
             writeFile(sbatch, SlurmScriptText.sbatch(request));

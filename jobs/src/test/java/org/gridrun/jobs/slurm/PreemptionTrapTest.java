@@ -29,6 +29,12 @@ class PreemptionTrapTest {
         assertEquals(List.of("requeue 77_0"), Files.readAllLines(scontrolLog));
         for (String dir : List.of("runs/a", "runs/b")) {
             assertTrue(Files.exists(work.resolve(dir).resolve("usr1")), dir + " got USR1");
+            // two trainers share the allocation: each may take half of 75 % for its heap, and the node's
+            // GRIDRUN_JAVA_OPTS come after, one argument per word
+            List<String> args = Files.readAllLines(work.resolve(dir).resolve("args"));
+            int share = args.indexOf("-XX:MaxRAMPercentage=37.5");
+            assertTrue(share >= 0 && args.indexOf("-Xmx3g") == share + 1
+                    && args.indexOf("-Dgridrun.note=x") == share + 2, args.toString());
         }
     }
 
@@ -47,6 +53,7 @@ class PreemptionTrapTest {
                 #!/bin/bash
                 dir="${@: -1}"
                 trap 'echo usr1 > "$dir/usr1"; exit 0' USR1
+                printf '%s\n' "$@" > "$dir/args"
                 echo started > "$dir/started"
                 for i in $(seq 200); do sleep 0.05; done
                 """);
@@ -57,12 +64,13 @@ class PreemptionTrapTest {
             Files.createDirectories(work.resolve(dir));
         }
         SlurmSubmitter.writeFile(work.resolve("jobs/g_r_0.sh"), SlurmScriptText.taskScript(request, 0,
-                List.of("runs/a", "runs/b"), List.of("{}", "{}"), JobLauncher.trainArguments(List.of(), "$GRIDRUN_CLASSPATH")));
+                List.of("runs/a", "runs/b"), List.of("{}", "{}"), SlurmSubmitter.trainArguments(2)));
         SlurmSubmitter.writeFile(work.resolve("jobs/g_r_slurm.sbatch"), SlurmScriptText.sbatch(request));
         ProcessBuilder builder = new ProcessBuilder("bash", "jobs/g_r_slurm.sbatch").directory(work.toFile())
                 .redirectErrorStream(true).redirectOutput(work.resolve("batch.log").toFile());
         builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         builder.environment().put("SLURM_ARRAY_JOB_ID", "77");
+        builder.environment().put(JobLauncher.USER_OPTIONS, " -Xmx3g  -Dgridrun.note=x ");
         builder.environment().put("SLURM_ARRAY_TASK_ID", "0");
         builder.environment().put("SLURM_RESTART_COUNT", String.valueOf(restartCount));
         Process batch = builder.start();

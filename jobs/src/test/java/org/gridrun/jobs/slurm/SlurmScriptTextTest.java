@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gridrun.grids.SlurmSpec;
-import org.gridrun.jobs.local.JobLauncher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,7 +63,7 @@ class SlurmScriptTextTest {
                 List.of("runs/nuq/mnist/mnist_003_method_qsgd", "runs/nuq/mnist/mnist_007_method_it's"),
                 List.of("{\"grid\":\"nuq\",\"run\":\"mnist\",\"name\":\"mnist_003_method_qsgd\"}",
                         "{\"name\":\"mnist_007_method_it's\"}"),
-                JobLauncher.trainArguments(JobLauncher.DEFAULT_JVM_OPTIONS, "$GRIDRUN_CLASSPATH")));
+                SlurmSubmitter.trainArguments(2)));
     }
 
     @Test

@@ -15,7 +15,6 @@ import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.grids.SlurmSpec;
 import org.gridrun.jobs.Workspace;
-import org.gridrun.jobs.local.JobLauncher;
 import org.gridrun.jobs.plan.PlannedExperiment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +35,7 @@ class SlurmSubmitterTest {
     }
 
     private SlurmSubmitter submitter(ResultsStore store, FakeSlurm slurm, String clusterArgs) {
-        return new SlurmSubmitter(Workspace.at(work, null), store, slurm, ClusterArgs.parse(clusterArgs), "test",
-                JobLauncher.DEFAULT_JVM_OPTIONS);
+        return new SlurmSubmitter(Workspace.at(work, null), store, slurm, ClusterArgs.parse(clusterArgs), "test");
     }
 
     @Test

@@ -1,0 +1,26 @@
+package org.gridrun.jobs.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The JVM options of local jobs: each one's share of the heap, and the user's options last. */
+class JobLauncherTest {
+    @Test
+    void jobsSharingAMachineSplitThreeQuartersOfItsMemory() {
+        assertEquals(List.of("--add-modules", "jdk.incubator.vector", "-XX:MaxRAMPercentage=75.0"),
+                JobLauncher.jvmOptions(1));
+        assertEquals("-XX:MaxRAMPercentage=25.0", JobLauncher.jvmOptions(3).get(2));
+        assertEquals("-XX:MaxRAMPercentage=75.0", JobLauncher.jvmOptions(0).get(2), "no job is treated as one");
+    }
+
+    @Test
+    void theUsersOptionsAreSplitOnWhiteSpaceAndComeLast() {
+        assertEquals(List.of(), JobLauncher.userOptions(Map.of()));
+        assertEquals(List.of(), JobLauncher.userOptions(Map.of(JobLauncher.USER_OPTIONS, "  \t ")));
+        assertEquals(List.of("-Xmx48g", "-XX:+UseParallelGC"),
+                JobLauncher.userOptions(Map.of(JobLauncher.USER_OPTIONS, " -Xmx48g\t -XX:+UseParallelGC\n")));
+    }
+}
