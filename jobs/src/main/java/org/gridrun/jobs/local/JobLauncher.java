@@ -1,5 +1,6 @@
 package org.gridrun.jobs.local;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,9 +72,22 @@ public final class JobLauncher {
         command.add(javaExecutable());
         List<String> options = new ArrayList<>(jvmOptions);
         options.addAll(userOptions(System.getenv()));
-        command.addAll(trainArguments(options, System.getProperty("java.class.path")));
+        command.addAll(trainArguments(options, classpath()));
         command.add(dir.path().toString());
         return command;
+    }
+
+    /**
+     * This JVM's class path with every entry made absolute: jobs start in their run directory (local) or wherever the
+     * batch system puts them, where {@code java -jar jobs/target/grid-run.jar}'s relative path names nothing.
+     */
+    public static String classpath() {
+        String[] entries = System.getProperty("java.class.path").split(File.pathSeparator, -1);
+        List<String> absolute = new ArrayList<>();
+        for (String entry : entries) {
+            absolute.add(entry.isEmpty() ? entry : Path.of(entry).toAbsolutePath().normalize().toString());
+        }
+        return String.join(File.pathSeparator, absolute);
     }
 
     /** This JVM's java executable, which jobs run with. */

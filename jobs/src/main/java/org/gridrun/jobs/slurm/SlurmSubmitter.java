@@ -86,7 +86,7 @@ public final class SlurmSubmitter {
         List<List<PlannedExperiment>> scripts = ScriptLayout.roundRobin(experiments, args.scripts());
         int maxTasks = client == null ? ClusterLimits.DEFAULT_TASKS_PER_ARRAY : client.limits().maxTasksPerArray();
         List<ScriptLayout.Chunk> chunks = ScriptLayout.chunks(scripts.size(), maxTasks);
-        String classpath = System.getProperty("java.class.path");
+        String classpath = JobLauncher.classpath();
         List<Path> sbatchFiles = new ArrayList<>();
         List<ArrayRequest> requests = new ArrayList<>();
         for (int c = 0; c < chunks.size(); c++) {

@@ -2,6 +2,8 @@ package org.gridrun.jobs.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,5 +24,17 @@ class JobLauncherTest {
         assertEquals(List.of(), JobLauncher.userOptions(Map.of(JobLauncher.USER_OPTIONS, "  \t ")));
         assertEquals(List.of("-Xmx48g", "-XX:+UseParallelGC"),
                 JobLauncher.userOptions(Map.of(JobLauncher.USER_OPTIONS, " -Xmx48g\t -XX:+UseParallelGC\n")));
+    }
+
+    @Test
+    void theClassPathJobsGetIsAbsoluteForAJarNamedRelatively() {
+        String saved = System.getProperty("java.class.path");
+        try {
+            System.setProperty("java.class.path", "jobs/target/grid-run.jar" + File.pathSeparator + "/opt/x.jar");
+            assertEquals(Path.of("jobs/target/grid-run.jar").toAbsolutePath() + File.pathSeparator + "/opt/x.jar",
+                    JobLauncher.classpath());
+        } finally {
+            System.setProperty("java.class.path", saved);
+        }
     }
 }
