@@ -77,6 +77,8 @@ run_unpacked() {
   step "bench train" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
   step "bench train vit" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
   step "bench train lstm" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
+  step "bench train qsgd" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
+      --method qsgd --set bits=3 --workers 4
   # The quick start as shipped, its defaults told to train on the GPU (auto would too; this names it).
   sed -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
   grep -q '^  backend: cuda' "$work/quickstart-cuda.yaml" || { echo "gpu-check: could not set backend: cuda"; exit 1; }

@@ -81,6 +81,19 @@ final class BenchTrainCommand implements Callable<Integer> {
     @Option(names = "--no-torch", description = "Skip the PyTorch measurement.")
     boolean noTorch;
 
+    @Option(names = "--method", paramLabel = "M", description = "Time the trainer's whole simulated step (every "
+            + "worker's forward and backward, M's encode, the simulated collective, the update) with compressor M "
+            + "against the same step with none, instead of a bare step against PyTorch.")
+    String method;
+
+    @Option(names = "--workers", paramLabel = "K", defaultValue = "4",
+            description = "With --method: simulated workers sharing --batch (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "With --method: a trainer key of the "
+            + "compressed run, e.g. --set bits=3 --set bucket_size=8192; repeatable.")
+    Map<String, String> settings = new LinkedHashMap<>();
+
     @Option(names = "--csv", description = "Print model,ms_min,ms_median,torch_ms_min,torch_ms_median,ratio rows "
             + "(ratio: median to PyTorch's median).")
     boolean csv;
@@ -107,6 +120,11 @@ final class BenchTrainCommand implements Callable<Integer> {
                     + "positive and --warmup not negative, found " + batch + ", " + steps + ", " + warmup);
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (method != null) {
+            new CompressedStepBench(backendName, workers, batch, warmup, steps, settings)
+                    .print(out, models == null ? List.of("resnet20") : chosen, method);
+            return 0;
+        }
         int threads = CpuBackend.threads();
         TorchBench torch = noTorch ? null : TorchBench.find(gpu);
         Map<String, StepTimes> torchTimes = new LinkedHashMap<>();

@@ -25,9 +25,15 @@ record StepTimes(double min, double median) {
             step.run();
             times.add((System.nanoTime() - t) / 1e6);
         }
+        return of(times);
+    }
+
+    /** The fastest and median of {@code millis}, which must not be empty. */
+    static StepTimes of(List<Double> millis) {
+        List<Double> times = new ArrayList<>(millis);
         times.sort(null);
-        int mid = steps / 2;
-        double median = steps % 2 == 1 ? times.get(mid) : (times.get(mid - 1) + times.get(mid)) / 2;
+        int mid = times.size() / 2;
+        double median = times.size() % 2 == 1 ? times.get(mid) : (times.get(mid - 1) + times.get(mid)) / 2;
         return new StepTimes(times.get(0), median);
     }
 }

@@ -66,4 +66,35 @@ class BenchTrainCommandTest {
     void unknownModelIsBadInput() {
         run(2, "bench", "train", "--model", "vgg", "--no-torch");
     }
+
+    @Test
+    void methodTimesTheTrainersStepWithAndWithoutTheCompressor() {
+        String[] lines = run(0, "bench", "train", "--model", "mlp", "--method", "qsgd", "--set", "bits=3",
+                "--set", "bucket_size=512", "--workers", "2", "--batch", "8", "--warmup", "1", "--steps", "3");
+        assertTrue(lines[0].startsWith("the trainer's whole step on cpu: 2 workers x batch 4, min and median of 3 "
+                + "steps after 1 warm-up; qsgd {") && lines[0].contains("bits=3"), lines[0]);
+        assertTrue(lines[1].matches("model +none min +none median +qsgd min +qsgd median +ratio"), lines[1]);
+        String[] cells = lines[2].trim().split(" +");
+        assertEquals("mlp", cells[0]);
+        assertTrue(Double.parseDouble(cells[1]) <= Double.parseDouble(cells[2])
+                && Double.parseDouble(cells[3]) <= Double.parseDouble(cells[4]), lines[2]);
+        assertEquals(Double.parseDouble(cells[4]) / Double.parseDouble(cells[2]), Double.parseDouble(cells[5]), 0.01
+                * Double.parseDouble(cells[5]) + 0.006, lines[2]);
+    }
+
+    @Test
+    void methodRefusesWorkersThatDoNotDivideTheBatchAndBadKeys() {
+        run(2, "bench", "train", "--model", "mlp", "--method", "qsgd", "--workers", "3", "--batch", "8");
+        run(2, "bench", "train", "--model", "resnet18", "--method", "qsgd");
+        run(2, "bench", "train", "--model", "mlp", "--method", "qsgd", "--set", "bits=many", "--steps", "1");
+    }
+
+    @Test
+    void settingsAreReadAsAGridFileWouldHoldThem() {
+        assertEquals(3L, CompressedStepBench.scalar("3"));
+        assertEquals(0.5, CompressedStepBench.scalar("0.5"));
+        assertEquals(true, CompressedStepBench.scalar("true"));
+        assertEquals("alternating", CompressedStepBench.scalar("alternating"));
+        assertEquals("a: b", CompressedStepBench.scalar("a: b"));
+    }
 }

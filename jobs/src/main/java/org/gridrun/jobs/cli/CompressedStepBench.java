@@ -1,0 +1,143 @@
+package org.gridrun.jobs.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.Backends;
+import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.train.TrainJob;
+import org.gridrun.engine.train.TrainListener;
+import org.gridrun.engine.train.Trainer;
+import org.gridrun.engine.train.TrainerConfig;
+import org.gridrun.jobs.UserInputException;
+
+/**
+ * {@code grid-run bench train --method M}: the whole simulated data-parallel step of the trainer itself (every
+ * worker's forward and backward, its compressor's encode, the simulated collective's decode and average, the update),
+ * once with method {@code none} and once with {@code M} on the same workers, model and batch, and their ratio: what a
+ * compressor adds to a step. The times are the trainer's own {@code step_ms} records, one per step.
+ *
+ * <p>The data is the trainer's: Fashion-MNIST for the 28×28 models (the shipped subset without the Debian package),
+ * {@code synthetic-cifar} for the 32×32×3 ones, so no download is needed.
+ */
+final class CompressedStepBench {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** The models this bench trains: those whose data gridrun can make or ships. */
+    static final List<String> MODELS = List.of("mlp", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44",
+            "resnet56", "resnet110", "wrn-16-4", "wrn-16-8", "wrn-22-8", "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit");
+
+    private final String backend;
+    private final int workers;
+    private final int batch;
+    private final int warmup;
+    private final int steps;
+    private final Map<String, String> settings;
+
+    /**
+     * @param batch    examples per step over all workers (each worker gets {@code batch / workers})
+     * @param settings further trainer keys of the compressed run, e.g. {@code bits=3}
+     */
+    CompressedStepBench(String backend, int workers, int batch, int warmup, int steps, Map<String, String> settings) {
+        if (workers < 1 || batch % workers != 0) {
+            throw new UserInputException("--workers must be positive and divide --batch, found " + workers
+                    + " workers for a batch of " + batch);
+        }
+        this.backend = backend;
+        this.workers = workers;
+        this.batch = batch;
+        this.warmup = warmup;
+        this.steps = steps;
+        this.settings = Map.copyOf(settings);
+    }
+
+    /** Prints the header and one row per model: none's and the method's step times, and the ratio of medians. */
+    void print(PrintWriter out, List<String> models, String method) {
+        for (String model : models) {
+            if (!MODELS.contains(model)) {
+                throw new UserInputException("--method times the trainer's step on data gridrun has at hand: "
+                        + "--model must be one of " + MODELS + ", found '" + model + "'");
+            }
+        }
+        out.printf(Locale.ROOT, "the trainer's whole step on %s: %d workers x batch %d, min and median of %d steps "
+                + "after %d warm-up; %s%s against none%n", backend, workers, batch / workers, steps, warmup, method,
+                settings.isEmpty() ? "" : " " + settings);
+        out.printf(Locale.ROOT, "%-10s %10s %10s %12s %12s %8s%n", "model", "none min", "none median",
+                method + " min", method + " median", "ratio");
+        for (String model : models) {
+            StepTimes plain = times(model, "none", Map.of());
+            StepTimes compressed = times(model, method, settings);
+            out.printf(Locale.ROOT, "%-10s %10.2f %10.2f %12.2f %12.2f %8.2f%n", model, plain.min(), plain.median(),
+                    compressed.min(), compressed.median(), compressed.median() / plain.median());
+            out.flush();
+        }
+    }
+
+    /** The trainer's step times of {@code model} compressed by {@code method} with {@code extra} keys. */
+    StepTimes times(String model, String method, Map<String, String> extra) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("model", model);
+        params.put("dataset", model.equals("mlp") || model.equals("lenet5") ? "fashion-mnist" : "synthetic-cifar");
+        params.put("backend", backend);
+        params.put("ngpu", (long) workers);
+        params.put("batch_size", (long) (batch / workers));
+        params.put("method", method);
+        params.put("niters", (long) (warmup + steps));
+        params.put("log_interval", 1L);
+        params.put("chkpt_iter", (long) (warmup + steps));
+        extra.forEach((key, value) -> params.put(key, scalar(value)));
+        TrainerConfig config;
+        try {
+            config = TrainerConfig.from(TrainerConfig.resolve(params));
+        } catch (ConfigException e) {
+            throw new UserInputException("bench train --method " + method + ": " + e.getMessage());
+        }
+        Path spool = null;
+        try {
+            spool = Files.createTempFile("gridrun-bench-step", ".csv");
+            try (Backend b = Backends.open(config.backend());
+                 Trainer trainer = new Trainer(config, b, TrainJob.load(config));
+                 MetricSpool.Writer metrics = MetricSpool.append(spool)) {
+                trainer.run(metrics, TrainListener.NONE);
+            }
+            List<Double> millis = MetricSpool.read(spool).stream()
+                    .filter(r -> r.name().equals("step_ms") && r.step() > warmup).map(MetricRecord::value).toList();
+            return StepTimes.of(millis);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            deleteQuietly(spool);
+        }
+    }
+
+    /** A value given on the command line as a grid file would hold it: {@code 3} a number, {@code true} a flag. */
+    static Object scalar(String text) {
+        try {
+            Object value = YAML.readValue(text, Object.class);
+            return value instanceof Integer i ? Long.valueOf(i) : value == null || value instanceof Map
+                    || value instanceof List ? text : value;
+        } catch (IOException e) {
+            return text;
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            // a temporary file left behind is harmless
+        }
+    }
+}
