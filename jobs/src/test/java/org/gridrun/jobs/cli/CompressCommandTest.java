@@ -132,18 +132,18 @@ class CompressCommandTest {
             java.util.List<double[]> rows = steps(r.out());
             assertEquals(6, rows.size(), r.out());
             for (int t = 0; t < 6; t++) {
-                // rank 2 sends P (64×2) and Q (32×2), or one of them in turn: 2 + 1, or 2 and 1, bits per value
-                double bits = variant.equals("paper") ? 3 : t % 2 == 0 ? 2 : 1;
+                // rank 2 sends P (64×2) and Q (32×2), or one of them in turn, Q first: 2 + 1, or 1 and 2, bits per value
+                double bits = variant.equals("paper") ? 3 : t % 2 == 0 ? 1 : 2;
                 assertEquals(bits, rows.get(t)[1], 1e-9, variant + " step " + t + "\n" + r.out());
             }
             // the paper's step is a power iteration, which finds a rank-2 gradient at once; the alternating one
-            // starts by projecting on its random Q (about 1 - 2/32 lost); warm-started, both send all but the noise
+            // starts, as the authors' package does, by projecting on its random P (about 1 - 2/64 lost)
             assertTrue(variant.equals("paper") ? rows.get(0)[3] < 1e-3 : rows.get(0)[3] > 0.5,
                     variant + "\n" + r.out());
-            // warm-started, the paper's step sends all but the noise, the alternating one's right steps nearly; its left
-            // steps multiply by a Q that spans the rows of the last step's gradient plus residual, and the residual's
-            // rows differ from the gradient's: about 1 % stays behind every other step (numpy gives 0.6 to 2 % for
-            // the authors' algorithm on such a sequence, depending on the first Q)
+            // warm-started, the paper's step sends all but the noise, the alternating one's P steps nearly; its Q
+            // steps project on a P that spans the columns of the last step's gradient plus residual, and the
+            // residual's columns differ from the gradient's: about 0.5 % stays behind every other step (numpy gives
+            // 0.6 to 2 % for the authors' algorithm on such a sequence, depending on the first factor)
             for (int t = 1; t < 6; t++) {
                 double bound = variant.equals("paper") ? 1e-3 : t % 2 == 1 ? 5e-3 : 0.1;
                 assertTrue(rows.get(t)[3] < bound, variant + " step " + t + "\n" + r.out());
