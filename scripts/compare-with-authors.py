@@ -10,16 +10,24 @@ authors' code (never copied), of:
   - DGC, AC-SGD, MCGQ: the same repository's communication_hook/hooks_DGC.py, hooks_acsgd.py, hooks_mcgq.py
   - ALQ, AMQ: Tabrizian/learning-to-quantize, nuq/quantize.py, alq, finite_diff_gradient_descent, amq_norm_less and
              QuantizeMultiBucket.update_levels; estim/dist.py for the variance of adjacent levels
+  - PowerSGD: epfml/powersgd, paper-code/gradient_reducers.py RankKReducer (the paper's step, reuse_query) and
+             powersgd/powersgd.py PowerSGD with BasicPowerSGD (the package: alternating half iterations)
 
 and prints one table: for each method what the authors' code gives and what gridrun gives, with the bits each sends.
 The gradients are those of an MLP (784-512-256-10) after 100 SGD steps and of a small conv net (32-64-128-128
 channels, 3x3) after 60, on the first 6000 Fashion-MNIST training images (the subset gridrun ships), fixed seeds.
+PowerSGD, which keeps state between steps, gets the MLP's first layer at 16 consecutive steps from there (one worker:
+both sides depend on the workers' gradients only through their mean), through `grid-run compress` with one --input
+per step.
 
     python3 scripts/compare-with-authors.py [--gridrun CMD] [--repeats R] [--out DIR] [--check]
+    python3 scripts/compare-with-authors.py --train    # the MLP of grids/powersgd-gap.yaml, trained in torch with
+                                                       # the authors' PowerSGD steps: both variants' accuracy
 
 --gridrun is the command that runs gridrun's CLI (default: ./grid-run of this checkout); --check exits 1 unless
 gridrun meets the targets of docs/compressors-vs-papers.md (SmaQ: error <= 1.2x the authors' at <= their bits + 1.5;
-JointSQ: error <= 1.2x theirs at <= 2.5 wire bits per value; ALQ/AMQ: a proxy no higher than theirs, and gridrun's
+JointSQ: error <= 1.2x theirs at <= 2.5 wire bits per value; PowerSGD: the same bits each step and a mean error over the
+warm steps within 10 % of theirs; ALQ/AMQ: a proxy no higher than theirs, and gridrun's
 level_fit=authors within 5% of this re-implementation; DGC, AC-SGD, MCGQ: error <= 1.2x theirs at no more bits than
 their code sends). Needs numpy and torch (CPU).
 """
@@ -86,15 +94,23 @@ def train_and_take_gradient(model, x, y, steps, batch, lr, seed):
             opt.step()
 
 
+def fashion(folder, part, count=None):
+    """Fashion-MNIST's `part` (train or t10k) from `folder`: normalised images (N x 28 x 28) and labels."""
+    images = read_idx(os.path.join(folder, part + "-images-idx3-ubyte.gz"))[:count]
+    labels = read_idx(os.path.join(folder, part + "-labels-idx1-ubyte.gz"))[:count]
+    return (torch.tensor(images, dtype=torch.float32) / 255 - 0.2860) / 0.3530, torch.tensor(labels.astype(np.int64))
+
+
+def new_mlp():
+    return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(),
+                         nn.Linear(256, 10))
+
+
 def gradients(out):
     """Writes fc.npy (MLP first layer, 512x784), conv3.npy (128x64x3x3) and conv4.npy (128x128x3x3)."""
-    images = read_idx(os.path.join(SUBSET, "train-images-idx3-ubyte.gz"))[:6000]
-    labels = read_idx(os.path.join(SUBSET, "train-labels-idx1-ubyte.gz"))[:6000]
-    x = (torch.tensor(images, dtype=torch.float32) / 255 - 0.2860) / 0.3530
-    y = torch.tensor(labels.astype(np.int64))
+    x, y = fashion(SUBSET, "train", 6000)
     torch.manual_seed(0)
-    mlp = nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(),
-                        nn.Linear(256, 10))
+    mlp = new_mlp()
     conv = ConvNet()
     train_and_take_gradient(mlp, x, y, 100, 64, 0.05, 1)
     train_and_take_gradient(conv, x.unsqueeze(1), y, 60, 32, 0.02, 1)
@@ -102,6 +118,27 @@ def gradients(out):
     for name, grad in (("fc", mlp[1].weight.grad), ("conv3", conv.c3.weight.grad), ("conv4", conv.c4.weight.grad)):
         files[name] = os.path.join(out, name + ".npy")
         np.save(files[name], grad.numpy().astype(np.float32))
+    return files
+
+
+def gradient_sequence(out, steps=16):
+    """Writes fc_seq_00.npy ... : the MLP's first-layer gradient (512x784) at `steps` consecutive SGD steps, from
+    the MLP of gradients() (the same after 100 steps)."""
+    x, y = fashion(SUBSET, "train", 6000)
+    torch.manual_seed(0)
+    mlp = new_mlp()
+    train_and_take_gradient(mlp, x, y, 100, 64, 0.05, 1)
+    opt = torch.optim.SGD(mlp.parameters(), lr=0.05, momentum=0.9)
+    g = torch.Generator().manual_seed(7)
+    files = []
+    for s in range(steps):
+        if s > 0:
+            i = torch.randint(0, len(x), (64,), generator=g)
+            opt.zero_grad()
+            F.cross_entropy(mlp(x[i]), y[i]).backward()
+        files.append(os.path.join(out, "fc_seq_%02d.npy" % s))
+        np.save(files[-1], mlp[1].weight.grad.numpy().astype(np.float32))
+        opt.step()
     return files
 
 
@@ -360,6 +397,164 @@ def amq_authors(dist, bits, lr=0.7, epochs=50):
 # gridrun
 
 
+def orthonormal(a):
+    """An orthonormal basis of the columns of a (n x r): QR, or the column scaled for r = 1, as their package does."""
+    return a / a.norm().clamp_min(1e-16) if a.shape[1] == 1 else torch.linalg.qr(a).Q
+
+
+class PowerSgdAuthors:
+    """PowerSGD on one n x m weight as the authors' code runs it, for one worker or for the mean of several (every
+    product is linear in the workers' matrices and then averaged, so the output depends on them only through their
+    mean). `iters` None: the paper's step, as the paper code's RankKReducer (reuse_query) runs it: P = M.Q,
+    orthonormalised, Q = M^T.P, output P.Q^T. Else the package's PowerSGD (start_compressing_after_num_steps=0) over
+    BasicPowerSGD: `iters` half iterations a step, counted across steps; an even one orthonormalises the kept P and
+    sends Q = M^T.P, an odd one the kept Q and sends P = M.Q; each adds P.Q^T to the output and subtracts it from M.
+    Either way M = gradient + error, and what is left of M is the next step's error."""
+
+    def __init__(self, n, m, rank, iters, gen):
+        self.iters, self.count = iters, 0
+        self.p = torch.randn(n, rank, generator=gen) if iters else None
+        self.q = torch.randn(m, rank, generator=gen)
+        self.error = torch.zeros(n, m)
+        self.sent = 0
+
+    def step(self, gradient):
+        """The output for `gradient` (the workers' mean); self.sent: the values it sent; self.relative_error."""
+        mat = gradient + self.error
+        n, m = mat.shape
+        rank = self.q.shape[1]
+        if self.iters is None:
+            p = orthonormal(mat @ self.q)
+            self.q = mat.T @ p
+            out, self.sent = p @ self.q.T, (n + m) * rank
+        else:
+            out, self.sent = torch.zeros_like(mat), 0
+            for _ in range(self.iters):
+                if self.count % 2 == 0:
+                    self.p = orthonormal(self.p)
+                    self.q = (mat - out).T @ self.p
+                    self.sent += m * rank
+                else:
+                    self.q = orthonormal(self.q)
+                    self.p = (mat - out) @ self.q
+                    self.sent += n * rank
+                out += self.p @ self.q.T
+                self.count += 1
+        self.error = mat - out
+        self.relative_error = float((self.error ** 2).sum() / (mat ** 2).sum())
+        return out
+
+
+def powersgd_authors(sequence, rank, iters, gen):
+    """Per step of `sequence` (bits per value, relative squared error against M = gradient + kept error)."""
+    n, m = sequence[0].shape
+    method = PowerSgdAuthors(n, m, rank, iters, gen)
+    steps = []
+    for g in sequence:
+        method.step(g)
+        steps.append((32.0 * method.sent / (n * m), method.relative_error))
+    return steps
+
+
+def train_mlp(variant, seed, iters=500, drop=350, workers=4, batch=32, lr=0.05, rank=2):
+    """grids/powersgd-gap.yaml's MLP (784-256-10) trained in torch with the authors' PowerSGD on its two weights:
+    `variant` none, paper (RankKReducer's step) or alternating (the package's, one half iteration a step). Returns
+    the final test accuracy in %."""
+    folder = "/usr/share/datasets/fashion-mnist"
+    folder = folder if os.path.exists(os.path.join(folder, "t10k-labels-idx1-ubyte.gz")) else SUBSET
+    (x, y), (x_test, y_test) = fashion(folder, "train"), fashion(folder, "t10k")
+    x, x_test = x.flatten(1), x_test.flatten(1)
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
+    params = list(model.parameters())
+    opt = torch.optim.SGD(params, lr=lr, momentum=0.9)
+    methods = {j: PowerSgdAuthors(*p.shape, rank, None if variant == "paper" else 1, gen)
+               for j, p in enumerate(params) if p.dim() == 2 and variant != "none"}
+    for s in range(iters):
+        for group in opt.param_groups:
+            group["lr"] = lr * (0.1 if s >= drop else 1)
+        mean = [torch.zeros_like(p) for p in params]
+        for _ in range(workers):
+            i = torch.randint(0, len(x), (batch,), generator=gen)
+            model.zero_grad()
+            F.cross_entropy(model(x[i]), y[i]).backward()
+            for m, p in zip(mean, params):
+                m += p.grad / workers
+        for j, p in enumerate(params):
+            p.grad = methods[j].step(mean[j]) if j in methods else mean[j]
+        opt.step()
+    with torch.no_grad():
+        return 100 * float((model(x_test).argmax(1) == y_test).float().mean())
+
+
+def train(seeds=(1, 2)):
+    """Prints the final test accuracy of train_mlp for each variant and seed."""
+    torch.set_num_threads(1)
+    print("| PowerSGD rank 2 in torch (the authors' algorithms) | seeds | final test accuracy (%) |")
+    print("|---|---|---|")
+    for variant in ("none", "paper", "alternating"):
+        accs = [train_mlp(variant, seed) for seed in seeds]
+        print("| %s | %s | %.2f ± %.2f (%s) |" % (variant, ", ".join(map(str, seeds)), np.mean(accs),
+                                                  np.std(accs, ddof=1), ", ".join("%.2f" % a for a in accs)))
+
+
+def gridrun_sequence(command, paths, seed, **params):
+    """grid-run compress on consecutive steps: per step (bits per value, rel sq error of gradient + unsent)."""
+    args = shlex.split(command) + ["compress", "-m", "powersgd", "--repeat", "1", "--seed", str(seed)]
+    for path in paths:
+        args += ["-i", path]
+    for key, value in params.items():
+        args += ["-p", "%s=%s" % (key, value)]
+    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit("gridrun failed (%d): %s\n%s%s" % (done.returncode, " ".join(args), done.stdout, done.stderr))
+    rows = [line.split() for line in done.stdout.splitlines() if re.match(r"^\d+\s", line)]
+    return [(float(r[1]), float(r[3])) for r in rows]
+
+
+POWERSGD_WARM = 4       # steps left out of the mean error: both sides start from random factors of their own
+POWERSGD_SEEDS = 4      # first factors drawn per side; the per-step errors are means over them
+POWERSGD_TOLERANCE = 0.10
+
+
+def powersgd_rows(command, paths):
+    """PowerSGD rank 2 on the MLP layer's gradient sequence: the paper's step and the package's alternating one."""
+    sequence = [torch.tensor(np.load(f)) for f in paths]
+    n = sequence[0].numel()
+    cases = [
+        ("powersgd_paper", "PowerSGD rank 2, the paper's step (paper code's RankKReducer)", dict(variant="paper"),
+         lambda gen: powersgd_authors(sequence, 2, None, gen)),
+        ("powersgd_alternating", "PowerSGD rank 2, alternating, one half iteration a step (their package's default)",
+         dict(variant="alternating"), lambda gen: powersgd_authors(sequence, 2, 1, gen)),
+        ("powersgd_alternating2", "PowerSGD rank 2, alternating, two half iterations a step (their README)",
+         dict(variant="alternating", iters_per_step=2), lambda gen: powersgd_authors(sequence, 2, 2, gen)),
+    ]
+    rows, per_step = [], {}
+    for key, name, params, theirs_fn in cases:
+        theirs = [theirs_fn(torch.Generator().manual_seed(100 + k)) for k in range(POWERSGD_SEEDS)]
+        ours = [gridrun_sequence(command, paths, 1 + k, rank=2, **params) for k in range(POWERSGD_SEEDS)]
+        t_err = [float(np.mean([run[s][1] for run in theirs])) for s in range(len(paths))]
+        o_err = [float(np.mean([run[s][1] for run in ours])) for s in range(len(paths))]
+        t_bits = [theirs[0][s][0] for s in range(len(paths))]
+        o_bits = [ours[0][s][0] for s in range(len(paths))]
+        t_mean, o_mean = float(np.mean(t_err[POWERSGD_WARM:])), float(np.mean(o_err[POWERSGD_WARM:]))
+        bits_agree = all(abs(a - b) < 1e-6 for a, b in zip(t_bits, o_bits))
+        per_step[key] = dict(theirs_error=t_err, error=o_err, theirs_bits=t_bits, bits=o_bits)
+        rows.append(dict(
+            key=key, method="%s, MLP fc layer %dk values, %d steps" % (name, n // 1000, len(paths)),
+            authors="%.4f bits/value a step on average; error %.4f (mean of steps %d-%d)" % (
+                np.mean(t_bits), t_mean, POWERSGD_WARM, len(paths) - 1),
+            gridrun="%.4f bits/value; error %.4f" % (np.mean(o_bits), o_mean),
+            means="%s; %.3fx their error (steps differ by at most %.3f)" % (
+                "the same bits every step" if bits_agree else "other bits", o_mean / t_mean,
+                max(abs(a - b) for a, b in zip(o_err[POWERSGD_WARM:], t_err[POWERSGD_WARM:]))),
+            ok=bool(bits_agree and close(o_mean, t_mean, POWERSGD_TOLERANCE)),
+            numbers=dict(theirs_error=t_mean, error=o_mean, theirs_bits=float(np.mean(t_bits)),
+                         bits=float(np.mean(o_bits)), per_step=per_step[key])))
+    return rows, per_step
+
+
 def gridrun(command, method, path, repeats, **params):
     args = shlex.split(command) + ["compress", "-m", method, "-i", path, "--repeat", str(repeats)]
     for key, value in params.items():
@@ -531,15 +726,29 @@ def main():
     parser.add_argument("--repeats", type=int, default=10, help="independent draws per method (default 10)")
     parser.add_argument("--out", help="directory for the gradients and results.json (default: a temporary one)")
     parser.add_argument("--check", action="store_true", help="exit 1 unless gridrun meets every target")
+    parser.add_argument("--train", action="store_true",
+                        help="instead: train grids/powersgd-gap.yaml's MLP with the authors' PowerSGD (both variants)")
     args = parser.parse_args()
+    if args.train:
+        train()
+        return
     torch.manual_seed(0)
     out = args.out or tempfile.mkdtemp(prefix="gridrun-authors-")
     os.makedirs(out, exist_ok=True)
     rows = compare(gradients(out), args.gridrun, args.repeats)
+    powersgd, per_step = powersgd_rows(args.gridrun, gradient_sequence(out))
+    rows += powersgd
     print("| method | the authors' code | gridrun | what it means |")
     print("|---|---|---|---|")
     for r in rows:
         print("| %s | %s | %s | %s |" % (r["method"], r["authors"], r["gridrun"], r["means"]))
+    print("\nPowerSGD rank 2 per step: relative squared error of gradient + kept error, theirs / gridrun "
+          "(means over %d first factors each)\n" % POWERSGD_SEEDS)
+    print("| step | " + " | ".join(per_step) + " |")
+    print("|---|" + "---|" * len(per_step))
+    for s in range(len(next(iter(per_step.values()))["error"])):
+        print("| %d | %s |" % (s, " | ".join("%.4f / %.4f" % (v["theirs_error"][s], v["error"][s])
+                                          for v in per_step.values())))
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump([{k: r[k] for k in ("key", "ok", "numbers")} for r in rows], f, indent=1)
     missed = [r["key"] for r in rows if not r["ok"]]

@@ -122,9 +122,9 @@ final class LowRankPlan {
         return pSize;
     }
 
-    /** The float32 values one worker sends in a step of the alternating variant: the raw tensors, then P or Q. */
-    long valuesSentAlternating(boolean left) {
-        return rawValues + (left ? pSize : qSize);
+    /** The values of the tensors sent raw. */
+    long rawValues() {
+        return rawValues;
     }
 
     /** The largest left factor, {@code n·r} values. */

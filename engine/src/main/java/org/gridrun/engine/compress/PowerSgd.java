@@ -23,17 +23,19 @@ import org.gridrun.engine.random.CounterRng;
  * {@code error_feedback: true} adds nothing; {@code keep_residual: false} drops it (the paper's ablation).
  *
  * <p>{@code variant: paper} (the default) is the paper's Algorithm 1: per step {@code P = M·Q}, orthonormalised,
- * then {@code Q = Mᵀ·P}, both all-reduced and sent. {@code variant: alternating} is what the authors' repository
- * ({@code epfml/powersgd}, {@code powersgd.py}) runs: one half of a power iteration per step, alternating sides, each
- * warm-started from the other factor of the step before: on even steps the kept {@code Q} is orthonormalised and
- * {@code P = mean(M·Q)} sent, on odd steps the kept {@code P} is and {@code Q = mean(Mᵀ·P)} sent; the approximation
- * is {@code P·Qᵀ} either way. It sends one factor a step, so about half the bits, and a step of it matches half a
- * step of the paper's in approximation error ({@code iters_per_step} must be 1).
+ * then {@code Q = Mᵀ·P}, both all-reduced and sent. {@code variant: alternating} is what the authors' package
+ * ({@code epfml/powersgd}, {@code powersgd.py}) runs: {@code iters_per_step} half power iterations a step, counted
+ * across steps and alternating sides, each warm-started from the other factor of the iteration before: on even ones
+ * (the first of all among them) the kept {@code P} (standard normal at first) is orthonormalised and
+ * {@code Q = mean(Mᵀ·P)} sent, on odd ones the kept {@code Q} is and {@code P = mean(M·Q)} sent; each iteration's
+ * {@code P·Qᵀ} is added to the output and taken out of {@code M} before the next. With one iteration a step it sends
+ * one factor a step, about half the bits of the paper's step, and two of its steps make one power iteration.
  *
- * <p>One worker sends, per compressed step, {@code 32·(raw values + iters_per_step·Σ (n + m)·r)} bits, and
- * {@code 32·size} in the {@code start_after} steps; {@link #encode} packs exactly that as float32, and
+ * <p>One worker sends, per compressed step, {@code 32·(raw values + iters_per_step·Σ (n + m)·r)} bits (alternating:
+ * {@code Σ m·r} or {@code Σ n·r} per iteration in place of {@code Σ (n + m)·r}), and {@code 32·size} in the
+ * {@code start_after} steps; {@link #encode} packs exactly that as float32, and
  * {@link #decode} rebuilds the output from it. State: the step count, the shared stream's position, the {@code Q}
- * factors and the residual, all written by {@link #saveState}.
+ * factors (and the alternating variant's {@code P}) and the residual, all written by {@link #saveState}.
  */
 public final class PowerSgd extends BaseCompressor implements CollectiveCompressor {
     /** The short name. */
@@ -69,9 +71,12 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private float[] sentRight = new float[0];
     private float[] row = new float[0];
     private float[] decoded = new float[0];
+    /** The alternating variant's orthonormalised kept factors of its step's first iteration, for decode. */
+    private float[] firstKept = new float[0];
     private long sentBits;
     private boolean lastCompressed;
-    private boolean lastLeft;
+    /** The alternating variant's count of iterations before its last step's first. */
+    private long lastFirst;
     private int lastLength = -1;
 
     PowerSgd(int rank, double minRate, long startAfter, int iterations, boolean alternating, boolean keepResidual,
@@ -160,7 +165,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         if (decoded.length != length) {
             decoded = new float[length];
         }
-        long values = compressing() ? valuesSent(leftPhase()) : length;
+        long values = compressing() ? valuesSent(firstIteration()) : length;
         Payload payload = payload(32 * values, 0, length);
         aloneGradient[0] = gradient;
         PowerSgdRounds.run(alone, aloneGradient, offset, decoded, payload.bytes());
@@ -173,22 +178,34 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     public void decode(Payload payload, float[] out, int offset) {
         int n = payload.elements();
         checkRange(out, offset, n);
-        long values = lastCompressed ? valuesSent(lastLeft) : n;
+        long values = lastCompressed ? valuesSent(lastFirst) : n;
         if (n != lastLength || payload.bits() != 32 * values) {
             throw new IllegalArgumentException("not a payload of this " + this + " instance's last encode: "
                     + payload);
         }
-        PowerSgdRounds.decode(this, payload.bytes(), lastCompressed, lastLeft, out, offset);
+        PowerSgdRounds.decode(this, payload.bytes(), lastCompressed, lastFirst, out, offset);
     }
 
-    /** The values a compressed step sends; {@code left}: the alternating variant's step that sends P. */
-    long valuesSent(boolean left) {
-        return alternating ? plan.valuesSentAlternating(left) : plan.valuesSent(iterations);
+    /** The values a compressed step sends; {@code first}: the alternating variant's iterations before the step. */
+    long valuesSent(long first) {
+        if (!alternating) {
+            return plan.valuesSent(iterations);
+        }
+        long values = plan.rawValues();
+        for (int i = 0; i < iterations; i++) {
+            values += left(first + i) ? plan.pSize() : plan.qSize();
+        }
+        return values;
     }
 
-    /** Whether the coming step of the alternating variant computes P from the kept Q (even compressed steps). */
-    boolean leftPhase() {
-        return (steps - startAfter) % 2 == 0;
+    /** The alternating variant's iterations before the coming step: those of the compressed steps before it. */
+    long firstIteration() {
+        return (steps - startAfter) * iterations;
+    }
+
+    /** Whether the alternating variant's iteration {@code i} (counted over all steps) sends P; else it sends Q. */
+    static boolean left(long i) {
+        return i % 2 == 1;
     }
 
     boolean alternating() {
@@ -201,6 +218,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             plan = new LowRankPlan(layout != null && layout.size() == length ? layout : TensorLayout.flat(length),
                     rank, minRate);
             left = new float[plan.maxLeft()];
+            firstKept = new float[alternating ? Math.max(plan.pSize(), plan.qSize()) : 0];
             sentLeft = new float[plan.maxLeft()];
             sentRight = new float[plan.maxRight()];
             row = new float[plan.maxColumns()];
@@ -222,14 +240,15 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         return steps >= startAfter;
     }
 
-    /** Draws the first Q if there is none, then turns the residual into {@code M = gradient + residual}. */
+    /**
+     * Draws the first factor if there is none (Q; the alternating variant's P, whose first iteration starts from it),
+     * then turns the residual into {@code M = gradient + residual}.
+     */
     void startStep(float[] gradient, int offset) {
         if (q.length == 0) {
             q = new float[plan.qSize()];
-            fillStandardNormal(q);
-        }
-        if (alternating && p.length == 0) {
-            p = new float[plan.pSize()];
+            p = new float[alternating ? plan.pSize() : 0];
+            fillStandardNormal(alternating ? p : q);
         }
         if (!keepResidual) {
             java.util.Arrays.fill(residual, 0f);
@@ -253,7 +272,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     void finishStep(long valuesSent, boolean compressed) {
         sentBits = 32 * valuesSent;
-        lastLeft = leftPhase();
+        lastFirst = firstIteration();
         lastCompressed = compressed;
         steps++;
     }
@@ -279,6 +298,11 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     /** The left factors of all compressed tensors, kept between steps by the alternating variant (a view). */
     float[] p() {
         return p;
+    }
+
+    /** The alternating variant's kept factors as its last step's first iteration orthonormalised them (a view). */
+    float[] firstKept() {
+        return firstKept;
     }
 
     /** This worker's copy of the all-reduced, orthonormalised left factor of the tensor at hand. */
@@ -374,10 +398,12 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
                 new ConfigKey("start_after", ValueType.INT, 0L,
                         "steps of plain uncompressed all-reduce before compression starts"),
                 new ConfigKey("iters_per_step", ValueType.INT, 1L,
-                        "power iterations per step; each sends another rank-r approximation of what is left"),
+                        "power iterations per step; each sends another rank-r approximation of what is left "
+                                + "(alternating: half iterations, one factor each)"),
                 new ConfigKey("variant", ValueType.STRING, PAPER,
                         "paper (Algorithm 1: P and Q computed and sent every step) or alternating (the authors' "
-                                + "code: P or Q in turn, each warm-started from the other, one factor sent a step)"),
+                                + "package: Q or P in turn, each warm-started from the other, one factor sent per "
+                                + "iteration)"),
                 new ConfigKey(KEEP_RESIDUAL, ValueType.BOOL, true,
                         "keep what the approximation missed and add it to the next gradient (error feedback, the "
                                 + "paper's method); false: each step approximates its gradient alone (the paper's "
@@ -406,9 +432,6 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
                 throw new ConfigException("variant must be " + PAPER + " or " + ALTERNATING + ", found " + variant);
             }
             int iterations = atLeast(params, "iters_per_step", 1);
-            if (variant.equals(ALTERNATING) && iterations != 1) {
-                throw new ConfigException("iters_per_step must be 1 with variant alternating, found " + iterations);
-            }
             return new PowerSgd(rank, minRate, startAfter, iterations, variant.equals(ALTERNATING),
                     params.bool(KEEP_RESIDUAL), seed, 0);
         }

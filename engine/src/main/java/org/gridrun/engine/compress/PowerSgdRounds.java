@@ -14,13 +14,13 @@ import java.util.Arrays;
  * worker {@code gradient + old residual = output + new residual} on the compressed tensors. The steps before
  * {@code start_after} are a plain average of the gradients.
  *
- * <p>The alternating variant ({@link PowerSgd#alternating}) runs half of that per step ({@link #alternate}): the
- * kept factor of one side, orthonormalised, is multiplied by each worker's {@code M}, and only the mean of those
+ * <p>The alternating variant ({@link PowerSgd#alternating}) runs half of that per iteration ({@link #alternate}):
+ * the kept factor of one side, orthonormalised, is multiplied by each worker's {@code M}, and only the mean of those
  * products, the other side's factor, is all-reduced and sent.
  *
  * <p>With one worker and a {@code sink}, the step also writes what that worker sends, as float32: the raw tensors,
- * then per iteration and per compressed tensor the columns of {@code P} and of {@code Q} (the whole gradient before
- * {@code start_after}).
+ * then per iteration and per compressed tensor the columns of {@code P} and of {@code Q}, or of the one factor the
+ * alternating variant sends (the whole gradient before {@code start_after}).
  */
 final class PowerSgdRounds {
     private PowerSgdRounds() {
@@ -43,10 +43,13 @@ final class PowerSgdRounds {
         }
         Arrays.fill(out, 0, n, 0f);
         int cursor = raw(workers, plan, out, sink);
-        boolean left = lead.leftPhase();
-        for (int t = 0; lead.alternating() && t < plan.tensors(); t++) {
-            if (plan.compressed(t)) {
-                cursor = alternate(workers, plan, t, left, out, sink, cursor);
+        long first = lead.firstIteration();
+        for (int iteration = 0; lead.alternating() && iteration < lead.iterations(); iteration++) {
+            for (int t = 0; t < plan.tensors(); t++) {
+                if (plan.compressed(t)) {
+                    cursor = alternate(workers, plan, t, PowerSgd.left(first + iteration), iteration == 0, out,
+                            sink, cursor);
+                }
             }
         }
         for (int iteration = 0; !lead.alternating() && iteration < lead.iterations(); iteration++) {
@@ -57,12 +60,12 @@ final class PowerSgdRounds {
             }
         }
         for (PowerSgd w : workers) {
-            w.finishStep(lead.valuesSent(left), true);
+            w.finishStep(lead.valuesSent(first), true);
         }
     }
 
     /** Rebuilds, into {@code out[offset …]}, the output of the one-worker step whose sink was {@code bytes}. */
-    static void decode(PowerSgd worker, byte[] bytes, boolean compressed, boolean left, float[] out, int offset) {
+    static void decode(PowerSgd worker, byte[] bytes, boolean compressed, long first, float[] out, int offset) {
         LowRankPlan plan = worker.plan();
         int cursor = 0;
         for (int t = 0; t < plan.tensors(); t++) {
@@ -72,19 +75,8 @@ final class PowerSgdRounds {
                 out[i] = compressed && plan.compressed(t) ? 0f : LittleEndian.getFloat(bytes, 4 * cursor++);
             }
         }
-        for (int t = 0; compressed && worker.alternating() && t < plan.tensors(); t++) {
-            if (plan.compressed(t)) {
-                int rows = plan.rows(t);
-                int cols = plan.columns(t);
-                int r = plan.rank(t);
-                // the sent factor, and the kept one of the other side that the step orthonormalised
-                float[] p = left ? worker.left() : worker.p();
-                float[] q = left ? worker.q() : worker.sentRight();
-                int po = left ? 0 : plan.pOffset(t);
-                int qo = left ? plan.qOffset(t) : 0;
-                cursor = read(bytes, cursor, left ? p : q, (left ? rows : cols) * r);
-                addProduct(p, po, rows, q, qo, cols, r, worker.row(), out, offset + plan.offset(t));
-            }
+        if (compressed && worker.alternating()) {
+            decodeAlternating(worker, bytes, cursor, first, out, offset);
         }
         for (int iteration = 0; compressed && !worker.alternating() && iteration < worker.iterations(); iteration++) {
             for (int t = 0; t < plan.tensors(); t++) {
@@ -116,20 +108,62 @@ final class PowerSgdRounds {
         return cursor;
     }
 
+    /**
+     * Adds the alternating variant's iterations, read from {@code bytes} at {@code cursor}: each iteration's sent
+     * factor times the kept one of the other side, which is the step's first kept factor for its first iteration and
+     * the orthonormalised factor sent by the iteration before for the others, as the step computed them.
+     */
+    private static void decodeAlternating(PowerSgd worker, byte[] bytes, int cursor, long first, float[] out,
+                                          int offset) {
+        LowRankPlan plan = worker.plan();
+        float[] previous = new float[worker.firstKept().length];
+        float[] current = new float[previous.length];
+        for (int iteration = 0; iteration < worker.iterations(); iteration++) {
+            boolean left = PowerSgd.left(first + iteration);
+            for (int t = 0; t < plan.tensors(); t++) {
+                if (!plan.compressed(t)) {
+                    continue;
+                }
+                int rows = plan.rows(t);
+                int cols = plan.columns(t);
+                int r = plan.rank(t);
+                int sentAt = left ? plan.pOffset(t) : plan.qOffset(t);
+                int keptAt = left ? plan.qOffset(t) : plan.pOffset(t);
+                int keptLength = (left ? cols : rows) * r;
+                cursor = read(bytes, cursor, current, sentAt, (left ? rows : cols) * r);
+                float[] kept = left ? worker.sentRight() : worker.left();
+                System.arraycopy(iteration == 0 ? worker.firstKept() : previous, keptAt, kept, 0, keptLength);
+                if (iteration > 0) {
+                    worker.orthonormalizer().apply(kept, left ? cols : rows, r);
+                }
+                addProduct(left ? current : kept, left ? sentAt : 0, rows, left ? kept : current, left ? 0 : sentAt,
+                        cols, r, worker.row(), out, offset + plan.offset(t));
+            }
+            float[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+    }
+
     private static int read(byte[] bytes, int cursor, float[] values, int length) {
+        return read(bytes, cursor, values, 0, length);
+    }
+
+    private static int read(byte[] bytes, int cursor, float[] values, int at, int length) {
         for (int i = 0; i < length; i++) {
-            values[i] = LittleEndian.getFloat(bytes, 4 * (cursor + i));
+            values[at + i] = LittleEndian.getFloat(bytes, 4 * (cursor + i));
         }
         return cursor + length;
     }
 
     /**
-     * Half a power iteration on tensor {@code t}, the alternating variant's step: with {@code left}, the kept Q is
+     * Half a power iteration on tensor {@code t}, the alternating variant's: with {@code left}, the kept Q is
      * orthonormalised and P = mean(M·Q) all-reduced and sent; otherwise the kept P is and Q = mean(Mᵀ·P) is. Then
-     * {@code P·Qᵀ} goes to the output and out of every worker's M, as in {@link #compress}. Returns the cursor.
+     * {@code P·Qᵀ} goes to the output and out of every worker's M, as in {@link #compress}. The step's
+     * {@code first} iteration also keeps the orthonormalised factor for {@link #decode}. Returns the cursor.
      */
-    private static int alternate(PowerSgd[] workers, LowRankPlan plan, int t, boolean left, float[] out, byte[] sink,
-                                 int cursor) {
+    private static int alternate(PowerSgd[] workers, LowRankPlan plan, int t, boolean left, boolean first,
+                                 float[] out, byte[] sink, int cursor) {
         int rows = plan.rows(t);
         int cols = plan.columns(t);
         int r = plan.rank(t);
@@ -143,6 +177,9 @@ final class PowerSgdRounds {
             lead.orthonormalizer().apply(in, cols, r);
             for (PowerSgd w : workers) {
                 System.arraycopy(in, 0, w.q(), qo, cols * r);
+                if (first) {
+                    System.arraycopy(in, 0, w.firstKept(), qo, cols * r);
+                }
                 LowRank.times(w.residual(), mo, rows, cols, w.q(), qo, r, w.sentLeft());
             }
             meanInto(workers, rows * r, true, po);
@@ -153,6 +190,9 @@ final class PowerSgdRounds {
             lead.orthonormalizer().apply(in, rows, r);
             for (PowerSgd w : workers) {
                 System.arraycopy(in, 0, w.p(), po, rows * r);
+                if (first) {
+                    System.arraycopy(in, 0, w.firstKept(), po, rows * r);
+                }
                 LowRank.transposeTimes(w.residual(), mo, rows, cols, in, r, w.sentRight(), 0);
             }
             meanInto(workers, cols * r, false, qo);

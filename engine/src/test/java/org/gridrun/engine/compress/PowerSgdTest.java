@@ -267,7 +267,7 @@ class PowerSgdTest {
     }
 
     @Test
-    void theAlternatingVariantSendsPThenQWarmStartedAndKeepsEachWorkersResidual() {
+    void theAlternatingVariantSendsQThenPWarmStartedAndKeepsEachWorkersResidual() {
         Map<String, Object> alternating = Map.of("variant", "alternating");
         PowerSgd[] group = group(3, alternating, 5);
         int raw = 40 + 9;
@@ -275,9 +275,15 @@ class PowerSgdTest {
             float[][] g = gradients(3, t);
             float[] out = stepKeepingResiduals(group, g, t);
             for (int w = 0; w < 3; w++) {
-                assertEquals(32L * (raw + (t % 2 == 0 ? 40 : 30) * 2), group[w].sentBits(),
-                        "step " + t + " sends " + (t % 2 == 0 ? "P (40×2)" : "Q (30×2)") + " and the raw tensors");
+                assertEquals(32L * (raw + (t % 2 == 0 ? 30 : 40) * 2), group[w].sentBits(),
+                        "step " + t + " sends " + (t % 2 == 0 ? "Q (30×2)" : "P (40×2)") + " and the raw tensors, "
+                                + "Q first as in the authors' package");
             }
+        }
+        PowerSgd[] twice = group(3, Map.of("variant", "alternating", "iters_per_step", 2L), 5);
+        for (int t = 0; t < 3; t++) {
+            stepKeepingResiduals(twice, gradients(3, t), t);
+            assertEquals(32L * (raw + (30 + 40) * 2), twice[0].sentBits(), "two half iterations send Q and P");
         }
         float[][] g = gradients(3, 9);
         assertFalse(java.util.Arrays.equals(step(group(3, Map.of(), 5), g), step(group(3, alternating, 5), g)),
@@ -286,7 +292,13 @@ class PowerSgdTest {
 
     @Test
     void alternatingEncodeAndDecodeAreTheStepOfOneWorkerAndResumeBitForBit() throws IOException {
-        Map<String, Object> alternating = Map.of("variant", "alternating", "start_after", 1L);
+        for (long iterations = 1; iterations <= 3; iterations++) {
+            alternatingEncodeAndDecodeAreTheStepOfOneWorker(Map.of("variant", "alternating", "start_after", 1L,
+                    "iters_per_step", iterations));
+        }
+    }
+
+    private void alternatingEncodeAndDecodeAreTheStepOfOneWorker(Map<String, Object> alternating) throws IOException {
         PowerSgd encoder = group(1, alternating, 6)[0];
         PowerSgd stepper = group(1, alternating, 6)[0];
         for (int t = 0; t < 4; t++) {
@@ -371,9 +383,6 @@ class PowerSgdTest {
         }
         assertEquals("variant must be paper or alternating, found power", assertThrows(ConfigException.class,
                 () -> Compressors.create("powersgd", Map.of("variant", "power"), 1)).getMessage());
-        assertEquals("iters_per_step must be 1 with variant alternating, found 2", assertThrows(ConfigException.class,
-                () -> Compressors.create("powersgd", Map.of("variant", "alternating", "iters_per_step", 2L), 1))
-                .getMessage());
     }
 
     @Test

@@ -43,7 +43,12 @@ final class CompressCommand implements Callable<Integer> {
             description = "A parameter of the method, e.g. bits=4; repeatable.")
     Map<String, String> params = new LinkedHashMap<>();
 
-    @Option(names = {"-i", "--input"}, paramLabel = "FILE", required = true, description = "The gradient.")
+    @Option(names = {"-i", "--input"}, paramLabel = "FILE", required = true,
+            description = "The gradient; repeated: one worker's gradients at consecutive steps, compressed in order by "
+                    + "one instance that keeps its state (warm start, residual), with each step's bits and errors.")
+    List<Path> inputs = new ArrayList<>();
+
+    /** The (first) gradient. */
     Path input;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -72,6 +77,10 @@ final class CompressCommand implements Callable<Integer> {
     public Integer call() {
         if (repeat < 1) {
             throw new UserInputException("--repeat must be at least 1, found " + repeat);
+        }
+        input = inputs.get(0);
+        if (inputs.size() > 1) {
+            return sequence();
         }
         GradientFile gradient = GradientFile.read(input);
         float[] v = gradient.values();
@@ -133,6 +142,18 @@ final class CompressCommand implements Callable<Integer> {
             fit.print(spec.commandLine().getOut(), unfitted, diagnostics, proxy);
         }
         printDiagnostics(diagnostics);
+        return 0;
+    }
+
+    /** Compresses the inputs as consecutive steps of one worker ({@link CompressSequence}). */
+    private int sequence() {
+        if (output != null) {
+            throw new UserInputException("--output writes one decoded gradient; give a single --input with it");
+        }
+        CompressSequence sequence = new CompressSequence(inputs);
+        Compressor prototype = Compressors.create(method, typed(params), seed);
+        sequence.run(prototype, repeat, seed, AdaptiveFit.of(sequence.first(), samples),
+                spec.commandLine().getOut());
         return 0;
     }
 
