@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -71,12 +73,21 @@ class ReportCommandTest {
     @Test
     void watchRewritesTheLiveReportWhileAnExperimentRunsAndEndsWithPagesThatNoLongerReload() throws Exception {
         finished("a", "s0", 0);
-        Process trainer = new ProcessBuilder("sleep", "3").start();
+        // A stand-in trainer that lives until the watch has written its first report, however loaded the machine.
+        Process trainer = new ProcessBuilder("sleep", "600").start();
         Map<String, Object> params = Map.of("method", "alq", "seed", 1L);
         RunDir dir = RunDir.at(tmp.resolve("runs/g/a/running"));
         dir.writeExperiment(new ExperimentRecord("g", "a", "running", "id-running", params, params));
         dir.status().append(RunState.RUNNING, "local:" + trainer.pid(), "pid " + trainer.pid());
-        Cli.Result r = Cli.run(tmp, "report", "--grid", "g", "--watch", "--every", "1");
+        CompletableFuture<Cli.Result> watch = CompletableFuture.supplyAsync(
+                () -> Cli.run(tmp, "report", "--grid", "g", "--watch", "--every", "1"));
+        Path firstReport = tmp.resolve("reports/g/live.js");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.exists(firstReport) && !watch.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        trainer.destroy();
+        Cli.Result r = watch.get(120, TimeUnit.SECONDS);
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("report: reports/g rewritten, 1 experiments queued or running"), r.out());
         assertTrue(r.out().contains("KILLED"), "the trainer ended without a final state: " + r.out());
