@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check of gridrun's CUDA backend, for a Linux x86-64 machine with an NVIDIA GPU and no Java or network.
 #
-#   scripts/gpu-check.sh bundle [FILE]   here (Java 17+, Maven, xz): builds the self-contained bundle FILE
+#   scripts/gpu-check.sh bundle [FILE]   here (Java 17+, Maven, xz, zip): builds the self-contained bundle FILE
 #                                        (default target/gpu-bundle/gridrun-gpu.tar.xz): a jlinked Java runtime,
 #                                        the shaded grid-run.jar, the engine's tests with JUnit's console launcher,
 #                                        this script and the quick-start grid (the Fashion-MNIST subset is in the jar)
@@ -32,6 +32,12 @@ bundle() {
       && mvn -B -q -ntp dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_version" \
            -DoutputDirectory="$work" -Dmdep.stripVersion=true)
   cp "$root/jobs/target/grid-run.jar" "$dir/"
+  # The CPU's bundled natives (OpenBLAS, oneDNN: tens of MB) stay behind: the bundle must stay under the device's
+  # 64 MiB, and on the GPU machine the CPU backend, used only as the agreement tests' reference, falls back to its
+  # Java paths without them (list backends says so).
+  if unzip -l "$dir/grid-run.jar" 'org/bytedeco/*/linux-x86_64/*' >/dev/null 2>&1; then
+    zip -q -d "$dir/grid-run.jar" 'org/bytedeco/*/linux-x86_64/*'
+  fi
   jar --create --file "$dir/engine-tests.jar" -C "$root/engine/target/test-classes" .
   cp "$work/junit-platform-console-standalone.jar" "$dir/junit.jar"
   cp "$here/gpu-check.sh" "$dir/"
