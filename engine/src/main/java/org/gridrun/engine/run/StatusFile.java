@@ -11,10 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * The append-only state history of one run directory.
@@ -29,8 +25,6 @@ public final class StatusFile {
      * was started by an older gridrun; its lines without a checksum are read up to the first line with one.
      */
     public static final String HEADER = "# state\ttime\thost\tjob\tdetail\tcrc32";
-    private static final AtomicReference<Consumer<String>> WARNINGS = new AtomicReference<>(System.err::println);
-    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private final Path file;
 
@@ -61,7 +55,7 @@ public final class StatusFile {
      * Every readable transition, oldest first; empty when the file does not exist. A torn last line (a process killed
      * mid-write) is passed over; so is a complete line that is not a transition (damaged: its checksum does not
      * match, it lacks one in a file that begins with {@link #HEADER} or after a line that had one, it is not UTF-8),
-     * and a warning naming the file and line goes to {@link #warnings}, once per process. The state is then the last
+     * and a warning naming the file and line goes to {@link FileWarnings}. The state is then the last
      * readable line's, never a damaged line's.
      */
     public List<StatusEntry> history() {
@@ -93,19 +87,12 @@ public final class StatusFile {
         return entries;
     }
 
-    /** Where warnings of damaged lines go (standard error unless changed); returns the one it replaces. */
-    public static Consumer<String> warnings(Consumer<String> sink) {
-        return WARNINGS.getAndSet(sink);
-    }
-
     private void warn(int line, String text) {
         String message = BadFileException.message(file, String.valueOf(line), "damaged status line "
                 + BadFileException.excerpt(text.getBytes(StandardCharsets.UTF_8), 0, 60) + " passed over (expected "
                 + "STATE, time, host, job, detail and their checksum, tab separated)", "the state is read from the "
                 + "other lines; restore the file from a copy, or delete the line");
-        if (WARNED.add(message)) {
-            WARNINGS.get().accept("warning: " + message);
-        }
+        FileWarnings.warn(message);
     }
 
     /** The latest transition, if any. */

@@ -23,12 +23,12 @@ class StatusFileTest {
 
     @BeforeEach
     void collectWarnings() {
-        before = StatusFile.warnings(warned::add);
+        before = FileWarnings.sendTo(warned::add);
     }
 
     @AfterEach
     void restoreWarnings() {
-        StatusFile.warnings(before);
+        FileWarnings.sendTo(before);
     }
 
     @Test

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
-import org.gridrun.engine.run.StatusFile;
+import org.gridrun.engine.run.FileWarnings;
 import org.gridrun.engine.train.TrainJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +51,7 @@ class RunDirFilesFuzzTest {
         byte[] good = Files.readAllBytes(file);
         List<StatusEntry> written = dir.status().history();
         List<String> warned = new ArrayList<>();
-        Consumer<String> before = StatusFile.warnings(warned::add);
+        Consumer<String> before = FileWarnings.sendTo(warned::add);
         FuzzTally tally = new FuzzTally("status (every command)", SEED);
         try {
             for (Mutations.Mutation m : new Mutations(SEED + 1).of(good, 240)) {
@@ -70,7 +70,7 @@ class RunDirFilesFuzzTest {
                 }
             }
         } finally {
-            StatusFile.warnings(before);
+            FileWarnings.sendTo(before);
         }
         tally.finish();
     }
