@@ -1,0 +1,90 @@
+package org.gridrun.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.gridrun.engine.run.ExperimentRecord;
+import org.gridrun.engine.run.FileWarnings;
+import org.gridrun.engine.run.RunDir;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A store that H2 opens at an older state (here: an older copy of its file put back) says which rows it lost. */
+class RowLedgerTest {
+    @TempDir
+    Path tmp;
+
+    private final List<String> warned = new ArrayList<>();
+    private Consumer<String> before;
+
+    @BeforeEach
+    void collectWarnings() {
+        before = FileWarnings.sendTo(warned::add);
+    }
+
+    @AfterEach
+    void restoreWarnings() {
+        FileWarnings.sendTo(before);
+    }
+
+    @Test
+    void aStoreBackAtAnOlderStateNamesTheExperimentAndItsRecordsUntilTheSpoolIsIngestedAgain() throws IOException {
+        ExperimentRecord e = Fixtures.experiment("a", "qsgd", 4, 1);
+        RunDir dir = Fixtures.runDir(tmp, e);
+        Fixtures.appendMetric(dir, "loss", 0, 10, 1);
+        Path base = tmp.resolve("db/gridrun");
+        Path data = tmp.resolve("db/gridrun.mv.db");
+        try (ResultsStore store = ResultsStore.open(base)) {
+            store.ingest(dir);
+        }
+        Path older = Files.copy(data, tmp.resolve("older.mv.db"));
+        Fixtures.appendMetric(dir, "loss", 10, 30, 1);
+        try (ResultsStore store = ResultsStore.open(base)) {
+            store.ingest(dir);
+        }
+        assertEquals(List.of(), warned);
+
+        Files.copy(older, data, StandardCopyOption.REPLACE_EXISTING);
+        try (ResultsStore store = ResultsStore.open(base)) {
+            assertEquals(10, store.series(e.id(), "loss").size());
+            assertEquals(1, warned.size(), warned.toString());
+            assertTrue(warned.get(0).startsWith("warning: " + data + ": rows lost: experiment " + e.id() + " holds 10 "
+                    + "metric records where 30 were stored (as .gridrun-rows beside it records); H2 opened the store "
+                    + "at an older state"), warned.get(0));
+            store.ingest(dir);
+            assertEquals(30, store.series(e.id(), "loss").size());
+        }
+        warned.clear();
+        try (ResultsStore store = ResultsStore.open(base)) {
+            assertEquals(List.of(), warned, "the spool ingested again, nothing is missing");
+        }
+    }
+
+    @Test
+    void aStoreFromBeforeTheWitnessGetsOneFromItsOwnCountsOnItsFirstOpen() throws IOException {
+        ExperimentRecord e = Fixtures.experiment("a", "qsgd", 4, 1);
+        RunDir dir = Fixtures.runDir(tmp, e);
+        Fixtures.appendMetric(dir, "loss", 0, 12, 1);
+        Path base = tmp.resolve("db/gridrun");
+        try (ResultsStore store = ResultsStore.open(base)) {
+            store.ingest(dir);
+        }
+        Path witness = tmp.resolve("db/.gridrun-rows");
+        Files.delete(witness);
+        try (ResultsStore store = ResultsStore.open(base)) {
+            assertEquals(12, store.series(e.id(), "loss").size());
+        }
+        List<String> lines = Files.readAllLines(witness);
+        assertEquals(e.id() + "\t" + Files.size(dir.metricsFile()) + "\t12", lines.get(lines.size() - 1));
+        assertEquals(List.of(), warned);
+    }
+}
