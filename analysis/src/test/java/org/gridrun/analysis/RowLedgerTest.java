@@ -7,45 +7,44 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.gridrun.engine.run.ExperimentRecord;
 import org.gridrun.engine.run.FileWarnings;
 import org.gridrun.engine.run.RunDir;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A store that H2 opens at an older state (here: an older copy of its file put back) says which rows it lost. */
 class RowLedgerTest {
+    private final FileWarnings.Capture capture = FileWarnings.capture();
+    private final List<String> warned = capture.warnings();
+    private final ExperimentRecord e = Fixtures.experiment("a", "qsgd", 4, 1);
+    private Path base;
+
     @TempDir
     Path tmp;
 
-    private final List<String> warned = new ArrayList<>();
-    private Consumer<String> before;
-
-    @BeforeEach
-    void collectWarnings() {
-        before = FileWarnings.sendTo(warned::add);
+    @AfterEach
+    void releaseWarnings() {
+        capture.close();
     }
 
-    @AfterEach
-    void restoreWarnings() {
-        FileWarnings.sendTo(before);
+    /** A run directory with {@code records} losses, ingested into the store at {@link #base}. */
+    private RunDir ingested(long records) {
+        RunDir dir = Fixtures.runDir(tmp, e);
+        Fixtures.appendMetric(dir, "loss", 0, records, 1);
+        base = tmp.resolve("db/gridrun");
+        try (ResultsStore store = ResultsStore.open(base)) {
+            store.ingest(dir);
+        }
+        return dir;
     }
 
     @Test
     void aStoreBackAtAnOlderStateNamesTheExperimentAndItsRecordsUntilTheSpoolIsIngestedAgain() throws IOException {
-        ExperimentRecord e = Fixtures.experiment("a", "qsgd", 4, 1);
-        RunDir dir = Fixtures.runDir(tmp, e);
-        Fixtures.appendMetric(dir, "loss", 0, 10, 1);
-        Path base = tmp.resolve("db/gridrun");
+        RunDir dir = ingested(10);
         Path data = tmp.resolve("db/gridrun.mv.db");
-        try (ResultsStore store = ResultsStore.open(base)) {
-            store.ingest(dir);
-        }
         Path older = Files.copy(data, tmp.resolve("older.mv.db"));
         Fixtures.appendMetric(dir, "loss", 10, 30, 1);
         try (ResultsStore store = ResultsStore.open(base)) {
@@ -71,13 +70,7 @@ class RowLedgerTest {
 
     @Test
     void aStoreFromBeforeTheWitnessGetsOneFromItsOwnCountsOnItsFirstOpen() throws IOException {
-        ExperimentRecord e = Fixtures.experiment("a", "qsgd", 4, 1);
-        RunDir dir = Fixtures.runDir(tmp, e);
-        Fixtures.appendMetric(dir, "loss", 0, 12, 1);
-        Path base = tmp.resolve("db/gridrun");
-        try (ResultsStore store = ResultsStore.open(base)) {
-            store.ingest(dir);
-        }
+        RunDir dir = ingested(12);
         Path witness = tmp.resolve("db/.gridrun-rows");
         Files.delete(witness);
         try (ResultsStore store = ResultsStore.open(base)) {

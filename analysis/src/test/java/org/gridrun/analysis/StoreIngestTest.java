@@ -92,7 +92,8 @@ class StoreIngestTest {
             Files.writeString(dir.metricsFile(), text.replace("loss,7,7.0,", "loss,7,9.0,"));
             BadFileException refused = assertThrows(BadFileException.class, () -> store.ingest(dir));
             assertTrue(refused.getMessage().startsWith(dir.metricsFile() + ", line 9: expected a record "
-                    + MetricSpool.HEADER + " whose checksum matches the line, found 'loss,7,9.0,"), refused.getMessage());
+                    + MetricSpool.HEADER + " whose checksum matches the line, found 'loss,7,9.0,"),
+                    refused.getMessage());
             assertEquals(7.0, store.series(e.id(), "loss").get(7).value());
 
             String older = text.replace(MetricSpool.HEADER, MetricSpool.UNCHECKED_HEADER)

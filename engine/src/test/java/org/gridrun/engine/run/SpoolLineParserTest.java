@@ -57,7 +57,8 @@ class SpoolLineParserTest {
 
     @Test
     void linesThatAreNotRecordsParseToNull() {
-        for (String line : new String[]{"name,step,value,wall_ms", "", "loss,1,2.0", "loss,1,2.0,3,4", "loss,1,2.0,3,0000000g", ",1,2.0,3",
+        for (String line : new String[]{"name,step,value,wall_ms", "", "loss,1,2.0", "loss,1,2.0,3,4",
+                "loss,1,2.0,3,0000000g", ",1,2.0,3",
                 "loss,x,2.0,3", "loss,1,two,3", "loss,1,2.0,", "loss,-,2.0,3", "loss,99999999999999999999,1,1",
                 "loss,1.5,2.0,3"}) {
             assertNull(parse(line), line);

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,17 +16,18 @@ class StatusFileTest {
     @TempDir
     Path dir;
 
-    private final List<String> warned = new ArrayList<>();
-    private Consumer<String> before;
+    private FileWarnings.Capture capture;
+    private List<String> warned;
 
     @BeforeEach
-    void collectWarnings() {
-        before = FileWarnings.sendTo(warned::add);
+    void captureWarnings() {
+        capture = FileWarnings.capture();
+        warned = capture.warnings();
     }
 
     @AfterEach
-    void restoreWarnings() {
-        FileWarnings.sendTo(before);
+    void releaseWarnings() {
+        capture.close();
     }
 
     @Test

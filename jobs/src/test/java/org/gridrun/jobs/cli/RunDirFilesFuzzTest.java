@@ -3,9 +3,7 @@ package org.gridrun.jobs.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
@@ -50,13 +48,12 @@ class RunDirFilesFuzzTest {
         Path file = tmp.resolve("runs/g/r/exp/" + RunDir.STATUS_FILE);
         byte[] good = Files.readAllBytes(file);
         List<StatusEntry> written = dir.status().history();
-        List<String> warned = new ArrayList<>();
-        Consumer<String> before = FileWarnings.sendTo(warned::add);
         FuzzTally tally = new FuzzTally("status (every command)", SEED);
-        try {
+        try (FileWarnings.Capture capture = FileWarnings.capture()) {
+            List<String> warned = capture.warnings();
             for (Mutations.Mutation m : new Mutations(SEED + 1).of(good, 240)) {
                 Files.write(file, m.bytes());
-                warned.clear();
+                capture.clear();
                 tally.judge(m, file, () -> {
                     List<StatusEntry> history = dir.status().history();
                     if (!written.containsAll(history)) {
@@ -69,8 +66,6 @@ class RunDirFilesFuzzTest {
                     tally.breach(m, "a warning that does not name file:line: " + warned);
                 }
             }
-        } finally {
-            FileWarnings.sendTo(before);
         }
         tally.finish();
     }

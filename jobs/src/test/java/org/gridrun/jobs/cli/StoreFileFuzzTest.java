@@ -43,40 +43,40 @@ class StoreFileFuzzTest {
         byte[] bytes = Files.readAllBytes(tmp.resolve("good/gridrun.mv.db"));
         byte[] secret = Files.readAllBytes(tmp.resolve("good/.gridrun-secret"));
         byte[] witness = Files.readAllBytes(tmp.resolve("good/.gridrun-rows"));
-        List<String> warned = new java.util.ArrayList<>();
-        java.util.function.Consumer<String> before = FileWarnings.sendTo(warned::add);
         FuzzTally tally = new FuzzTally("results store .mv.db (grid-run report)", SEED);
-        List<Mutations.Mutation> cases = new Mutations(SEED).of(bytes, 60);
-        for (int i = 0; i < cases.size(); i++) {
-            Mutations.Mutation m = cases.get(i);
-            Path dir = Files.createDirectories(tmp.resolve("case" + i));
-            Files.write(dir.resolve(".gridrun-secret"), secret);
-            Files.write(dir.resolve(".gridrun-rows"), witness);
-            warned.clear();
-            Path file = Files.write(dir.resolve("gridrun.mv.db"), m.bytes());
-            List<List<MetricRecord>> read = new java.util.ArrayList<>();
-            String outcome = tally.judge(m, file, () -> {
-                try (ResultsStore store = ResultsStore.openUrl("jdbc:h2:file:" + dir.resolve("gridrun")
-                        + ";FILE_LOCK=NO")) {
-                    store.experiments("g", null);
-                    return read.add(store.series("st1", "loss"));
+        try (FileWarnings.Capture capture = FileWarnings.capture()) {
+            List<String> warned = capture.warnings();
+            List<Mutations.Mutation> cases = new Mutations(SEED).of(bytes, 60);
+            for (int i = 0; i < cases.size(); i++) {
+                Mutations.Mutation m = cases.get(i);
+                Path dir = Files.createDirectories(tmp.resolve("case" + i));
+                Files.write(dir.resolve(".gridrun-secret"), secret);
+                Files.write(dir.resolve(".gridrun-rows"), witness);
+                capture.clear();
+                Path file = Files.write(dir.resolve("gridrun.mv.db"), m.bytes());
+                List<List<MetricRecord>> read = new java.util.ArrayList<>();
+                String outcome = tally.judge(m, file, () -> {
+                    try (ResultsStore store = ResultsStore.openUrl("jdbc:h2:file:" + dir.resolve("gridrun")
+                            + ";FILE_LOCK=NO")) {
+                        store.experiments("g", null);
+                        return read.add(store.series("st1", "loss"));
+                    }
+                });
+                if (outcome.equals(FuzzTally.READ)) {
+                    boolean all = read.get(0).equals(rows);
+                    boolean named = warned.stream().anyMatch(w -> w.startsWith("warning: " + file + ": rows lost: "
+                            + "experiment st1 holds " + read.get(0).size() + " metric records where 20 were stored"));
+                    tally.count(all ? "read with every row as stored" : named ? "read with rows missing, named"
+                            : "read with rows missing, unnamed");
+                    if (!all && !named) {
+                        tally.breach(m, "the store lost rows without a word: " + warned);
+                    }
                 }
-            });
-            if (outcome.equals(FuzzTally.READ)) {
-                boolean all = read.get(0).equals(rows);
-                boolean named = warned.stream().anyMatch(w -> w.startsWith("warning: " + file + ": rows lost: "
-                        + "experiment st1 holds " + read.get(0).size() + " metric records where 20 were stored"));
-                tally.count(all ? "read with every row as stored" : named ? "read with rows missing, named"
-                        : "read with rows missing, unnamed");
-                if (!all && !named) {
-                    tally.breach(m, "the store lost rows without a word: " + warned);
+                if (!Files.exists(file) || Files.size(file) == 0 && m.bytes().length > 0) {
+                    tally.breach(m, "the damaged store was deleted or emptied");
                 }
-            }
-            if (!Files.exists(file) || Files.size(file) == 0 && m.bytes().length > 0) {
-                tally.breach(m, "the damaged store was deleted or emptied");
             }
         }
-        FileWarnings.sendTo(before);
         tally.finish();
     }
 
