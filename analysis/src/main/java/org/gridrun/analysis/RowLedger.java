@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,10 +33,13 @@ import org.gridrun.engine.run.FileWarnings;
  * the witness says is named in a {@link FileWarnings warning}: the store, the experiment, records expected against
  * found, and how to get them back (the run directories keep their spools, so an ingest stores them again). A store
  * from before the witness gets one on its first open, from its own counts. Only gridrun appends to the file; lines
- * it cannot read are passed over.
+ * it cannot read are passed over, and an open that finds it grown well past a line per experiment rewrites it with
+ * the last line of each.
  */
 final class RowLedger {
     private static final String HEADER = "# experiment id\tspool bytes ingested\tmetric records (the last line counts)";
+    /** Lines beyond two per experiment, plus this many, make an open rewrite the file with the last of each. */
+    static final int COMPACT_SLACK = 1000;
     private static final String COUNT = "SELECT SUM(CARDINALITY(b.steps)) FROM metric_blocks b "
             + "JOIN metric_series s ON s.series_id = b.series_id WHERE s.experiment_id = ?";
 
@@ -63,7 +67,11 @@ final class RowLedger {
             start(connection);
             return;
         }
-        Map<String, long[]> witnessed = read();
+        List<String> lines = lines();
+        Map<String, long[]> witnessed = witnessed(lines);
+        if (lines.size() > 2 * witnessed.size() + COMPACT_SLACK) {
+            compact(witnessed);
+        }
         Map<String, Long> marks = marks(connection);
         List<String> lost = new ArrayList<>();
         for (Map.Entry<String, long[]> e : witnessed.entrySet()) {
@@ -116,24 +124,46 @@ final class RowLedger {
         }
     }
 
-    /** The witnessed (spool bytes, records) of each experiment, its last readable line's. */
-    private Map<String, long[]> read() {
-        Map<String, long[]> witnessed = new LinkedHashMap<>();
+    private List<String> lines() {
         try {
-            for (String line : Files.readAllLines(file, StandardCharsets.ISO_8859_1)) {
-                String[] parts = line.split("\t");
-                if (parts.length == 3 && !line.startsWith("#")) {
-                    try {
-                        witnessed.put(parts[0], new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2])});
-                    } catch (NumberFormatException unreadable) {
-                        // passed over: the witness only ever warns
-                    }
-                }
-            }
+            return Files.readAllLines(file, StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The witnessed (spool bytes, records) of each experiment, its last readable line's. */
+    private static Map<String, long[]> witnessed(List<String> lines) {
+        Map<String, long[]> witnessed = new LinkedHashMap<>();
+        for (String line : lines) {
+            String[] parts = line.split("\t");
+            if (parts.length == 3 && !line.startsWith("#")) {
+                try {
+                    witnessed.put(parts[0], new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2])});
+                } catch (NumberFormatException unreadable) {
+                    // passed over: the witness only ever warns
+                }
+            }
+        }
         return witnessed;
+    }
+
+    /**
+     * Rewrites the file with one line per experiment, its last. A line another process appends meanwhile may be
+     * lost; the witness then says less than was stored, which can hide a loss but never invent one.
+     */
+    private void compact(Map<String, long[]> witnessed) {
+        StringBuilder lines = new StringBuilder(HEADER).append('\n');
+        witnessed.forEach((id, w) -> lines.append(id).append('\t').append(w[0]).append('\t').append(w[1])
+                .append('\n'));
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.writeString(tmp, lines, StandardCharsets.ISO_8859_1);
+            OwnerOnly.restrict(tmp);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot compact " + file + ": " + e.getMessage(), e);
+        }
     }
 
     private static Map<String, Long> marks(Connection connection) throws SQLException {

@@ -80,4 +80,19 @@ class RowLedgerTest {
         assertEquals(e.id() + "\t" + Files.size(dir.metricsFile()) + "\t12", lines.get(lines.size() - 1));
         assertEquals(List.of(), warned);
     }
+
+    @Test
+    void aWitnessGrownPastALinePerExperimentIsRewrittenWithTheLastOfEach() throws IOException {
+        RunDir dir = ingested(12);
+        Path witness = tmp.resolve("db/.gridrun-rows");
+        String last = e.id() + "\t" + Files.size(dir.metricsFile()) + "\t12";
+        String older = e.id() + "\t1\t1\n";
+        Files.writeString(witness, older.repeat(RowLedger.COMPACT_SLACK + 5) + last + "\n");
+        try (ResultsStore store = ResultsStore.open(base)) {
+            assertEquals(12, store.series(e.id(), "loss").size());
+        }
+        List<String> lines = Files.readAllLines(witness);
+        assertEquals(List.of(last), lines.subList(1, lines.size()));
+        assertEquals(List.of(), warned);
+    }
 }
