@@ -23,7 +23,8 @@ import org.gridrun.engine.train.Headline;
  * <p>Open it with {@link #open(Path)} (a file database that a second process on the same host may open at the same
  * time, through H2's automatic mixed mode, whose server listens on loopback only) or {@link #openUrl(String)};
  * opening logs in with the store's {@link StoreSecret} (creating both for a new store, giving an older store its
- * secret), applies any schema migration the store lacks and rejects a store written by a newer gridrun. Then
+ * secret), applies any schema migration the store lacks, rejects a store written by a newer gridrun and, for a file
+ * store, warns when it holds fewer metric records than its {@link RowLedger witness} says were stored. Then
  * {@link #ingest(RunDir)} run directories, any number of times, and query. Close it when done.
  *
  * <p>Methods are synchronized on the store, which holds one connection; failures are {@link StoreException}s
@@ -43,12 +44,14 @@ public final class ResultsStore implements AutoCloseable {
     private final String url;
     private final StoreWriter writer;
     private final StoreReader reader;
+    private final RowLedger ledger;
 
-    private ResultsStore(Connection connection, String url) {
+    private ResultsStore(Connection connection, String url, RowLedger ledger) {
         this.connection = connection;
         this.url = url;
         this.writer = new StoreWriter(connection);
         this.reader = new StoreReader(connection);
+        this.ledger = ledger;
     }
 
     /**
@@ -93,8 +96,12 @@ public final class ResultsStore implements AutoCloseable {
      */
     public static ResultsStore openUrl(String jdbcUrl) {
         Connection connection = StoreLogin.connect(jdbcUrl);
+        RowLedger ledger = RowLedger.of(StoreUrl.parse(jdbcUrl)).orElse(null);
         try {
             Migrations.apply(connection, jdbcUrl);
+            if (ledger != null) {
+                ledger.check(connection);
+            }
         } catch (SQLException | RuntimeException e) {
             closeQuietly(connection, e);
             if (e instanceof SQLException sql) {
@@ -105,7 +112,7 @@ public final class ResultsStore implements AutoCloseable {
             throw e instanceof StoreException se ? se
                     : new StoreException("cannot migrate results store " + jdbcUrl + ": " + e.getMessage(), e);
         }
-        return new ResultsStore(connection, jdbcUrl);
+        return new ResultsStore(connection, jdbcUrl, ledger);
     }
 
     /** The JDBC URL of this store. */
@@ -153,8 +160,14 @@ public final class ResultsStore implements AutoCloseable {
         int attempt = Math.max(1, attempts.size());
         for (int tries = 1; ; tries++) {
             try {
-                return query("ingest the metric spool of " + dir,
-                        () -> ingestSpool(dir, experiment.id(), attempt, batchRows, afterBatch));
+                return query("ingest the metric spool of " + dir, () -> {
+                    int read = ingestSpool(dir, experiment.id(), attempt, batchRows, afterBatch);
+                    if (ledger != null && read > 0) {
+                        ledger.record(connection, experiment.id(), StoreReader.mark(connection, experiment.id())
+                                .bytes());
+                    }
+                    return read;
+                });
             } catch (StoreException e) {
                 if (tries == INGEST_TRIES || !Contention.isTransient(e)) {
                     throw e;

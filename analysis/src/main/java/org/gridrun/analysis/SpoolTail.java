@@ -2,7 +2,6 @@ package org.gridrun.analysis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.run.SpoolLineParser;
 
 /**
  * The part of a metric spool that follows a {@link Mark}: what an ingest has not stored yet.
@@ -26,7 +26,8 @@ import org.gridrun.engine.run.MetricSpool;
  * from the mark; otherwise, a spool that was truncated or replaced, from the start. Only lines that end in a line
  * break count: a torn last line is left for the next read. The header and blank lines are passed over but still move
  * the mark; any other complete line that is not a record means the spool is damaged, and reading stops there with
- * {@link MetricSpool#damagedLine} before the batch that holds it is handed over.
+ * {@link MetricSpool#damagedLine} before the batch that holds it is handed over: a checked line whose checksum does not
+ * match is such a line ({@link SpoolLineParser}), so a record damaged into another is never stored.
  */
 final class SpoolTail {
     /** What the reader thread of {@link #forEachBatchReadingAhead} hands over after the last batch. */
@@ -88,7 +89,7 @@ final class SpoolTail {
      */
     void forEachBatch(int batchRows, BatchSink sink) throws SQLException {
         CRC32 crc = new CRC32();
-        SpoolLineParser parser = new SpoolLineParser();
+        SpoolLineParser parser = SpoolLineParser.forSpool(bytes);
         int at = (int) from.bytes();
         crc.update(bytes, 0, at);
         List<MetricRecord> batch = new ArrayList<>(Math.min(batchRows, 1 << 16));
@@ -100,7 +101,7 @@ final class SpoolTail {
             }
             MetricRecord record = parser.parse(bytes, at, end);
             if (record == null && !headerOrBlank(at, end)) {
-                throw MetricSpool.damagedLine(spool, lineNumber(at), Arrays.copyOfRange(bytes, at, end));
+                throw MetricSpool.damagedLine(spool, lineNumber(at), Arrays.copyOfRange(bytes, at, end), parser);
             }
             crc.update(bytes, at, end + 1 - at);
             at = end + 1;
@@ -184,9 +185,7 @@ final class SpoolTail {
     }
 
     private boolean headerOrBlank(int from, int to) {
-        byte[] header = MetricSpool.HEADER.getBytes(StandardCharsets.US_ASCII);
-        return to == from || to == from + 1 && bytes[from] == '\r'
-                || Arrays.equals(bytes, from, to, header, 0, header.length);
+        return to == from || to == from + 1 && bytes[from] == '\r' || SpoolLineParser.isHeader(bytes, from, to);
     }
 
     /** The line, from 1, that starts at byte {@code at}. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,9 +91,19 @@ class StoreIngestTest {
             String text = Files.readString(dir.metricsFile());
             Files.writeString(dir.metricsFile(), text.replace("loss,7,7.0,", "loss,7,9.0,"));
             BadFileException refused = assertThrows(BadFileException.class, () -> store.ingest(dir));
+            assertTrue(refused.getMessage().startsWith(dir.metricsFile() + ", line 9: expected a record "
+                    + MetricSpool.HEADER + " whose checksum matches the line, found 'loss,7,9.0,"),
+                    refused.getMessage());
+            assertEquals(7.0, store.series(e.id(), "loss").get(7).value());
+
+            String older = text.replace(MetricSpool.HEADER, MetricSpool.UNCHECKED_HEADER)
+                    .replaceAll(",[0-9a-f]{8}\n", "\n");
+            Files.writeString(dir.metricsFile(), older.replace("loss,7,7.0,", "loss,7,9.0,"));
+            refused = assertThrows(BadFileException.class, () -> store.ingest(dir));
             assertEquals(dir.metricsFile() + ": the record loss step 7 logged at wall_ms " + (Fixtures.WALL + 7)
                     + " is stored as 7.0 but reads 9.0: a line was changed after it was written; the store keeps "
-                    + "the row it has; restore the spool from a copy", refused.getMessage());
+                    + "the row it has; restore the spool from a copy", refused.getMessage(), "a spool from before "
+                    + "checksums is compared with the stored rows");
             assertEquals(7.0, store.series(e.id(), "loss").get(7).value());
         }
     }

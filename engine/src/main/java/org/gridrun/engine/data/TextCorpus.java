@@ -1,10 +1,7 @@
 package org.gridrun.engine.data;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.gridrun.engine.run.BadFileException;
 
 /**
  * Text data sets for language models: WikiText-2 ({@code wikitext2}) and any UTF-8 file ({@code text}).
@@ -27,6 +25,9 @@ import java.util.Locale;
  * {@code data_dir}, else {@code $GRIDRUN_DATA_DIR}, each searched itself and then beneath it in {@code wikitext-2/}
  * (the folder its archive unpacks to) and {@code wikitext2/}; the validation split is the evaluation set. A user's
  * file is split by lines: the last tenth (at least one line) is held out for evaluation.
+ *
+ * <p>A file that is not UTF-8 text (or holds a NUL byte), too short to give tokens, or whose evaluation text holds a
+ * word the training text lacks, fails with a {@link BadFileException} naming it, the byte or line, and what to do.
  */
 public final class TextCorpus implements ImageSet {
     /** The file names WikiText-2 is read from. */
@@ -41,6 +42,13 @@ public final class TextCorpus implements ImageSet {
             + "Merity et al., whose folder wikitext-2/ holds the three files) and set data_dir or "
             + DataLocation.ENV + " to the folder holding wikitext-2/ or the files themselves";
 
+    /** What to do about a damaged WikiText-2 file. */
+    private static final String REFETCH = "download WikiText-2 again (word level, the 'wikitext-2-v1' archive); its "
+            + "files are UTF-8 text whose splits share one vocabulary";
+    /** What to do about a user's text file gridrun cannot read. */
+    private static final String RESAVE = "dataset text reads a UTF-8 text file of at least 2 lines; save it as "
+            + "that, or give another path";
+
     static final TextCorpus WIKITEXT2 = new TextCorpus();
 
     private final DataLocation location = new DataLocation("WikiText-2", WIKITEXT2_FILES,
@@ -53,10 +61,10 @@ public final class TextCorpus implements ImageSet {
     public TrainTestData load(String dataDir, String envDir, DataOptions options) {
         Path dir = directory(dataDir, envDir);
         Vocabulary vocabulary = new Vocabulary();
-        TokenStream train = new TokenStream("wikitext2 train", tokens(dir.resolve(WIKITEXT2_FILES.get(0)), false,
-                vocabulary, true), vocabulary);
-        TokenStream valid = new TokenStream("wikitext2 valid", tokens(dir.resolve(WIKITEXT2_FILES.get(1)), false,
-                vocabulary, false), vocabulary);
+        Path trainFile = dir.resolve(WIKITEXT2_FILES.get(0));
+        Path validFile = dir.resolve(WIKITEXT2_FILES.get(1));
+        TokenStream train = new TokenStream("wikitext2 train", wikiTokens(trainFile, vocabulary, true), vocabulary);
+        TokenStream valid = new TokenStream("wikitext2 valid", wikiTokens(validFile, vocabulary, false), vocabulary);
         return new TrainTestData(train, valid, source(dir, train, valid));
     }
 
@@ -89,17 +97,19 @@ public final class TextCorpus implements ImageSet {
                     + "file given by path; for WikiText-2 use dataset wikitext2, which reads "
                     + String.join(", ", WIKITEXT2_FILES) + ")", new java.nio.file.NoSuchFileException(path));
         }
-        List<String> lines = readLines(file);
+        List<String> lines = readLines(file, RESAVE);
         int held = Math.max(1, lines.size() / 10);
         if (lines.size() < 2) {
-            throw new IllegalArgumentException("text file " + file + " has " + lines.size() + " line(s); it needs at "
-                    + "least 2, the last tenth being held out for evaluation");
+            throw new BadFileException(file, null, "has " + lines.size() + " line(s), where the last tenth (at "
+                    + "least one line) is held out for evaluation and the rest trained on", RESAVE);
         }
         Vocabulary vocabulary = new Vocabulary();
         String level = characters ? "character" : "word";
-        int[] train = tokens(lines.subList(0, lines.size() - held), characters, vocabulary, true, file);
+        int[] train = enough(file, "its training lines hold", tokens(lines.subList(0, lines.size() - held),
+                characters, vocabulary, true, file, RESAVE));
         vocabulary.add(UNK);
-        int[] valid = tokens(lines.subList(lines.size() - held, lines.size()), characters, vocabulary, false, file);
+        int[] valid = enough(file, "its held-out lines (the last tenth) hold", tokens(lines.subList(lines.size()
+                - held, lines.size()), characters, vocabulary, false, file, RESAVE));
         String name = "text " + file.getFileName();
         return new TrainTestData(new TokenStream(name + " train", train, vocabulary),
                 new TokenStream(name + " held out", valid, vocabulary), String.format(Locale.ROOT,
@@ -114,9 +124,9 @@ public final class TextCorpus implements ImageSet {
     public static TrainTestData generated() {
         Vocabulary vocabulary = new Vocabulary();
         Path none = Path.of(GENERATED);
-        int[] train = tokens(GeneratedText.lines(GeneratedText.TRAIN_LINES, 1), false, vocabulary, true, none);
+        int[] train = tokens(GeneratedText.lines(GeneratedText.TRAIN_LINES, 1), false, vocabulary, true, none, "");
         vocabulary.add(UNK);
-        int[] held = tokens(GeneratedText.lines(GeneratedText.HELD_OUT_LINES, 2), false, vocabulary, false, none);
+        int[] held = tokens(GeneratedText.lines(GeneratedText.HELD_OUT_LINES, 2), false, vocabulary, false, none, "");
         return new TrainTestData(new TokenStream(GENERATED + " train", train, vocabulary),
                 new TokenStream(GENERATED + " held out", held, vocabulary), String.format(Locale.ROOT,
                 "generated text of a small grammar (%d train / %d held-out tokens, vocabulary %d)", train.length,
@@ -126,20 +136,31 @@ public final class TextCorpus implements ImageSet {
     /** The name of the generated text's data set. */
     public static final String GENERATED = "generated-text";
 
-    private static int[] tokens(Path file, boolean characters, Vocabulary vocabulary, boolean grow) {
-        return tokens(readLines(file), characters, vocabulary, grow, file);
+    /** The ids of the WikiText-2 file {@code file}'s tokens; new words join the vocabulary when {@code grow}. */
+    private static int[] wikiTokens(Path file, Vocabulary vocabulary, boolean grow) {
+        return enough(file, "holds", tokens(readLines(file, REFETCH), false, vocabulary, grow, file, REFETCH));
+    }
+
+    /** {@code ids}, when they are enough for a language model (two tokens: one example); else the failure. */
+    private static int[] enough(Path file, String part, int[] ids) {
+        if (ids.length < 2) {
+            throw new BadFileException(file, null, part + " " + ids.length + " token(s) (each line's words and its "
+                    + Vocabulary.EOS + "), where a language model needs at least 2", "the file is empty or cut "
+                    + "short; restore it, or give a longer text");
+        }
+        return ids;
     }
 
     /** The ids of {@code lines}' tokens; new words join the vocabulary when {@code grow}, else are unknown. */
     private static int[] tokens(List<String> lines, boolean characters, Vocabulary vocabulary, boolean grow,
-                                Path file) {
+                                Path file, String advice) {
         int[] ids = new int[1024];
         int n = 0;
         for (int l = 0; l < lines.size(); l++) {
             List<String> words = split(lines.get(l), characters);
             words.add(Vocabulary.EOS);
             for (String word : words) {
-                int id = grow ? vocabulary.add(word) : known(vocabulary, word, file, l);
+                int id = grow ? vocabulary.add(word) : known(vocabulary, word, file, l, advice);
                 if (n == ids.length) {
                     ids = Arrays.copyOf(ids, 2 * n);
                 }
@@ -149,14 +170,15 @@ public final class TextCorpus implements ImageSet {
         return Arrays.copyOf(ids, n);
     }
 
-    private static int known(Vocabulary vocabulary, String word, Path file, int line) {
+    private static int known(Vocabulary vocabulary, String word, Path file, int line, String advice) {
         int id = vocabulary.id(word);
         if (id < 0) {
             id = vocabulary.id(UNK);
         }
         if (id < 0) {
-            throw new IllegalArgumentException(file + ":" + (line + 1) + ": word '" + word + "' is not in the "
-                    + "training text's vocabulary");
+            throw new BadFileException(file, String.valueOf(line + 1), "the word " + BadFileException.excerpt(
+                    word.getBytes(StandardCharsets.UTF_8), 0, 40) + " is not among the words of the training text "
+                    + file.resolveSibling(WIKITEXT2_FILES.get(0)), advice);
         }
         return id;
     }
@@ -175,20 +197,24 @@ public final class TextCorpus implements ImageSet {
         return words;
     }
 
-    private static List<String> readLines(Path file) {
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file),
-                decoder))) {
-            List<String> lines = new ArrayList<>();
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                lines.add(line);
-            }
-            return lines;
-        } catch (CharacterCodingException e) {
-            throw new UncheckedIOException(file + " is not UTF-8 text: " + e.getMessage(), e);
+    /**
+     * The lines of the UTF-8 text {@code file}. Bytes that are not UTF-8 fail at the first of them, as does a NUL
+     * byte (text holds none; a run of them is what a copy cut short by a crash leaves), naming its offset: nothing is
+     * replaced, so a damaged file never trains as another text.
+     */
+    private static List<String> readLines(Path file, String advice) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                throw new BadFileException(file, "byte " + i, "a NUL byte, which text does not hold: "
+                        + BadFileException.excerpt(bytes, Math.max(0, i - 8), 16), advice);
+            }
+        }
+        return BadFileException.utf8(file, bytes, advice).lines().toList();
     }
 }

@@ -54,7 +54,7 @@ public class BadFileException extends UncheckedIOException {
     }
 
     /** The one line: {@code FILE:3:7: PROBLEM; ADVICE} for a position in digits, else {@code FILE, byte 8: …}. */
-    static String message(Path file, String position, String problem, String advice) {
+    public static String message(Path file, String position, String problem, String advice) {
         String where = position == null || position.isEmpty() ? file.toString()
                 : Character.isDigit(position.charAt(0)) ? file + ":" + position : file + ", " + position;
         String text = where + ": " + problem + (advice == null || advice.isEmpty() ? "" : "; " + advice);

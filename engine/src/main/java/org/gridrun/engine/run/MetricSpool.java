@@ -1,6 +1,7 @@
 package org.gridrun.engine.run;
 
 import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,10 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The metric spool of a run directory: an append-only CSV file {@code name,step,value,wall_ms}.
+ * The metric spool of a run directory: an append-only CSV file {@code name,step,value,wall_ms,crc32}, each line
+ * carrying the CRC-32 of its fields so that a line damaged on disk is told from a record ({@link SpoolLineParser});
+ * spools written before the checksum ({@link #UNCHECKED_HEADER}) are still read.
  *
  * <p>A job always writes here, whether or not a database is reachable; the store ingests the spool later. The
  * writer flushes on {@link Writer#flush()} and on close, so a killed job loses at most its unflushed tail, and the
@@ -21,8 +25,10 @@ import java.util.List;
  * {@link #truncateAfter truncates} the spool to the checkpoint's step, so no (name, step) is recorded twice.
  */
 public final class MetricSpool {
-    /** The header line of every spool file. */
-    public static final String HEADER = "name,step,value,wall_ms";
+    /** The header line of every spool file this code starts. */
+    public static final String HEADER = "name,step,value,wall_ms,crc32";
+    /** The header line of spools written before lines carried a checksum. */
+    public static final String UNCHECKED_HEADER = "name,step,value,wall_ms";
 
     private MetricSpool() {
     }
@@ -49,8 +55,11 @@ public final class MetricSpool {
         if (!Files.exists(file)) {
             return records;
         }
-        for (String line : lines(file)) {
-            MetricRecord record = parse(line);
+        byte[] bytes = bytes(file, "read");
+        SpoolLineParser parser = SpoolLineParser.forSpool(bytes);
+        for (int at = 0, end; at < bytes.length; at = end + 1) {
+            end = lineEnd(bytes, at);
+            MetricRecord record = parser.parse(bytes, at, end);
             if (record != null) {
                 records.add(record);
             }
@@ -70,67 +79,67 @@ public final class MetricSpool {
         if (!Files.exists(file)) {
             return 0;
         }
-        try {
-            byte[] bytes = Files.readAllBytes(file);
-            List<String> lines = new String(bytes, StandardCharsets.UTF_8).lines().toList();
-            boolean torn = bytes.length > 0 && bytes[bytes.length - 1] != '\n';
-            List<String> kept = new ArrayList<>();
-            for (int i = 0; i < lines.size(); i++) {
-                String line = lines.get(i);
-                MetricRecord record = parse(line);
-                if (record == null && !line.isBlank() && !line.equals(HEADER) && !(torn && i == lines.size() - 1)) {
-                    throw damagedLine(file, i + 1, line.getBytes(StandardCharsets.UTF_8));
-                }
-                if (line.equals(HEADER) || record != null && record.step() <= step) {
-                    kept.add(line);
-                }
+        byte[] bytes = bytes(file, "truncate");
+        SpoolLineParser parser = SpoolLineParser.forSpool(bytes);
+        ByteArrayOutputStream kept = new ByteArrayOutputStream(bytes.length);
+        int lines = 0;
+        int dropped = 0;
+        for (int at = 0, end; at < bytes.length; at = end + 1, lines++) {
+            end = lineEnd(bytes, at);
+            MetricRecord record = parser.parse(bytes, at, end);
+            boolean header = SpoolLineParser.isHeader(bytes, at, end);
+            if (record == null && !header && end > at && end < bytes.length) {
+                throw damagedLine(file, lines + 1, Arrays.copyOfRange(bytes, at, end), parser);
             }
-            if (kept.size() < lines.size()) {
-                Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-                Files.write(tmp, kept, StandardCharsets.UTF_8);
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            if (header || record != null && record.step() <= step) {
+                kept.write(bytes, at, end - at);
+                kept.write('\n');
+            } else {
+                dropped++;
             }
-            return lines.size() - kept.size();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot truncate metric spool " + file + " after step " + step + ": "
-                    + e.getMessage(), e);
         }
+        if (dropped > 0) {
+            try {
+                Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+                Files.write(tmp, kept.toByteArray());
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot truncate metric spool " + file + " after step " + step + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        return dropped;
     }
 
     /**
-     * The failure for a complete spool line that is not a record: a damaged spool, which neither the store nor a
-     * resumed run reads on from. Rows already in the store stay as they are.
+     * The failure for a complete spool line that {@code parser} finds no record in: a damaged spool, which neither
+     * the store nor a resumed run reads on from. Rows already in the store stay as they are.
      *
      * @param lineNumber the line, from 1
      * @param line       its bytes, without the line break
      */
-    public static BadFileException damagedLine(Path file, long lineNumber, byte[] line) {
-        return new BadFileException(file, "line " + lineNumber, "expected a record " + HEADER + ", found "
+    public static BadFileException damagedLine(Path file, long lineNumber, byte[] line, SpoolLineParser parser) {
+        return new BadFileException(file, "line " + lineNumber, "expected " + parser.expected() + ", found "
                 + BadFileException.excerpt(line, 0, 60), "the spool is damaged and is read no further (rows the "
                 + "store holds stay); restore it, or delete the line");
     }
 
-    /** The lines of {@code file}, bytes that are not UTF-8 replaced, so that they fail to parse rather than throw. */
-    private static List<String> lines(Path file) {
+    private static byte[] bytes(Path file, String what) {
         try {
-            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList();
+            return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read metric spool " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot " + what + " metric spool " + file + ": " + e.getMessage(), e);
         }
     }
 
-    /** Parses one spool line; the header, a blank line and a torn line give {@code null}. */
-    static MetricRecord parse(String line) {
-        String[] parts = line.split(",", -1);
-        if (parts.length != 4 || line.equals(HEADER)) {
-            return null;
+    /** Where the line that starts at {@code from} ends: its line break, or the end of a torn last line. */
+    private static int lineEnd(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
         }
-        try {
-            return new MetricRecord(parts[0], Long.parseLong(parts[1]), Double.parseDouble(parts[2]),
-                    Long.parseLong(parts[3]));
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        return bytes.length;
     }
 
     /** Appends records to one spool file. Not thread-safe: one writer per job. */
@@ -159,7 +168,8 @@ public final class MetricSpool {
                         + name + "'");
             }
             try {
-                out.write(name + "," + step + "," + value + "," + wallMillis + "\n");
+                out.write(SpoolLineParser.line(name, step, value, wallMillis));
+                out.write('\n');
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write metric spool " + file + ": " + e.getMessage(), e);
             }

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.gridrun.engine.run.BadFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,9 +60,9 @@ class TextCorpusTest {
         Files.writeString(tmp.resolve("wiki.train.tokens"), "a b\n");
         Files.writeString(tmp.resolve("wiki.valid.tokens"), "a c\n");
         Files.writeString(tmp.resolve("wiki.test.tokens"), "a\n");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> DataSets.load("wikitext2", tmp.toString()));
-        assertTrue(e.getMessage().contains("wiki.valid.tokens:1: word 'c'"), e.getMessage());
+        BadFileException e = assertThrows(BadFileException.class, () -> DataSets.load("wikitext2", tmp.toString()));
+        assertTrue(e.getMessage().startsWith(tmp.resolve("wiki.valid.tokens") + ":1: the word 'c' is not among the "
+                + "words of the training text " + tmp.resolve("wiki.train.tokens")), e.getMessage());
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.gridrun.engine.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +29,9 @@ class MetricSpoolTest {
 
         assertEquals(3, MetricSpool.truncateAfter(file, 3), "steps 4 and 5 and the torn line");
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        assertEquals(List.of(MetricSpool.HEADER, "loss,1,1.0,1001", "loss,2,0.5,1002", "loss,3,0.3333333333333333,1003",
-                "Vacc,3,0.8125,2000"), lines);
+        assertEquals(List.of(MetricSpool.HEADER, SpoolLineParser.line("loss", 1, 1.0, 1001),
+                SpoolLineParser.line("loss", 2, 0.5, 1002), SpoolLineParser.line("loss", 3, 1.0 / 3, 1003),
+                SpoolLineParser.line("Vacc", 3, 0.8125, 2000)), lines);
         assertEquals(0, MetricSpool.truncateAfter(file, 3), "nothing left to drop");
         assertFalse(Files.exists(dir.resolve("metrics.csv.tmp")));
 
@@ -37,6 +39,34 @@ class MetricSpoolTest {
             out.write(new MetricRecord("loss", 4, 0.25, 3004));
         }
         assertEquals(List.of(1L, 2L, 3L, 3L, 4L), MetricSpool.read(file).stream().map(MetricRecord::step).toList());
+    }
+
+    @Test
+    void aSpoolFromBeforeChecksumsIsReadAndTakesCheckedLinesAppendedOnResume() throws IOException {
+        Path file = dir.resolve("metrics.csv");
+        Files.writeString(file, MetricSpool.UNCHECKED_HEADER + "\nloss,1,1.0,1001\nloss,2,0.5,1002\n");
+        assertEquals(1, MetricSpool.truncateAfter(file, 1));
+        try (MetricSpool.Writer out = MetricSpool.append(file)) {
+            out.write(new MetricRecord("loss", 2, 0.25, 3002));
+        }
+        assertEquals(List.of(new MetricRecord("loss", 1, 1.0, 1001), new MetricRecord("loss", 2, 0.25, 3002)),
+                MetricSpool.read(file));
+    }
+
+    @Test
+    void aCheckedLineDamagedIntoAnotherRecordStopsTruncation() throws IOException {
+        Path file = dir.resolve("metrics.csv");
+        try (MetricSpool.Writer out = MetricSpool.append(file)) {
+            out.write(new MetricRecord("loss", 1, 1.0, 1001));
+            out.write(new MetricRecord("loss", 2, 0.5, 1002));
+        }
+        String good = Files.readString(file);
+        Files.writeString(file, good.replace("loss,2,0.5,", "loss,2,0.6,"));
+        BadFileException e = org.junit.jupiter.api.Assertions.assertThrows(BadFileException.class,
+                () -> MetricSpool.truncateAfter(file, 1));
+        assertTrue(e.getMessage().startsWith(file + ", line 3: expected a record " + MetricSpool.HEADER
+                + " whose checksum matches the line, found 'loss,2,0.6,1002,"), e.getMessage());
+        assertEquals(List.of(new MetricRecord("loss", 1, 1.0, 1001)), MetricSpool.read(file));
     }
 
     @Test

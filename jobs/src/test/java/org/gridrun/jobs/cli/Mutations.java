@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * Damaged copies of a good file, drawn with a seeded {@link Random}: what the fuzz tests of gridrun's readers hand
- * them. The kinds take turns, so every kind is drawn about equally often; every copy differs from the file.
+ * them. The kinds take turns, so every kind is drawn about equally often; every copy differs from the file. Text
+ * formats get three kinds more ({@link #ofText}).
  */
 final class Mutations {
     /** How a copy is damaged. */
@@ -26,8 +27,21 @@ final class Mutations {
         /** the first one to eight bytes overwritten: another format's magic, or noise */
         HEADER,
         /** a declared size made huge: a size field of the binary format, or a number in a text one */
-        HUGE_SIZE
+        HUGE_SIZE,
+        /** (text) one to eight NUL bytes inserted at a random place */
+        NUL,
+        /** (text) a byte sequence that is not UTF-8 inserted at a random place */
+        INVALID_UTF8,
+        /** (text) a line of about a million bytes inserted at a random line start: one word, or many */
+        HUGE_LINE
     }
+
+    /** The kinds that fit any format, which {@link #of} draws. */
+    private static final List<Kind> ANY_FORMAT = List.of(Kind.TRUNCATE, Kind.FLIP, Kind.INSERT, Kind.DELETE,
+            Kind.HEADER, Kind.HUGE_SIZE);
+    private static final byte[][] NOT_UTF8 = {{(byte) 0x80}, {(byte) 0xC3, '('}, {(byte) 0xC0, (byte) 0xAF},
+        {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+        {(byte) 0xFF}, {(byte) 0xE2, (byte) 0x82}};
 
     /**
      * One damaged copy.
@@ -55,12 +69,20 @@ final class Mutations {
         this.sizeFields = sizeFields.clone();
     }
 
-    /** {@code count} damaged copies of {@code good}, the kinds in turn. */
+    /** {@code count} damaged copies of {@code good}, the kinds that fit any format in turn. */
     List<Mutation> of(byte[] good, int count) {
+        return of(good, count, ANY_FORMAT);
+    }
+
+    /** {@code count} damaged copies of the text {@code good}, every kind in turn. */
+    List<Mutation> ofText(byte[] good, int count) {
+        return of(good, count, List.of(Kind.values()));
+    }
+
+    private List<Mutation> of(byte[] good, int count, List<Kind> kinds) {
         List<Mutation> mutations = new ArrayList<>();
-        Kind[] kinds = Kind.values();
         for (int i = 0; i < count; i++) {
-            Kind kind = kinds[i % kinds.length];
+            Kind kind = kinds.get(i % kinds.size());
             byte[] bytes = damage(kind, good);
             while (Arrays.equals(bytes, good)) {
                 bytes = damage(Kind.FLIP, good);
@@ -78,7 +100,40 @@ final class Mutations {
             case DELETE -> delete(good);
             case HEADER -> header(good);
             case HUGE_SIZE -> huge(good);
+            case NUL -> insert(good, new byte[1 + random.nextInt(8)], random.nextInt(good.length + 1));
+            case INVALID_UTF8 -> insert(good, NOT_UTF8[random.nextInt(NOT_UTF8.length)],
+                    random.nextInt(good.length + 1));
+            case HUGE_LINE -> insert(good, hugeLine(good), lineStart(good));
         };
+    }
+
+    private static byte[] insert(byte[] good, byte[] what, int at) {
+        byte[] b = new byte[good.length + what.length];
+        System.arraycopy(good, 0, b, 0, at);
+        System.arraycopy(what, 0, b, at, what.length);
+        System.arraycopy(good, at, b, at + what.length, good.length - at);
+        return b;
+    }
+
+    /** About a million bytes and a line break: one word of a letter, or the good text's words on one line. */
+    private byte[] hugeLine(byte[] good) {
+        StringBuilder line = new StringBuilder(1 << 20);
+        String words = new String(good, StandardCharsets.UTF_8).replace('\n', ' ');
+        String unit = random.nextBoolean() ? "w" : words;
+        while (line.length() < 1 << 20) {
+            line.append(unit);
+        }
+        return line.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private int lineStart(byte[] good) {
+        List<Integer> starts = new ArrayList<>(List.of(0));
+        for (int i = 0; i < good.length; i++) {
+            if (good[i] == '\n') {
+                starts.add(i + 1);
+            }
+        }
+        return starts.get(random.nextInt(starts.size()));
     }
 
     private byte[] flip(byte[] good) {
@@ -92,12 +147,7 @@ final class Mutations {
     private byte[] insert(byte[] good) {
         byte[] noise = new byte[1 + random.nextInt(16)];
         random.nextBytes(noise);
-        int at = random.nextInt(good.length + 1);
-        byte[] b = new byte[good.length + noise.length];
-        System.arraycopy(good, 0, b, 0, at);
-        System.arraycopy(noise, 0, b, at, noise.length);
-        System.arraycopy(good, at, b, at + noise.length, good.length - at);
-        return b;
+        return insert(good, noise, random.nextInt(good.length + 1));
     }
 
     private byte[] delete(byte[] good) {

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.engine.run.StatusEntry;
+import org.gridrun.engine.run.FileWarnings;
 import org.gridrun.engine.train.TrainJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A run directory's own files damaged: {@code experiment.yaml}, read as a trainer reads it (the record, then the
  * trainer's check of its config), and {@code status}, read as every command reads it. Each seeded mutation
  * ({@link Mutations}) ends read or in exit 2 naming the file, through the command line's error handler; a damaged
- * status line is passed over, so the state read is one the file recorded, or none. Prints one line per file.
+ * status line is passed over with a warning naming file:line, so every transition read is one the good file recorded
+ * (its checksum catches a line damaged into another). Prints one line per file.
  */
 class RunDirFilesFuzzTest {
     private static final long SEED = 20_261_129L;
@@ -46,18 +47,25 @@ class RunDirFilesFuzzTest {
         dir.status().append(RunState.COMPLETED, "Vacc 0.7000 after 30 steps; data: synthetic; backend: cpu");
         Path file = tmp.resolve("runs/g/r/exp/" + RunDir.STATUS_FILE);
         byte[] good = Files.readAllBytes(file);
-        Set<RunState> recorded = Set.of(RunState.QUEUED, RunState.RUNNING, RunState.KILLED, RunState.COMPLETED);
+        List<StatusEntry> written = dir.status().history();
         FuzzTally tally = new FuzzTally("status (every command)", SEED);
-        for (Mutations.Mutation m : new Mutations(SEED + 1).of(good, 240)) {
-            Files.write(file, m.bytes());
-            tally.judge(m, file, () -> {
-                List<StatusEntry> history = dir.status().history();
-                RunState state = dir.status().state();
-                if (state != null && !recorded.contains(state) || history.size() > 6) {
-                    tally.breach(m, "read state " + state + " from " + history.size() + " lines");
+        try (FileWarnings.Capture capture = FileWarnings.capture()) {
+            List<String> warned = capture.warnings();
+            for (Mutations.Mutation m : new Mutations(SEED + 1).of(good, 240)) {
+                Files.write(file, m.bytes());
+                capture.clear();
+                tally.judge(m, file, () -> {
+                    List<StatusEntry> history = dir.status().history();
+                    if (!written.containsAll(history)) {
+                        tally.breach(m, "read entries the file never recorded: " + history);
+                    }
+                    return dir.status().state();
+                });
+                tally.count(warned.isEmpty() ? "no line passed over" : "damaged lines named with a warning");
+                if (warned.stream().anyMatch(w -> !w.startsWith("warning: " + file + ":"))) {
+                    tally.breach(m, "a warning that does not name file:line: " + warned);
                 }
-                return state;
-            });
+            }
         }
         tally.finish();
     }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.ExperimentRecord;
@@ -14,6 +13,7 @@ import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.engine.run.RunState;
+import org.gridrun.engine.run.SpoolLineParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Damaged metric spools ingested again: each run directory's good {@code metrics.csv} is ingested, then replaced by a
  * seeded mutation ({@link Mutations}) and ingested again through the command line's error handler. It ends read or in
  * exit 2 naming the spool and the line (a line that is no record, or a record that says another value at the step
- * and wall time of a stored one); either way every row the store held is still there with its value. Prints one
- * summary line.
+ * and wall time of a stored one); either way every row the store held is still there with its value. A spool whose
+ * lines carry their checksum never has a damaged line stored as a record; one from before checksums is fuzzed too,
+ * counting those it cannot tell. Prints one summary line per spool format.
  */
 class SpoolFuzzTest {
     private static final long SEED = 20_261_128L;
@@ -32,11 +33,23 @@ class SpoolFuzzTest {
     Path tmp;
 
     @Test
-    void aDamagedSpoolNeverDeletesOrChangesStoredRows() throws IOException {
-        byte[] good = spool();
-        FuzzTally tally = new FuzzTally("metrics.csv (store ingest)", SEED);
-        List<Mutations.Mutation> cases = new Mutations(SEED).of(good, 180);
-        try (ResultsStore store = ResultsStore.openUrl("jdbc:h2:mem:spool-fuzz")) {
+    void aDamagedSpoolNeverDeletesOrChangesStoredRowsNorStoresADamagedLine() throws IOException {
+        fuzz("metrics.csv (store ingest)", spool(true), true, SEED);
+    }
+
+    @Test
+    void aDamagedSpoolFromBeforeChecksumsNeverDeletesOrChangesStoredRows() throws IOException {
+        fuzz("metrics.csv from before checksums (store ingest)", spool(false), false, SEED + 1);
+    }
+
+    /**
+     * Ingests each mutation of {@code good} after the good spool; with {@code checked} lines, a row the store holds
+     * afterwards that the good spool lacks (a damaged line stored as a record) is a breach, else it is counted.
+     */
+    private void fuzz(String reader, byte[] good, boolean checked, long seed) throws IOException {
+        FuzzTally tally = new FuzzTally(reader, seed);
+        List<Mutations.Mutation> cases = new Mutations(seed).of(good, 180);
+        try (ResultsStore store = ResultsStore.openUrl("jdbc:h2:mem:spool-fuzz-" + checked)) {
             for (int i = 0; i < cases.size(); i++) {
                 Mutations.Mutation m = cases.get(i);
                 RunDir dir = stage(i);
@@ -45,10 +58,29 @@ class SpoolFuzzTest {
                 Map<String, List<MetricRecord>> before = rows(store, i);
                 Files.write(dir.metricsFile(), m.bytes());
                 tally.judge(m, dir.metricsFile(), () -> store.ingest(dir));
-                tally.count(compare(tally, m, before, rows(store, i)));
+                Map<String, List<MetricRecord>> after = rows(store, i);
+                tally.count(compare(tally, m, before, after));
+                boolean foreign = !before.equals(after) && !goodRecords(good).containsAll(flat(after));
+                if (foreign && checked) {
+                    tally.breach(m, "a damaged line was stored as a record: " + flat(after));
+                }
+                tally.count(foreign ? "a damaged line stored as a record" : "no damaged line stored");
             }
         }
         tally.finish();
+    }
+
+    private static List<MetricRecord> flat(Map<String, List<MetricRecord>> rows) {
+        return rows.values().stream().flatMap(List::stream).toList();
+    }
+
+    private static List<MetricRecord> goodRecords(byte[] good) throws IOException {
+        Path file = Files.createTempFile("good", ".csv");
+        try {
+            return MetricSpool.read(Files.write(file, good));
+        } finally {
+            Files.delete(file);
+        }
     }
 
     /** Whether every stored row is still there with its value; a row lost or changed is a breach. */
@@ -82,15 +114,20 @@ class SpoolFuzzTest {
         return dir;
     }
 
-    /** Three metrics over 40 steps, as a trainer writes them. */
-    private static byte[] spool() {
-        StringBuilder text = new StringBuilder(MetricSpool.HEADER).append('\n');
+    /** Three metrics over 40 steps, as a trainer writes them ({@code checked}) or as one did before checksums. */
+    private static byte[] spool(boolean checked) {
+        StringBuilder text = new StringBuilder(checked ? MetricSpool.HEADER : MetricSpool.UNCHECKED_HEADER)
+                .append('\n');
         for (int step = 1; step <= 40; step++) {
-            text.append(String.format(Locale.ROOT, "loss,%d,%s,%d%n", step, 2.0 / step, 1_700_000_000_000L + step))
-                    .append(String.format(Locale.ROOT, "Vacc,%d,%s,%d%n", step, 0.5 + step / 100.0,
-                            1_700_000_000_500L + step))
-                    .append(String.format(Locale.ROOT, "lr,%d,%s,%d%n", step, 0.1, 1_700_000_000_900L + step));
+            line(text, checked, "loss", step, 2.0 / step, 1_700_000_000_000L + step);
+            line(text, checked, "Vacc", step, 0.5 + step / 100.0, 1_700_000_000_500L + step);
+            line(text, checked, "lr", step, 0.1, 1_700_000_000_900L + step);
         }
         return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void line(StringBuilder text, boolean checked, String name, long step, double value, long wall) {
+        text.append(checked ? SpoolLineParser.line(name, step, value, wall)
+                : name + "," + step + "," + value + "," + wall).append('\n');
     }
 }
