@@ -8,8 +8,9 @@ import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link Moments#squares}'s sum of squares, and the L∞ norm's maximum, with the Vector API: its four chains of additions as the four lanes of one
- * vector of doubles, so each lane adds exactly what its chain adds, in the same order.
+ * {@link Moments#squares}'s sums (of squares, and plain), the L∞ norm's maximum, and Smaq's outlier scan, with the
+ * Vector API: the four chains of additions as the four lanes of one vector of doubles, so each lane adds exactly what
+ * its chain adds, in the same order.
  *
  * <p>Loaded only when {@link org.gridrun.engine.simd.Simd#enabled()}. The packed conversion of four floats also
  * avoids the scalar conversion's dependence on the register it writes, which held the scalar loop to one chain.
@@ -34,8 +35,7 @@ final class VectorMoments {
         DoubleVector s = DoubleVector.zero(FOUR_DOUBLES);
         int i = from;
         for (; i + 3 < to; i += 4) {
-            DoubleVector d = (DoubleVector) FloatVector.fromArray(FOUR_FLOATS, g, i)
-                    .convertShape(VectorOperators.F2D, FOUR_DOUBLES, 0);
+            DoubleVector d = four(g, i);
             q = q.add(d.mul(d));
             s = s.add(d.add(d.rearrange(PAIRS)));
         }
@@ -55,8 +55,7 @@ final class VectorMoments {
         DoubleVector q = DoubleVector.zero(FOUR_DOUBLES);
         int i = from;
         for (; i + 3 < to; i += 4) {
-            DoubleVector d = (DoubleVector) FloatVector.fromArray(FOUR_FLOATS, g, i)
-                    .convertShape(VectorOperators.F2D, FOUR_DOUBLES, 0);
+            DoubleVector d = four(g, i);
             q = q.add(d.mul(d));
         }
         double q0 = q.lane(0);
@@ -65,6 +64,12 @@ final class VectorMoments {
             q0 += a * a;
         }
         return q0 + q.lane(1) + q.lane(2) + q.lane(3);
+    }
+
+    /** {@code g[i … i + 4)} as doubles. */
+    private static DoubleVector four(float[] g, int i) {
+        return (DoubleVector) FloatVector.fromArray(FOUR_FLOATS, g, i)
+                .convertShape(VectorOperators.F2D, FOUR_DOUBLES, 0);
     }
 
     /**
