@@ -60,10 +60,10 @@ final class NetlibBlas {
     private static Selection automatic(String note) {
         Path file = SystemBlas.find();
         if (SystemBlas.optimized(file)) {
-            return system("the system's optimised BLAS" + note);
+            return system("auto: the system's libblas.so.3 is an optimised BLAS" + note);
         }
-        return bundled((file == null ? "no system libblas.so.3" : "the system's libblas.so.3 is not OpenBLAS")
-                + note);
+        return bundled((file == null ? "auto: no system libblas.so.3" : "auto: the system's libblas.so.3 is not an "
+                + "optimised BLAS") + note);
     }
 
     private static Selection system(String why) {
