@@ -16,7 +16,8 @@ import dev.ludovic.netlib.blas.NativeBLAS;
  * transposing an operand into a reusable scratch buffer where needed, and cut into tiles below the threshold. A
  * training step then allocates nothing.
  *
- * <p>A native BLAS running one thread ({@code OPENBLAS_NUM_THREADS=1}, as {@code grid-run} sets it) gets each
+ * <p>A native BLAS running one thread ({@code OPENBLAS_NUM_THREADS=1}, as {@code grid-run} sets it, or the bundled
+ * OpenBLAS where it is unset) gets each
  * large product cut in two for the backend's two threads ({@link SplitGemm}); with more BLAS threads, BLAS splits.
  */
 final class CpuGemm {
@@ -30,7 +31,7 @@ final class CpuGemm {
     private float[] scratchB = new float[0];
 
     CpuGemm(BLAS blas) {
-        this(blas, blas instanceof NativeBLAS && "1".equals(System.getenv("OPENBLAS_NUM_THREADS")));
+        this(blas, NetlibBlas.singleThreadedNative(blas));
     }
 
     /** With {@code split}, products of a non-tiled BLAS are cut between the backend's threads. */

@@ -10,8 +10,8 @@ final class Moments {
      * {@code sum[at]}. Four interleaved chains of additions, so that they overlap instead of each waiting on the last.
      */
     static double squares(float[] g, int from, int to, double[] sum, int at) {
-        if (sum == null && Vectors.enabled) {
-            return VectorMoments.squares(g, from, to);
+        if (Vectors.enabled) {
+            return sum == null ? VectorMoments.squares(g, from, to) : VectorMoments.squares(g, from, to, sum, at);
         }
         double q0 = 0;
         double q1 = 0;

@@ -69,6 +69,8 @@ public final class Smaq extends RandomizedCompressor {
     private final int[] outliers = new int[2];
     private final int[] escapes = new int[2];
     private final int[] farthest = new int[2];
+    /** Per part, what {@link VectorMoments#outliers} counted: outliers, escapes, largest magnitude bits. */
+    private final int[][] scanned = new int[2][3];
     private final double[] sums = new double[4];
     private float mean;
     private float std;
@@ -145,6 +147,13 @@ public final class Smaq extends RandomizedCompressor {
      * largest {@code |x − μ|}; all integer comparisons of magnitude bits ({@link #outlier}, {@link #escapeLimit}).
      */
     private void scan(float[] g, int from, int to, float mean, int limit, int escapeLimit, int part) {
+        if (Vectors.enabled) {
+            VectorMoments.outliers(g, from, to, mean, limit, escapeLimit, scanned[part]);
+            outliers[part] = scanned[part][0];
+            escapes[part] = scanned[part][1];
+            farthest[part] = scanned[part][2];
+            return;
+        }
         int count = 0;
         int escaping = 0;
         int largest = 0;
@@ -234,24 +243,20 @@ public final class Smaq extends RandomizedCompressor {
         int[] codes = chunks.codes(part);
         int[] widths = this.widths[part];
         float range = this.range;
+        int[] u = chunks.uniforms(part);
         for (int e = from; e < to; ) {
             int n = Math.min(Chunks.SIZE, to - e);
             int at = offset + e;
-            int j = 0;
-            for (; ((e + j) & 3) != 0 && j < n; j++) {
-                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range,
-                        Uniform16.of(rng, counter, e + j));
-            }
-            for (; j + 3 < n; j += 4) {
-                long r = rng.at(counter + ((e + j) >>> 2));
-                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range, Uniform16.piece(r, 0));
-                codes[j + 1] = record(g[at + j + 1] - mean, inverse, limit, escapeLimit, range, Uniform16.piece(r, 1));
-                codes[j + 2] = record(g[at + j + 2] - mean, inverse, limit, escapeLimit, range, Uniform16.piece(r, 2));
-                codes[j + 3] = record(g[at + j + 3] - mean, inverse, limit, escapeLimit, range, Uniform16.piece(r, 3));
+            rng.uniforms16(counter, e, u, n);
+            int j = Vectors.enabled ? VectorRecords.records(g, at, n, mean, inverse, limit, escapeLimit, range,
+                    MAIN_SCALE, OUTLIER_SCALE, u, codes) : 0;
+            for (int i = 0; i < j; i++) {
+                if (codes[i] == VectorRecords.ESCAPED) {
+                    codes[i] = record(g[at + i] - mean, inverse, limit, escapeLimit, range, u[i]);
+                }
             }
             for (; j < n; j++) {
-                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range,
-                        Uniform16.of(rng, counter, e + j));
+                codes[j] = record(g[at + j] - mean, inverse, limit, escapeLimit, range, u[j]);
             }
             for (j = 0; j < n; j++) {
                 int c = codes[j];

@@ -48,7 +48,7 @@ final class VectorRounding {
      * rounded up (the sign of {@code x} minus it). The JDK 17 Vector API has no compiled float-to-int conversion; this
      * is four float and three integer operations, none a variable shift.
      */
-    private static IntVector truncate(FloatVector x) {
+    static IntVector truncate(FloatVector x) {
         FloatVector positive = x.max(0f);
         FloatVector rounded = positive.add(0x1.0p23f);
         IntVector nearest = rounded.reinterpretAsInts().sub(0x4B000000);

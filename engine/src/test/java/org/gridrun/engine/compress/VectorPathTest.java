@@ -95,6 +95,28 @@ class VectorPathTest {
         }
     }
 
+    @Test
+    void smaqGivesTheScalarBytesOnOddSizes() {
+        assumeTrue(Simd.enabled(), Simd.describe());
+        float[] g = gradient(70_001);
+        // escapes of every width within the first 4,099 values (a NaN, further on, makes the statistics NaN)
+        g[100] = 1e6f;
+        g[101] = -40f;
+        g[102] = 7f;
+        for (String outliers : List.of("escape", "clamp")) {
+            for (int length : new int[] {1, 3, 17, 63, 1001, 4099, 70_001 - 7}) {
+                Map<String, Object> params = Map.of("outliers", outliers);
+                List<Object> scalar = run("smaq", params, g, length, false);
+                List<Object> vector = run("smaq", params, g, length, true);
+                for (int i = 0; i < scalar.size(); i += 2) {
+                    String what = "smaq " + params + " length " + length;
+                    assertArrayEquals((byte[]) scalar.get(i), (byte[]) vector.get(i), what);
+                    assertArrayEquals((float[]) scalar.get(i + 1), (float[]) vector.get(i + 1), what);
+                }
+            }
+        }
+    }
+
     /**
      * Gaussian values with the cases that take other paths: buckets of zeros, of subnormal values (whose ratio
      * overflows), a NaN and an infinity, values at the norm exactly.
