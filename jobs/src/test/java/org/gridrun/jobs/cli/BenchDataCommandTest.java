@@ -52,10 +52,11 @@ class BenchDataCommandTest {
     @Test
     void printsGridrunsImagesPerSecondWithoutTorch() throws Exception {
         writeTree();
+        // 60 images a round, so that the process's CPU clock (10 ms ticks on some kernels) advances while timed
         String[] lines = run(0, "bench", "data", "--dataset", "imagenet", "--dir", dir.toString(), "--threads", "2",
-                "--batch", "4", "--batches", "3", "--warmup", "1", "--rounds", "2", "--no-torch");
+                "--batch", "6", "--batches", "10", "--warmup", "1", "--rounds", "2", "--no-torch");
         assertEquals("imagenet training view (RandomResizedCrop 224, flip, normalise) of " + dir.resolve("train")
-                + ": 6 images in 2 classes; batch 4, 2 threads, 3 batches timed after 1 warm-up, median of 2 "
+                + ": 6 images in 2 classes; batch 6, 2 threads, 10 batches timed after 1 warm-up, median of 2 "
                 + "alternating rounds", lines[0]);
         assertTrue(lines[1].startsWith("gridrun decodes with "), lines[1]);
         assertEquals("torchvision: skipped (--no-torch)", lines[2]);
