@@ -14,7 +14,7 @@ import org.gridrun.engine.random.CounterRng;
  */
 public final class CpuBackend implements Backend {
     private final CpuGemm gemm = new CpuGemm(NetlibBlas.instance());
-    private final CpuConvolution convolution = new CpuConvolution(NetlibBlas.instance());
+    private final Convolver convolution = ConvPaths.create(NetlibBlas.instance());
     private final List<CpuBuffer> buffers = new ArrayList<>();
     private final CpuNormKernels norm = new CpuNormKernels();
     private final CpuGemm[] batchGemms = {new CpuGemm(NetlibBlas.instance(), false),
@@ -31,6 +31,11 @@ public final class CpuBackend implements Backend {
     /** The name of the linear-algebra library the CPU backend uses, e.g. {@code netlib JNIBLAS (native)}. */
     public static String blasName() {
         return NetlibBlas.describe();
+    }
+
+    /** Which path the convolutions take, e.g. {@code oneDNN 3.11.0, 2 OpenMP threads}, and why not oneDNN. */
+    public static String convolutionPath() {
+        return ConvPaths.describe();
     }
 
     /** How many threads the CPU backend's loops use: one or two, as the machine has cores. */

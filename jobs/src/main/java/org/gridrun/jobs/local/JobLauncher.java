@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.run.RunDir;
 
 /**
@@ -33,7 +34,8 @@ public final class JobLauncher {
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.logFile().toFile()));
         builder.environment().put("OPENBLAS_NUM_THREADS", "1");
-        builder.environment().put("OMP_NUM_THREADS", "1");
+        // oneDNN's OpenMP threads must be the CPU backend's, or its convolutions stay on im2col
+        builder.environment().put("OMP_NUM_THREADS", Integer.toString(CpuBackend.threads()));
         builder.directory(dir.path().toFile());
         return builder.start();
     }

@@ -1,0 +1,87 @@
+package org.gridrun.engine.backend;
+
+import java.util.Locale;
+import org.bytedeco.dnnl.dnnl_version_t;
+import org.bytedeco.dnnl.engine;
+import org.bytedeco.dnnl.stream;
+import org.bytedeco.javacpp.Loader;
+
+/**
+ * oneDNN, through JavaCPP's presets: whether its natives load here and run as many threads as the CPU backend, and
+ * the one CPU engine and stream every primitive runs on.
+ *
+ * <p>The presets ship oneDNN built with OpenMP, whose thread count is fixed when the library loads: by
+ * {@code OMP_NUM_THREADS}, else one thread per processor. Java cannot change it afterwards, so oneDNN is used only
+ * where that count equals {@link CpuParallel#threads()} ({@code grid-run} and its jobs set {@code OMP_NUM_THREADS}
+ * so); elsewhere {@link #unusableReason()} says why, and the convolutions stay on im2col. oneDNN's results depend
+ * only on the shapes, the thread count and the processor's instruction set. The probe never throws.
+ */
+final class OneDnn {
+    private static final String REASON = probe();
+    private static engine cpuEngine;
+    private static stream cpuStream;
+
+    private OneDnn() {
+    }
+
+    /** Null when oneDNN can run the convolutions here, else why not, in words. */
+    static String unusableReason() {
+        return REASON;
+    }
+
+    /** {@code oneDNN 3.11.0, 2 OpenMP threads}: the version loaded and the thread count. */
+    static String describe() {
+        dnnl_version_t v = org.bytedeco.dnnl.global.dnnl.dnnl_version();
+        return String.format(Locale.ROOT, "oneDNN %d.%d.%d, %d OpenMP thread%s", v.major(), v.minor(), v.patch(),
+                openMpThreads(), openMpThreads() == 1 ? "" : "s");
+    }
+
+    /** The CPU engine, created on first use. */
+    static synchronized engine cpu() {
+        if (cpuEngine == null) {
+            cpuEngine = new engine(engine.kind.cpu, 0);
+            cpuStream = new stream(cpuEngine);
+        }
+        return cpuEngine;
+    }
+
+    /** The stream on {@link #cpu()}: in-order, and waited on after each primitive. */
+    static synchronized stream stream() {
+        cpu();
+        return cpuStream;
+    }
+
+    /**
+     * The threads OpenMP starts: the first number of {@code OMP_NUM_THREADS}, else the processors; 0 when the
+     * variable is not a number.
+     */
+    static int openMpThreads() {
+        String value = System.getenv("OMP_NUM_THREADS");
+        if (value == null || value.isBlank()) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+        try {
+            return Integer.parseInt(value.split(",")[0].trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static String probe() {
+        int threads = openMpThreads();
+        if (threads != CpuParallel.threads()) {
+            return String.format(Locale.ROOT, "oneDNN would run %s OpenMP threads beside the backend's %d: set "
+                    + "OMP_NUM_THREADS=%d", threads == 0 ? "an unreadable number of" : Integer.toString(threads),
+                    CpuParallel.threads(), CpuParallel.threads());
+        }
+        try {
+            Loader.load(org.bytedeco.dnnl.global.dnnl.class);
+            cpu();
+            return null;
+        } catch (Throwable e) {
+            // UnsatisfiedLinkError, NoClassDefFoundError, a failed extraction: no natives for this platform
+            return "oneDNN's natives did not load on " + System.getProperty("os.name") + " "
+                    + System.getProperty("os.arch") + " (" + e.getClass().getSimpleName() + ")";
+        }
+    }
+}
