@@ -189,20 +189,9 @@ public final class CpuBackend implements Backend {
         int go = grad.offset();
         CpuParallel.forEach(y.size(), y.size(), (from, to) -> {
             for (int i = from; i < to; i++) {
-                gd[go + i] = reluPassed(yd[yo + i], gd[go + i]);
+                gd[go + i] = CpuKernels.reluPassed(yd[yo + i], gd[go + i]);
             }
         });
-    }
-
-    /**
-     * {@code g} where the ReLU output {@code y} is positive, else +0 (also for a NaN {@code y}), by integer masking:
-     * the select {@code y > 0 ? g : 0} compiled to a branch that mispredicts on the half-zero masks of a network.
-     * With {@code t = bits(y) − 1}, y lies in (0, ∞] exactly when {@code 0 ≤ t < bits(∞)}.
-     */
-    private static float reluPassed(float y, float g) {
-        int t = Float.floatToRawIntBits(y) - 1;
-        int mask = ~(t >> 31) & ((t - 0x7f800000) >> 31);
-        return Float.intBitsToFloat(Float.floatToRawIntBits(g) & mask);
     }
 
     @Override
@@ -347,12 +336,24 @@ public final class CpuBackend implements Backend {
     @Override
     public void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
                           Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
+        batchNorm(x, gamma, beta, eps, mean, invStd, runningMean, runningVar, momentum, y, false);
+    }
+
+    /** Both in one pass over {@code y}. */
+    @Override
+    public void batchNormRelu(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
+                              Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
+        batchNorm(x, gamma, beta, eps, mean, invStd, runningMean, runningVar, momentum, y, true);
+    }
+
+    private void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
+                           Tensor runningMean, Tensor runningVar, float momentum, Tensor y, boolean relu) {
         int c = Shapes.batchNorm(x, gamma, beta, mean, invStd, runningMean, runningVar, y);
         norm.forwardTraining(data(x), x.offset(), x.rows(), c, data(gamma), gamma.offset(), data(beta),
                 beta.offset(), eps, data(mean), mean.offset(), data(invStd), invStd.offset(),
                 runningMean == null ? null : data(runningMean), runningMean == null ? 0 : runningMean.offset(),
                 runningVar == null ? null : data(runningVar), runningVar == null ? 0 : runningVar.offset(), momentum,
-                data(y), y.offset());
+                data(y), y.offset(), relu);
     }
 
     @Override
@@ -369,10 +370,24 @@ public final class CpuBackend implements Backend {
     @Override
     public void batchNormBackward(Tensor x, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd, Tensor dGamma,
                                   Tensor dBeta, Tensor dx) {
+        batchNormBackward(x, null, dy, gamma, mean, invStd, dGamma, dBeta, dx);
+    }
+
+    /** Masks {@code dy} as it reads it, leaving it as it was. */
+    @Override
+    public void batchNormReluBackward(Tensor x, Tensor y, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd,
+                                      Tensor dGamma, Tensor dBeta, Tensor dx) {
+        Shapes.sameSize(x, y);
+        batchNormBackward(x, y, dy, gamma, mean, invStd, dGamma, dBeta, dx);
+    }
+
+    private void batchNormBackward(Tensor x, Tensor y, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd,
+                                   Tensor dGamma, Tensor dBeta, Tensor dx) {
         int c = Shapes.batchNormBackward(x, dy, gamma, mean, invStd, dGamma, dBeta, dx);
-        norm.backward(data(x), x.offset(), data(dy), dy.offset(), x.rows(), c, data(gamma), gamma.offset(),
-                data(mean), mean.offset(), data(invStd), invStd.offset(), data(dGamma), dGamma.offset(), data(dBeta),
-                dBeta.offset(), dx == null ? null : data(dx), dx == null ? 0 : dx.offset());
+        norm.backward(data(x), x.offset(), y == null ? null : data(y), y == null ? 0 : y.offset(), data(dy),
+                dy.offset(), x.rows(), c, data(gamma), gamma.offset(), data(mean), mean.offset(), data(invStd),
+                invStd.offset(), data(dGamma), dGamma.offset(), data(dBeta), dBeta.offset(),
+                dx == null ? null : data(dx), dx == null ? 0 : dx.offset());
     }
 
     @Override
