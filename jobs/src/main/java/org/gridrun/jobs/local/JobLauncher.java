@@ -22,6 +22,9 @@ public final class JobLauncher {
      */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("--add-modules", "jdk.incubator.vector");
 
+    /** The CPU backend's convolution path ({@code im2col} keeps oneDNN off), passed on to each job when set here. */
+    static final String CONV_PROPERTY = "gridrun.conv";
+
     private final List<String> jvmOptions;
 
     public JobLauncher(List<String> jvmOptions) {
@@ -44,6 +47,10 @@ public final class JobLauncher {
     public List<String> command(RunDir dir) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
+        String conv = System.getProperty(CONV_PROPERTY);
+        if (conv != null) {
+            command.add("-D" + CONV_PROPERTY + "=" + conv);
+        }
         command.addAll(trainArguments(jvmOptions, System.getProperty("java.class.path")));
         command.add(dir.path().toString());
         return command;
