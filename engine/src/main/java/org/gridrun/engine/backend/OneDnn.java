@@ -7,14 +7,15 @@ import org.bytedeco.dnnl.stream;
 import org.bytedeco.javacpp.Loader;
 
 /**
- * oneDNN, through JavaCPP's presets: whether its natives load here and run as many threads as the CPU backend, and
- * the one CPU engine and stream every primitive runs on.
+ * oneDNN, through JavaCPP's presets: whether its natives load here and run one thread per call, and the one CPU
+ * engine and stream every primitive runs on.
  *
  * <p>The presets ship oneDNN built with OpenMP, whose thread count is fixed when the library loads: by
- * {@code OMP_NUM_THREADS}, else one thread per processor. Java cannot change it afterwards, so oneDNN is used only
- * where that count equals {@link CpuParallel#threads()} ({@code grid-run} and its jobs set {@code OMP_NUM_THREADS}
- * so); elsewhere {@link #unusableReason()} says why, and the convolutions stay on im2col. oneDNN's results depend
- * only on the shapes, the thread count and the processor's instruction set. The probe never throws.
+ * {@code OMP_NUM_THREADS}, else one thread per processor. Java cannot change it afterwards. The backend splits each
+ * convolution between its own threads ({@link OneDnnConvolution}), so oneDNN is used only where that count is 1
+ * ({@code grid-run}, its jobs, Slurm scripts and the tests set {@code OMP_NUM_THREADS=1}); elsewhere
+ * {@link #unusableReason()} says why, and the convolutions stay on im2col rather than run more threads than cores.
+ * oneDNN's results depend only on the shapes and the processor's instruction set. The probe never throws.
  */
 final class OneDnn {
     private static final String REASON = probe();
@@ -29,11 +30,11 @@ final class OneDnn {
         return REASON;
     }
 
-    /** {@code oneDNN 3.11.0, 2 OpenMP threads}: the version loaded and the thread count. */
+    /** {@code oneDNN 3.11.0, one thread per call, batches split over 2 threads}: the version and the threads. */
     static String describe() {
         dnnl_version_t v = org.bytedeco.dnnl.global.dnnl.dnnl_version();
-        return String.format(Locale.ROOT, "oneDNN %d.%d.%d, %d OpenMP thread%s", v.major(), v.minor(), v.patch(),
-                openMpThreads(), openMpThreads() == 1 ? "" : "s");
+        return String.format(Locale.ROOT, "oneDNN %d.%d.%d, one thread per call, batches split over %d thread%s",
+                v.major(), v.minor(), v.patch(), CpuParallel.threads(), CpuParallel.threads() == 1 ? "" : "s");
     }
 
     /** The CPU engine, created on first use. */
@@ -69,10 +70,9 @@ final class OneDnn {
 
     private static String probe() {
         int threads = openMpThreads();
-        if (threads != CpuParallel.threads()) {
-            return String.format(Locale.ROOT, "oneDNN would run %s OpenMP threads beside the backend's %d: set "
-                    + "OMP_NUM_THREADS=%d", threads == 0 ? "an unreadable number of" : Integer.toString(threads),
-                    CpuParallel.threads(), CpuParallel.threads());
+        if (threads != 1) {
+            return String.format(Locale.ROOT, "oneDNN would run %s OpenMP threads in each of the backend's: set "
+                    + "OMP_NUM_THREADS=1", threads == 0 ? "an unreadable number of" : Integer.toString(threads));
         }
         try {
             Loader.load(org.bytedeco.dnnl.global.dnnl.class);

@@ -7,7 +7,7 @@ import org.bytedeco.javacpp.Pointer;
 
 /**
  * A grow-only off-heap float buffer that oneDNN allocates (aligned as it prefers), and the copies between it and
- * Java arrays, cut in two halves for the backend's two threads.
+ * Java arrays.
  *
  * <p>oneDNN cannot read the Java heap, whose arrays the garbage collector moves, so each operand is copied in and
  * each result out; the copies are a few percent of a convolution's time.
@@ -15,7 +15,7 @@ import org.bytedeco.javacpp.Pointer;
 final class OneDnnScratch implements AutoCloseable {
     private memory block;
     private long capacity;
-    private final FloatPointer[] views = new FloatPointer[2];
+    private FloatPointer view;
 
     /** The buffer's address, holding at least {@code floats} values; what it held is lost when it grows. */
     Pointer ensure(long floats) {
@@ -26,29 +26,21 @@ final class OneDnnScratch implements AutoCloseable {
             try (LongPointer dims = new LongPointer(new long[] {grown})) {
                 block = new memory(new memory.desc(dims, memory.data_type.f32, memory.format_tag.a), OneDnn.cpu());
             }
-            Pointer handle = block.get_data_handle();
-            views[0] = new FloatPointer(handle);
-            views[1] = new FloatPointer(handle);
+            view = new FloatPointer(block.get_data_handle());
         }
-        return views[0].position(0);
+        return view.position(0);
     }
 
     /** Copies {@code length} values of {@code src} from {@code offset} to the buffer's start. */
     Pointer copyIn(float[] src, int offset, int length) {
         Pointer handle = ensure(length);
-        CpuParallel.forEach(length, length, (from, to) -> view(from).position(from).put(src, offset + from,
-                to - from));
+        view.position(0).put(src, offset, length);
         return handle;
     }
 
     /** Copies the buffer's first {@code length} values to {@code dst} from {@code offset}. */
     void copyOut(float[] dst, int offset, int length) {
-        CpuParallel.forEach(length, length, (from, to) -> view(from).position(from).get(dst, offset + from,
-                to - from));
-    }
-
-    private FloatPointer view(int from) {
-        return views[from == 0 ? 0 : 1];
+        view.position(0).get(dst, offset, length);
     }
 
     @Override

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
 class OneDnnConvolutionTest {
     private final Convolver im2col = new CpuConvolution(NetlibBlas.instance());
 
-    /** Odd shapes: stride 2, no and wide padding, 1×1, channels and filters not multiples of 8, single images. */
+    /**
+     * Odd shapes: stride 2, no and wide padding, 1×1, channels and filters not multiples of 8, single images, a batch
+     * split in unequal halves.
+     */
     private static final Case[] CASES = {
         new Case(ConvGeometry.square(8, 8, 3, 3, 1, 1), 5, 16),
         new Case(ConvGeometry.square(9, 7, 5, 3, 2, 1), 3, 7),
@@ -23,6 +26,8 @@ class OneDnnConvolutionTest {
         new Case(ConvGeometry.square(7, 7, 6, 1, 2, 0), 4, 24),
         new Case(ConvGeometry.square(5, 6, 4, 5, 1, 2), 1, 3),
         new Case(new ConvGeometry(10, 8, 17, 3, 1, 2, 1), 2, 33),
+        // large enough that the backend splits the batch, 3 images and 4
+        new Case(ConvGeometry.square(12, 12, 5, 3, 1, 1), 7, 24),
     };
 
     private record Case(ConvGeometry g, int images, int filters) {

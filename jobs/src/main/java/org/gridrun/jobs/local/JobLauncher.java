@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.run.RunDir;
 
 /**
@@ -37,8 +36,8 @@ public final class JobLauncher {
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.logFile().toFile()));
         builder.environment().put("OPENBLAS_NUM_THREADS", "1");
-        // oneDNN's OpenMP threads must be the CPU backend's, or its convolutions stay on im2col
-        builder.environment().put("OMP_NUM_THREADS", Integer.toString(CpuBackend.threads()));
+        // one OpenMP thread per oneDNN call: the CPU backend splits its convolutions over its own threads
+        builder.environment().put("OMP_NUM_THREADS", "1");
         builder.directory(dir.path().toFile());
         return builder.start();
     }
