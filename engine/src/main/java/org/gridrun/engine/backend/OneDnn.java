@@ -20,7 +20,7 @@ import org.bytedeco.javacpp.Loader;
 final class OneDnn {
     private static final String REASON = probe();
     private static engine cpuEngine;
-    private static stream cpuStream;
+    private static final stream[] STREAMS = new stream[2];
 
     private OneDnn() {
     }
@@ -41,15 +41,19 @@ final class OneDnn {
     static synchronized engine cpu() {
         if (cpuEngine == null) {
             cpuEngine = new engine(engine.kind.cpu, 0);
-            cpuStream = new stream(cpuEngine);
         }
         return cpuEngine;
     }
 
-    /** The stream on {@link #cpu()}: in-order, and waited on after each primitive. */
-    static synchronized stream stream() {
-        cpu();
-        return cpuStream;
+    /**
+     * The stream on {@link #cpu()} for the backend's thread {@code half} (0 or 1): a stream is not to be shared by
+     * threads that execute at once. Each is waited on after each primitive.
+     */
+    static synchronized stream stream(int half) {
+        if (STREAMS[half] == null) {
+            STREAMS[half] = new stream(cpu());
+        }
+        return STREAMS[half];
     }
 
     /**

@@ -19,6 +19,7 @@ import org.bytedeco.dnnl.global.dnnl.prop_kind;
 import org.bytedeco.dnnl.memory;
 import org.bytedeco.dnnl.primitive;
 import org.bytedeco.dnnl.reorder;
+import org.bytedeco.dnnl.stream;
 import org.bytedeco.javacpp.FloatPointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.Pointer;
@@ -32,6 +33,7 @@ import org.bytedeco.javacpp.Pointer;
  */
 final class OneDnnConvShape implements AutoCloseable {
     private final engine cpu = OneDnn.cpu();
+    private final stream stream;
     private final List<Pointer> owned = new ArrayList<>();
     private final memory.desc src;
     private final memory.desc dst;
@@ -54,7 +56,9 @@ final class OneDnnConvShape implements AutoCloseable {
     private final IntMemoryMap gradientArgs = keep(new IntMemoryMap());
     private final IntMemoryMap weightsOutArgs = keep(new IntMemoryMap());
 
-    OneDnnConvShape(ConvGeometry g, int images, int filters) {
+    /** The primitives of this shape, run on {@code stream}. */
+    OneDnnConvShape(ConvGeometry g, int images, int filters, stream stream) {
+        this.stream = stream;
         src = keep(new memory.desc(dims(images, g.channels(), g.height(), g.width()), memory.data_type.f32,
                 memory.format_tag.nhwc));
         dst = keep(new memory.desc(dims(images, filters, g.outHeight(), g.outWidth()), memory.data_type.f32,
@@ -84,9 +88,9 @@ final class OneDnnConvShape implements AutoCloseable {
         userWeightValues.position(0).put(w, wo, weightCount);
         srcMemory.set_data_handle(x);
         dstMemory.set_data_handle(y);
-        weightsIn.execute(OneDnn.stream(), weightsInArgs);
-        forward.execute(OneDnn.stream(), forwardArgs);
-        OneDnn.stream()._wait();
+        weightsIn.execute(stream, weightsInArgs);
+        forward.execute(stream, forwardArgs);
+        stream._wait();
     }
 
     /** {@code dw = ∂(x ⊛ w)/∂w · dy}: x and dy at their addresses, dw to the heap. */
@@ -96,9 +100,9 @@ final class OneDnnConvShape implements AutoCloseable {
         }
         srcMemory.set_data_handle(x);
         dstMemory.set_data_handle(dy);
-        weightGradient.execute(OneDnn.stream(), gradientArgs);
-        weightsOut.execute(OneDnn.stream(), weightsOutArgs);
-        OneDnn.stream()._wait();
+        weightGradient.execute(stream, gradientArgs);
+        weightsOut.execute(stream, weightsOutArgs);
+        stream._wait();
         userWeightValues.position(0).get(dw, dwo, weightCount);
     }
 

@@ -78,7 +78,7 @@ final class OneDnnConvolution implements Convolver {
                     eldest.next().getValue().close();
                     eldest.remove();
                 }
-                shape = new OneDnnConvShape(g, images, filters);
+                shape = new OneDnnConvShape(g, images, filters, OneDnn.stream(half));
                 shapes.put(key, shape);
             }
             return shape;
