@@ -49,17 +49,6 @@ final class CpuKernels {
         return correct;
     }
 
-    /**
-     * {@code g} where the ReLU output {@code y} is positive, else +0 (also for a NaN {@code y}), by integer masking:
-     * the select {@code y > 0 ? g : 0} compiled to a branch that mispredicts on the half-zero masks of a network.
-     * With {@code t = bits(y) − 1}, y lies in (0, ∞] exactly when {@code 0 ≤ t < bits(∞)}.
-     */
-    static float reluPassed(float y, float g) {
-        int t = Float.floatToRawIntBits(y) - 1;
-        int mask = ~(t >> 31) & ((t - 0x7f800000) >> 31);
-        return Float.intBitsToFloat(Float.floatToRawIntBits(g) & mask);
-    }
-
     static void sgd(float[] p, int po, float[] g, int go, float[] v, int vo, int n, float lr, float momentum,
                     boolean nesterov, float wd) {
         if (v == null) {

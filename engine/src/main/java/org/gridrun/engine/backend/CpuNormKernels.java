@@ -184,11 +184,9 @@ final class CpuNormKernels {
      * {@code dBeta = Σ dy}, {@code dGamma = Σ dy·xhat} (both overwritten) and
      * {@code dx = gamma·invStd/rows · (rows·dy − dBeta − xhat·dGamma)}; {@code dx} may be {@code dy}.
      *
-     * <p>The second pass computes {@code dx = k·dy + kx·(x − mean) + k0} with per-channel float coefficients. With
-     * {@code y} (the output of a batch norm followed by a ReLU), each {@code dy} is first masked where {@code y} is
-     * not positive, as {@code reluBackward} would have left it; {@code dy} itself is not written.
+     * <p>The second pass computes {@code dx = k·dy + kx·(x − mean) + k0} with per-channel float coefficients.
      */
-    void backward(float[] x, int xo, float[] y, int yo, float[] dy, int dyo, int rows, int channels, float[] gamma, int go,
+    void backward(float[] x, int xo, float[] dy, int dyo, int rows, int channels, float[] gamma, int go,
                   float[] mean, int mo, float[] invStd, int io, float[] dGamma, int dgo, float[] dBeta, int dbo,
                   float[] dx, int dxo) {
         reserve(channels);
@@ -200,19 +198,10 @@ final class CpuNormKernels {
             for (int r = from; r < to; r++) {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;
-                if (y == null) {
-                    for (int c = 0; c < channels; c++) {
-                        float g = dy[ds + c];
-                        runSums[p + c] += g;
-                        runSquares[p + c] += g * (x[xs + c] - m[c]);
-                    }
-                } else {
-                    int ys = yo + r * channels;
-                    for (int c = 0; c < channels; c++) {
-                        float g = CpuKernels.reluPassed(y[ys + c], dy[ds + c]);
-                        runSums[p + c] += g;
-                        runSquares[p + c] += g * (x[xs + c] - m[c]);
-                    }
+                for (int c = 0; c < channels; c++) {
+                    float g = dy[ds + c];
+                    runSums[p + c] += g;
+                    runSquares[p + c] += g * (x[xs + c] - m[c]);
                 }
             }
         });
@@ -237,16 +226,8 @@ final class CpuNormKernels {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;
                 int dd = dxo + r * channels;
-                if (y == null) {
-                    for (int c = 0; c < channels; c++) {
-                        dx[dd + c] = k[c] * dy[ds + c] + kx[c] * (x[xs + c] - m[c]) + k0[c];
-                    }
-                } else {
-                    int ys = yo + r * channels;
-                    for (int c = 0; c < channels; c++) {
-                        float g = CpuKernels.reluPassed(y[ys + c], dy[ds + c]);
-                        dx[dd + c] = k[c] * g + kx[c] * (x[xs + c] - m[c]) + k0[c];
-                    }
+                for (int c = 0; c < channels; c++) {
+                    dx[dd + c] = k[c] * dy[ds + c] + kx[c] * (x[xs + c] - m[c]) + k0[c];
                 }
             }
         });

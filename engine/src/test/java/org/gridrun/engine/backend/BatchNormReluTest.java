@@ -7,7 +7,10 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The CPU backend's fused batch norm + ReLU against the two operations apart, to the bit. */
+/**
+ * The CPU backend's fused batch norm + ReLU against the two operations apart, to the bit. Its backward pass is the
+ * two apart (masking dy in both of the batch norm's passes measured 16% slower than one ReLU pass).
+ */
 class BatchNormReluTest {
     // rows × channels large enough that both threads share the passes, channels not a multiple of 8
     private static final int ROWS = 5000;
@@ -51,7 +54,7 @@ class BatchNormReluTest {
         for (int i = 0; i < gradApart.length; i++) {
             assertArrayEquals(values(gradApart[i]), values(gradFused[i]), "gradient " + i);
         }
-        assertArrayEquals(dyValues, values(dyFused), "the fused backward pass left dy as it was");
+        assertArrayEquals(values(dyApart), values(dyFused), "dy masked alike");
     }
 
     /** y, mean, invStd, running mean, running variance. */

@@ -10,8 +10,8 @@ import org.gridrun.engine.backend.Tensor;
  * live in the model's statistics vector and are checkpointed with it.
  *
  * <p>A ReLU right after it is fused in ({@link #fuseRelu}): the backend's {@code batchNormRelu} writes
- * {@code max(y, 0)} in the same pass and its backward masks the gradient as it reads it, to the bits of the two
- * layers apart. The output is then kept for the backward pass, like a ReLU's.
+ * {@code max(y, 0)} in the normalising pass, and {@code batchNormReluBackward} masks the gradient, to the bits of the
+ * two layers apart. The output is then kept for the backward pass, like a ReLU's.
  */
 final class BatchNorm extends Layer {
     static final float EPS = 1e-5f;
