@@ -169,6 +169,27 @@ public interface Backend extends AutoCloseable {
                            Tensor dBeta, Tensor dx);
 
     /**
+     * {@link #batchNorm} followed by {@link #relu} over its output, {@code y = max(batchNorm(x), 0)}, to the same
+     * bits; a backend may do both in one pass over {@code y}.
+     */
+    default void batchNormRelu(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
+                               Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
+        batchNorm(x, gamma, beta, eps, mean, invStd, runningMean, runningVar, momentum, y);
+        relu(y, y);
+    }
+
+    /**
+     * The backward pass of {@link #batchNormRelu} whose output was {@code y}: {@link #reluBackward} over {@code dy},
+     * then {@link #batchNormBackward}, to the same bits. {@code dy} may be overwritten with its masked values (a
+     * backend may instead mask as it reads); {@code dx} may be {@code dy}.
+     */
+    default void batchNormReluBackward(Tensor x, Tensor y, Tensor dy, Tensor gamma, Tensor mean, Tensor invStd,
+                                       Tensor dGamma, Tensor dBeta, Tensor dx) {
+        reluBackward(y, dy);
+        batchNormBackward(x, dy, gamma, mean, invStd, dGamma, dBeta, dx);
+    }
+
+    /**
      * Inverted dropout: each value is zeroed with probability {@code p} and the rest scaled by {@code 1/(1 − p)}.
      *
      * <p>The mask is a pure function of ({@code seed}, {@code stream}, row, column): running the same call on a

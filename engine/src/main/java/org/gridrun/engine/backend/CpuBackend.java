@@ -14,7 +14,7 @@ import org.gridrun.engine.random.CounterRng;
  */
 public final class CpuBackend implements Backend {
     private final CpuGemm gemm = new CpuGemm(NetlibBlas.instance());
-    private final CpuConvolution convolution = new CpuConvolution(NetlibBlas.instance());
+    private final Convolver convolution = ConvPaths.create(NetlibBlas.instance());
     private final List<CpuBuffer> buffers = new ArrayList<>();
     private final CpuNormKernels norm = new CpuNormKernels();
     private final CpuGemm[] batchGemms = {new CpuGemm(NetlibBlas.instance(), false),
@@ -31,6 +31,11 @@ public final class CpuBackend implements Backend {
     /** The name of the linear-algebra library the CPU backend uses, e.g. {@code netlib JNIBLAS (native)}. */
     public static String blasName() {
         return NetlibBlas.describe();
+    }
+
+    /** Which path the convolutions take, e.g. {@code oneDNN 3.11.0, 2 OpenMP threads}, and why not oneDNN. */
+    public static String convolutionPath() {
+        return ConvPaths.describe();
     }
 
     /** How many threads the CPU backend's loops use: one or two, as the machine has cores. */
@@ -342,12 +347,24 @@ public final class CpuBackend implements Backend {
     @Override
     public void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
                           Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
+        batchNorm(x, gamma, beta, eps, mean, invStd, runningMean, runningVar, momentum, y, false);
+    }
+
+    /** Both in one pass over {@code y}. */
+    @Override
+    public void batchNormRelu(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
+                              Tensor runningMean, Tensor runningVar, float momentum, Tensor y) {
+        batchNorm(x, gamma, beta, eps, mean, invStd, runningMean, runningVar, momentum, y, true);
+    }
+
+    private void batchNorm(Tensor x, Tensor gamma, Tensor beta, float eps, Tensor mean, Tensor invStd,
+                           Tensor runningMean, Tensor runningVar, float momentum, Tensor y, boolean relu) {
         int c = Shapes.batchNorm(x, gamma, beta, mean, invStd, runningMean, runningVar, y);
         norm.forwardTraining(data(x), x.offset(), x.rows(), c, data(gamma), gamma.offset(), data(beta),
                 beta.offset(), eps, data(mean), mean.offset(), data(invStd), invStd.offset(),
                 runningMean == null ? null : data(runningMean), runningMean == null ? 0 : runningMean.offset(),
                 runningVar == null ? null : data(runningVar), runningVar == null ? 0 : runningVar.offset(), momentum,
-                data(y), y.offset());
+                data(y), y.offset(), relu);
     }
 
     @Override

@@ -17,7 +17,8 @@ public final class CpuBackendProvider implements BackendProvider {
     @Override
     public BackendProbe probe() {
         try {
-            return new BackendProbe(name(), true, CpuBackend.blasName() + "; quantizer kernels: " + Simd.describe());
+            return new BackendProbe(name(), true, CpuBackend.blasName() + "; convolutions: "
+                    + CpuBackend.convolutionPath() + "; quantizer kernels: " + Simd.describe());
         } catch (RuntimeException | LinkageError e) {
             return new BackendProbe(name(), false, "netlib BLAS failed to load: " + e);
         }

@@ -13,7 +13,7 @@ import dev.ludovic.netlib.blas.BLAS;
  * chunk after chunk into the first thread's output and the second thread's partial sum, added last: the order of
  * summation depends only on the shapes, never on thread timing.
  */
-final class CpuConvolution {
+final class CpuConvolution implements Convolver {
     /** The patch values one chunk aims at: 256 KiB, half an L2 cache of the machines measured. */
     static final int CHUNK_VALUES = 1 << 16;
 
@@ -26,7 +26,9 @@ final class CpuConvolution {
     }
 
     /** {@code y = im2col(x)·wᵀ} for {@code images} images; w is filters × patch, y (images·positions) × filters. */
-    void forward(float[] x, int xo, ConvGeometry g, int images, float[] w, int wo, int filters, float[] y, int yo) {
+    @Override
+    public void forward(float[] x, int xo, ConvGeometry g, int images, float[] w, int wo, int filters, float[] y,
+                        int yo) {
         int positions = g.outPositions();
         int patch = g.patchSize();
         CpuParallel.forEach(images, (long) images * positions * patch * filters, (from, to) -> {
@@ -41,8 +43,9 @@ final class CpuConvolution {
     }
 
     /** {@code dw = dyᵀ·im2col(x)}: dy is (images·positions) × filters, dw filters × patch. */
-    void weightGradient(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, int filters, float[] dw,
-                        int dwo) {
+    @Override
+    public void weightGradient(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, int filters,
+                               float[] dw, int dwo) {
         int positions = g.outPositions();
         int patch = g.patchSize();
         if (partial.length < filters * patch) {

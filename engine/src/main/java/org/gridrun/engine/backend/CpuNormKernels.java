@@ -94,14 +94,15 @@ final class CpuNormKernels {
      * Normalises {@code x} with its own column statistics: {@code y = gamma·(x − mean)·invStd + beta}. Writes the
      * mean and {@code invStd = 1/sqrt(var + eps)} (biased variance) to {@code mean}/{@code invStd}; when
      * {@code runningMean} is not null, moves the running statistics by {@code momentum} towards the batch's, the
-     * running variance towards the unbiased one (PyTorch's convention).
+     * running variance towards the unbiased one (PyTorch's convention). With {@code relu}, {@code y} is
+     * {@code max(·, 0)} of that, in the same pass.
      *
      * <p>Two passes over {@code x}: the sums, then the squares of the deviations from the mean, each in float over
      * runs of {@link #RUN} rows and in double across runs.
      */
     void forwardTraining(float[] x, int xo, int rows, int channels, float[] gamma, int go, float[] beta, int bo,
                          float eps, float[] mean, int mo, float[] invStd, int io, float[] runningMean, int rmo,
-                         float[] runningVar, int rvo, float momentum, float[] y, int yo) {
+                         float[] runningVar, int rvo, float momentum, float[] y, int yo, boolean relu) {
         reserve(channels);
         blockSums(rows, channels, (from, to, p) -> {
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
@@ -132,7 +133,7 @@ final class CpuNormKernels {
                 runningVar[rvo + c] = (float) ((1 - momentum) * runningVar[rvo + c] + momentum * unbiased);
             }
         }
-        normalize(x, xo, rows, channels, gamma, go, beta, bo, mean, mo, invStd, io, y, yo);
+        normalize(x, xo, rows, channels, gamma, go, beta, bo, mean, mo, invStd, io, y, yo, relu);
     }
 
     /** Normalises {@code x} with the running statistics: {@code y = gamma·(x − runningMean)/sqrt(runningVar + eps) + beta}. */
@@ -142,15 +143,17 @@ final class CpuNormKernels {
         for (int c = 0; c < channels; c++) {
             runningInvStd[c] = (float) (1.0 / Math.sqrt(runningVar[rvo + c] + (double) eps));
         }
-        normalize(x, xo, rows, channels, gamma, go, beta, bo, runningMean, rmo, runningInvStd, 0, y, yo);
+        normalize(x, xo, rows, channels, gamma, go, beta, bo, runningMean, rmo, runningInvStd, 0, y, yo,
+                false);
     }
 
     /**
-     * {@code y = (x − mean)·scale + beta} column by column with {@code scale = gamma·invStd}; {@code y} may be
-     * {@code x}. The channel vectors are copied to offset 0 first, so the row loop indexes them like {@code x}.
+     * {@code y = (x − mean)·scale + beta} column by column with {@code scale = gamma·invStd}, then {@code max(y, 0)}
+     * with {@code relu}; {@code y} may be {@code x}. The channel vectors are copied to offset 0 first, so the row
+     * loop indexes them like {@code x}.
      */
     private void normalize(float[] x, int xo, int rows, int channels, float[] gamma, int go, float[] beta, int bo,
-                           float[] mean, int mo, float[] invStd, int io, float[] y, int yo) {
+                           float[] mean, int mo, float[] invStd, int io, float[] y, int yo, boolean relu) {
         float[] m = centre;
         float[] k = scale;
         float[] b = shift;
@@ -163,8 +166,14 @@ final class CpuNormKernels {
             for (int r = from; r < to; r++) {
                 int src = xo + r * channels;
                 int dst = yo + r * channels;
-                for (int c = 0; c < channels; c++) {
-                    y[dst + c] = (x[src + c] - m[c]) * k[c] + b[c];
+                if (relu) {
+                    for (int c = 0; c < channels; c++) {
+                        y[dst + c] = Math.max((x[src + c] - m[c]) * k[c] + b[c], 0f);
+                    }
+                } else {
+                    for (int c = 0; c < channels; c++) {
+                        y[dst + c] = (x[src + c] - m[c]) * k[c] + b[c];
+                    }
                 }
             }
         });

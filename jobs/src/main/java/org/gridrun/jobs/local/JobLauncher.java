@@ -33,6 +33,12 @@ public final class JobLauncher {
     /** The environment variable whose JVM options (split on white space) every job gets last, so they win. */
     public static final String USER_OPTIONS = "GRIDRUN_JAVA_OPTS";
 
+    /**
+     * The prefix of the system properties that steer gridrun's paths ({@code gridrun.conv=im2col},
+     * {@code gridrun.blas=bundled}, {@code gridrun.simd=false}), which each job gets as set here.
+     */
+    static final String PROPERTY_PREFIX = "gridrun.";
+
     private final List<String> jvmOptions;
 
     public JobLauncher(List<String> jvmOptions) {
@@ -49,6 +55,12 @@ public final class JobLauncher {
         return options;
     }
 
+    /** {@code -Dgridrun.…=…} for each of this JVM's {@link #PROPERTY_PREFIX} properties, in name order. */
+    static List<String> inheritedProperties() {
+        return System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith(PROPERTY_PREFIX))
+                .sorted().map(k -> "-D" + k + "=" + System.getProperty(k)).toList();
+    }
+
     /** The options of {@link #USER_OPTIONS} in {@code environment}, empty when it is unset or blank. */
     static List<String> userOptions(Map<String, String> environment) {
         String text = environment.getOrDefault(USER_OPTIONS, "").strip();
@@ -61,6 +73,7 @@ public final class JobLauncher {
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.logFile().toFile()));
         builder.environment().put("OPENBLAS_NUM_THREADS", "1");
+        // one OpenMP thread per oneDNN call: the CPU backend splits its convolutions over its own threads
         builder.environment().put("OMP_NUM_THREADS", "1");
         builder.directory(dir.path().toFile());
         return builder.start();
@@ -71,6 +84,7 @@ public final class JobLauncher {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         List<String> options = new ArrayList<>(jvmOptions);
+        options.addAll(inheritedProperties());
         options.addAll(userOptions(System.getenv()));
         command.addAll(trainArguments(options, classpath()));
         command.add(dir.path().toString());

@@ -37,4 +37,15 @@ class JobLauncherTest {
             System.setProperty("java.class.path", saved);
         }
     }
+
+    @Test
+    void jobsInheritTheGridrunPropertiesSetHere() {
+        System.setProperty("gridrun.test.path", "im2col");
+        try {
+            assertEquals(true, JobLauncher.inheritedProperties().contains("-Dgridrun.test.path=im2col"));
+            assertEquals(false, JobLauncher.inheritedProperties().stream().anyMatch(o -> o.startsWith("-Djava.")));
+        } finally {
+            System.clearProperty("gridrun.test.path");
+        }
+    }
 }

@@ -8,6 +8,10 @@ import org.gridrun.engine.backend.Tensor;
  *
  * <p>Training uses the batch's statistics over every example and position; evaluation the running ones, which
  * live in the model's statistics vector and are checkpointed with it.
+ *
+ * <p>A ReLU right after it is fused in ({@link #fuseRelu}): the backend's {@code batchNormRelu} writes
+ * {@code max(y, 0)} in the normalising pass, and {@code batchNormReluBackward} masks the gradient, to the bits of the
+ * two layers apart. The output is then kept for the backward pass, like a ReLU's.
  */
 final class BatchNorm extends Layer {
     static final float EPS = 1e-5f;
@@ -20,6 +24,8 @@ final class BatchNorm extends Layer {
     private Tensor mean;
     private Tensor invStd;
     private Tensor x;
+    private Tensor y;
+    private boolean relu;
 
     BatchNorm(Shape shape, Slot gamma, Slot beta, Slot runningMean, Slot runningVar) {
         super(shape, shape);
@@ -27,6 +33,16 @@ final class BatchNorm extends Layer {
         this.beta = beta;
         this.runningMean = runningMean;
         this.runningVar = runningVar;
+    }
+
+    /** Takes the ReLU that follows into this layer. */
+    void fuseRelu() {
+        relu = true;
+    }
+
+    /** Whether a ReLU is fused in. */
+    boolean fusedRelu() {
+        return relu;
     }
 
     @Override
@@ -43,13 +59,19 @@ final class BatchNorm extends Layer {
     @Override
     Tensor forward(Context ctx, Tensor x) {
         this.x = x;
-        Tensor y = output(x.rows());
-        if (ctx.training) {
+        y = output(x.rows());
+        if (ctx.training && relu) {
+            ctx.backend.batchNormRelu(columns(x), gamma.of(ctx.parameters), beta.of(ctx.parameters), EPS, mean,
+                    invStd, runningMean.of(ctx.statistics), runningVar.of(ctx.statistics), MOMENTUM, columns(y));
+        } else if (ctx.training) {
             ctx.backend.batchNorm(columns(x), gamma.of(ctx.parameters), beta.of(ctx.parameters), EPS, mean, invStd,
                     runningMean.of(ctx.statistics), runningVar.of(ctx.statistics), MOMENTUM, columns(y));
         } else {
             ctx.backend.batchNormInference(columns(x), gamma.of(ctx.parameters), beta.of(ctx.parameters),
                     runningMean.of(ctx.statistics), runningVar.of(ctx.statistics), EPS, columns(y));
+            if (relu) {
+                ctx.backend.relu(y, y);
+            }
         }
         return y;
     }
@@ -57,8 +79,18 @@ final class BatchNorm extends Layer {
     @Override
     Tensor backward(Context ctx, Tensor dy, boolean needInput) {
         Tensor dx = needInput ? inputGradient(x.rows()) : null;
-        ctx.backend.batchNormBackward(columns(x), columns(dy), gamma.of(ctx.parameters), mean, invStd,
-                gamma.of(ctx.gradient), beta.of(ctx.gradient), dx == null ? null : columns(dx));
+        if (relu) {
+            ctx.backend.batchNormReluBackward(columns(x), columns(y), columns(dy), gamma.of(ctx.parameters), mean,
+                    invStd, gamma.of(ctx.gradient), beta.of(ctx.gradient), dx == null ? null : columns(dx));
+        } else {
+            ctx.backend.batchNormBackward(columns(x), columns(dy), gamma.of(ctx.parameters), mean, invStd,
+                    gamma.of(ctx.gradient), beta.of(ctx.gradient), dx == null ? null : columns(dx));
+        }
         return dx;
+    }
+
+    @Override
+    boolean outputReusable() {
+        return !relu;
     }
 }

@@ -59,8 +59,15 @@ public final class NetBuilder {
         return add(new BatchNorm(shape, gamma, beta, mean, var));
     }
 
-    /** A ReLU, in place when the layer before allows it. */
+    /**
+     * A ReLU: fused into a batch norm right before it (one pass over the values each way, the same bits), else in
+     * place when the layer before allows it.
+     */
     public NetBuilder relu() {
+        if (!layers.isEmpty() && layers.get(layers.size() - 1) instanceof BatchNorm norm && !norm.fusedRelu()) {
+            norm.fuseRelu();
+            return this;
+        }
         return add(new Relu(shape, reusable()));
     }
 
@@ -101,7 +108,7 @@ public final class NetBuilder {
      * after a ReLU: scaling keeps the signs its backward pass reads, and a dropped value's gradient is 0 anyway.
      */
     public NetBuilder dropout(double p, boolean perChannel) {
-        if (!reusable() && !(layers.get(layers.size() - 1) instanceof Relu)) {
+        if (!reusable() && !endsInRelu()) {
             throw new IllegalStateException("dropout needs a layer before it whose output it may overwrite");
         }
         return add(new Dropout(shape, p, perChannel, dropouts++));
@@ -316,6 +323,11 @@ public final class NetBuilder {
         shape = in;
         inBranch = outerBranch;
         return added;
+    }
+
+    private boolean endsInRelu() {
+        Layer last = layers.get(layers.size() - 1);
+        return last instanceof Relu || last instanceof BatchNorm norm && norm.fusedRelu();
     }
 
     private boolean reusable() {

@@ -1,0 +1,18 @@
+package org.gridrun.engine.backend;
+
+/**
+ * The CPU backend's convolutions of channels-last images: one implementation per path ({@link CpuConvolution}'s
+ * im2col and {@code sgemm}, {@link OneDnnConvolution}'s oneDNN), chosen once per process by {@link ConvPaths}.
+ *
+ * <p>Images are rows of {@code g.inputSize()} values (NHWC), weights {@code filters × g.patchSize()} (filter by
+ * filter, kernel row by kernel column, the input channels together), outputs {@code (images·positions) × filters}.
+ * Results depend only on the shapes and the thread count, never on timing.
+ */
+interface Convolver {
+    /** {@code y = x ⊛ w} for {@code images} images. */
+    void forward(float[] x, int xo, ConvGeometry g, int images, float[] w, int wo, int filters, float[] y, int yo);
+
+    /** {@code dw = ∂(x ⊛ w)/∂w · dy}, overwriting dw. */
+    void weightGradient(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, int filters, float[] dw,
+                        int dwo);
+}

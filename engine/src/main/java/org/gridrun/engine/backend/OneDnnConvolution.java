@@ -1,0 +1,87 @@
+package org.gridrun.engine.backend;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.bytedeco.javacpp.Pointer;
+
+/**
+ * Convolutions on oneDNN, one thread per call: the batch is cut in two halves by image, one per thread of the
+ * backend ({@link CpuParallel}), each half a oneDNN call of its own on its own primitives and off-heap buffers.
+ *
+ * <p>oneDNN's own OpenMP threads synchronise at barriers by spinning, and a 2-core machine shared with other work
+ * took four times as long per convolution with two of them as with one; the backend's threads wait for each other
+ * once per call. The weight gradient of the second half goes to a scratch matrix added to the first half's last,
+ * so the order of summation depends only on the shapes. Each shape's primitives ({@link OneDnnConvShape}) are made
+ * once; those of the {@value #SHAPES} shapes used last are kept (a network's layers, and the smaller last batch or
+ * an evaluation batch), an older one released when a new one comes. Operands are copied between the heap and the
+ * off-heap buffers around each call.
+ */
+final class OneDnnConvolution implements Convolver {
+    static final int SHAPES = 128;
+
+    private record Key(ConvGeometry g, int images, int filters, int half) {
+    }
+
+    private final OneDnnScratch[] inputs = {new OneDnnScratch(), new OneDnnScratch()};
+    private final OneDnnScratch[] outputs = {new OneDnnScratch(), new OneDnnScratch()};
+    private final Map<Key, OneDnnConvShape> shapes = new LinkedHashMap<>(16, 0.75f, true);
+    private float[] partial = new float[0];
+
+    @Override
+    public void forward(float[] x, int xo, ConvGeometry g, int images, float[] w, int wo, int filters, float[] y,
+                        int yo) {
+        int outImage = g.outPositions() * filters;
+        CpuParallel.forEach(images, work(g, images, filters), (from, to) -> {
+            int half = from == 0 ? 0 : 1;
+            OneDnnConvShape shape = shape(g, to - from, filters, half);
+            Pointer in = inputs[half].copyIn(x, xo + from * g.inputSize(), (to - from) * g.inputSize());
+            shape.forward(in, w, wo, outputs[half].ensure((long) (to - from) * outImage));
+            outputs[half].copyOut(y, yo + from * outImage, (to - from) * outImage);
+        });
+    }
+
+    @Override
+    public void weightGradient(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, int filters,
+                               float[] dw, int dwo) {
+        int weights = filters * g.patchSize();
+        if (partial.length < weights) {
+            partial = new float[weights];
+        }
+        int outImage = g.outPositions() * filters;
+        long work = work(g, images, filters);
+        CpuParallel.forEach(images, work, (from, to) -> {
+            int half = from == 0 ? 0 : 1;
+            OneDnnConvShape shape = shape(g, to - from, filters, half);
+            Pointer in = inputs[half].copyIn(x, xo + from * g.inputSize(), (to - from) * g.inputSize());
+            Pointer gradient = outputs[half].copyIn(dy, dyo + from * outImage, (to - from) * outImage);
+            shape.weightGradient(in, gradient, half == 0 ? dw : partial, half == 0 ? dwo : 0);
+        });
+        if (CpuParallel.splits(images, work)) {
+            for (int i = 0; i < weights; i++) {
+                dw[dwo + i] += partial[i];
+            }
+        }
+    }
+
+    private static long work(ConvGeometry g, int images, int filters) {
+        return (long) images * g.outPositions() * g.patchSize() * filters;
+    }
+
+    /** The primitives of one half's shape; the two halves' never meet, as they may run at once. */
+    private OneDnnConvShape shape(ConvGeometry g, int images, int filters, int half) {
+        Key key = new Key(g, images, filters, half);
+        synchronized (shapes) {
+            OneDnnConvShape shape = shapes.get(key);
+            if (shape == null) {
+                if (shapes.size() >= SHAPES) {
+                    var eldest = shapes.entrySet().iterator();
+                    eldest.next().getValue().close();
+                    eldest.remove();
+                }
+                shape = new OneDnnConvShape(g, images, filters, OneDnn.stream(half));
+                shapes.put(key, shape);
+            }
+            return shape;
+        }
+    }
+}

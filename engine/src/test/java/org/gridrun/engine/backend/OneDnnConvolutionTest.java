@@ -1,0 +1,129 @@
+package org.gridrun.engine.backend;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** oneDNN's convolutions against the im2col path on odd shapes, their repeatability, and the choice of path. */
+class OneDnnConvolutionTest {
+    private final Convolver im2col = new CpuConvolution(NetlibBlas.instance());
+
+    /**
+     * Odd shapes: stride 2, no and wide padding, 1×1, channels and filters not multiples of 8, single images, a batch
+     * split in unequal halves.
+     */
+    private static final Case[] CASES = {
+        new Case(ConvGeometry.square(8, 8, 3, 3, 1, 1), 5, 16),
+        new Case(ConvGeometry.square(9, 7, 5, 3, 2, 1), 3, 7),
+        new Case(ConvGeometry.square(9, 9, 12, 3, 2, 0), 1, 10),
+        new Case(ConvGeometry.square(6, 5, 13, 1, 1, 0), 2, 9),
+        new Case(ConvGeometry.square(7, 7, 6, 1, 2, 0), 4, 24),
+        new Case(ConvGeometry.square(5, 6, 4, 5, 1, 2), 1, 3),
+        new Case(new ConvGeometry(10, 8, 17, 3, 1, 2, 1), 2, 33),
+        // large enough that the backend splits the batch, 3 images and 4
+        new Case(ConvGeometry.square(12, 12, 5, 3, 1, 1), 7, 24),
+    };
+
+    private record Case(ConvGeometry g, int images, int filters) {
+    }
+
+    @Test
+    void forwardAgreesWithIm2col() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        Convolver oneDnn = new OneDnnConvolution();
+        for (Case c : CASES) {
+            Random rng = new Random(11);
+            float[] x = TestTensors.gaussian(rng, c.images * c.g.inputSize() + 3);
+            float[] w = TestTensors.gaussian(rng, c.filters * c.g.patchSize() + 2);
+            int outValues = c.images * c.g.outPositions() * c.filters;
+            float[] expected = new float[outValues + 1];
+            float[] actual = new float[outValues + 1];
+            im2col.forward(x, 3, c.g, c.images, w, 2, c.filters, expected, 1);
+            oneDnn.forward(x, 3, c.g, c.images, w, 2, c.filters, actual, 1);
+            assertArrayEquals(expected, actual, 1e-4f * (float) Math.sqrt(c.g.patchSize()), c.toString());
+        }
+    }
+
+    @Test
+    void weightGradientAgreesWithIm2col() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        Convolver oneDnn = new OneDnnConvolution();
+        for (Case c : CASES) {
+            Random rng = new Random(12);
+            float[] x = TestTensors.gaussian(rng, c.images * c.g.inputSize());
+            float[] dy = TestTensors.gaussian(rng, c.images * c.g.outPositions() * c.filters + 5);
+            float[] expected = new float[c.filters * c.g.patchSize() + 4];
+            float[] actual = expected.clone();
+            im2col.weightGradient(x, 0, c.g, c.images, dy, 5, c.filters, expected, 4);
+            oneDnn.weightGradient(x, 0, c.g, c.images, dy, 5, c.filters, actual, 4);
+            float tolerance = 1e-4f * (float) Math.sqrt(c.images * c.g.outPositions());
+            assertArrayEquals(expected, actual, tolerance, c.toString());
+        }
+    }
+
+    @Test
+    void repeatsBitForBit() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        Convolver first = new OneDnnConvolution();
+        Convolver second = new OneDnnConvolution();
+        // a training-sized shape, so that both threads share every pass
+        ConvGeometry g = ConvGeometry.square(16, 16, 16, 3, 1, 1);
+        int images = 32;
+        int filters = 16;
+        Random rng = new Random(13);
+        float[] x = TestTensors.gaussian(rng, images * g.inputSize());
+        float[] w = TestTensors.gaussian(rng, filters * g.patchSize());
+        float[][] y = new float[3][images * g.outPositions() * filters];
+        float[][] dw = new float[3][filters * g.patchSize()];
+        Convolver[] runs = {first, first, second};
+        for (int i = 0; i < 3; i++) {
+            runs[i].forward(x, 0, g, images, w, 0, filters, y[i], 0);
+            runs[i].weightGradient(x, 0, g, images, y[i], 0, filters, dw[i], 0);
+        }
+        for (int i = 1; i < 3; i++) {
+            assertArrayEquals(y[0], y[i], "forward, run " + i);
+            assertArrayEquals(dw[0], dw[i], "weight gradient, run " + i);
+        }
+    }
+
+    @Test
+    void choosesThePathAskedForAndFallsBackWhereOneDnnCannotRun() {
+        assertTrue(ConvPaths.oneDnn("auto", null));
+        assertFalse(ConvPaths.oneDnn("auto", "no natives"));
+        assertFalse(ConvPaths.oneDnn("im2col", null));
+        assertFalse(ConvPaths.oneDnn(" IM2COL ", "no natives"));
+        assertTrue(ConvPaths.oneDnn("onednn", null));
+        IllegalStateException missing = assertThrows(IllegalStateException.class,
+                () -> ConvPaths.oneDnn("onednn", "no natives"));
+        assertEquals("-Dgridrun.conv=onednn, but no natives", missing.getMessage());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> ConvPaths.oneDnn("winograd", null));
+        assertEquals("-Dgridrun.conv must be auto, onednn or im2col, found 'winograd'", unknown.getMessage());
+    }
+
+    @Test
+    void createsTheConvolverOfThePathTaken() {
+        String before = System.getProperty(ConvPaths.PROPERTY);
+        try {
+            System.setProperty(ConvPaths.PROPERTY, "im2col");
+            assertTrue(ConvPaths.create(NetlibBlas.instance()) instanceof CpuConvolution);
+            assertTrue(ConvPaths.describe().startsWith("im2col + sgemm (-Dgridrun.conv=im2col)"),
+                    ConvPaths.describe());
+            System.setProperty(ConvPaths.PROPERTY, "auto");
+            Convolver auto = ConvPaths.create(NetlibBlas.instance());
+            assertEquals(OneDnn.unusableReason() == null, auto instanceof OneDnnConvolution, OneDnn.unusableReason());
+        } finally {
+            if (before == null) {
+                System.clearProperty(ConvPaths.PROPERTY);
+            } else {
+                System.setProperty(ConvPaths.PROPERTY, before);
+            }
+        }
+    }
+}
