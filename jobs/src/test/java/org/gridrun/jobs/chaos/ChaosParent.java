@@ -1,10 +1,12 @@
 package org.gridrun.jobs.chaos;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.gridrun.engine.run.RunDir;
 import org.gridrun.jobs.cli.GridRun;
@@ -46,9 +48,23 @@ final class ChaosParent {
 
     /** The trainers it runs now, each with its run directory (the last argument of {@code grid-run train}). */
     List<Trainer> trainers() {
-        return process.children().filter(ProcessHandle::isAlive).map(child -> child.info().arguments()
-                .filter(args -> args.length > 0).map(args -> new Trainer(child, RunDir.at(Path.of(
-                        args[args.length - 1])))).orElse(null)).filter(t -> t != null).toList();
+        return process.children().filter(ProcessHandle::isAlive).map(child -> lastArgument(child)
+                .map(dir -> new Trainer(child, RunDir.at(Path.of(dir)))).orElse(null)).filter(t -> t != null)
+                .toList();
+    }
+
+    /**
+     * A child's last argument, its run directory, read from {@code /proc/PID/cmdline}: {@code ProcessHandle.Info}
+     * keeps only the first 4096 bytes of a command line, and a trainer's class path under Maven is nearly that long.
+     */
+    private static Optional<String> lastArgument(ProcessHandle child) {
+        try {
+            String[] args = new String(Files.readAllBytes(Path.of("/proc", Long.toString(child.pid()), "cmdline")),
+                    StandardCharsets.UTF_8).split("\0");
+            return args.length > 1 ? Optional.of(args[args.length - 1]) : Optional.empty();
+        } catch (IOException gone) {
+            return Optional.empty();
+        }
     }
 
     /** kill -9. */
