@@ -292,9 +292,14 @@ public final class ResultsStore implements AutoCloseable {
         return query("read " + metric + " of " + experimentId, () -> reader.last(experimentId, metric));
     }
 
-    /** The number the experiment is judged by: perplexity when it recorded one (a language model), else accuracy. */
-    public Headline headline(String experimentId) {
-        return last(experimentId, Headline.PERPLEXITY.metric()).isPresent() ? Headline.PERPLEXITY : Headline.ACCURACY;
+    /**
+     * The last value of the number the experiment is judged by: its perplexity when it recorded one (a language
+     * model), else its accuracy; empty when it has neither yet.
+     */
+    public Optional<Headline.Value> lastHeadline(String experimentId) {
+        Optional<Double> perplexity = last(experimentId, Headline.PERPLEXITY.metric());
+        return perplexity.isPresent() ? perplexity.map(v -> new Headline.Value(Headline.PERPLEXITY, v))
+                : last(experimentId, Headline.ACCURACY.metric()).map(v -> new Headline.Value(Headline.ACCURACY, v));
     }
 
     /** The mean of the metric's values over all steps of the experiment, empty when there are none. */

@@ -24,7 +24,7 @@ record ExperimentFacts(StoredExperiment experiment, double finalVacc, double fin
 
     /** The number the experiment is judged by: perplexity when it recorded one, else accuracy. */
     Headline headline() {
-        return Double.isNaN(finalVppl) ? Headline.ACCURACY : Headline.PERPLEXITY;
+        return Headline.of(!Double.isNaN(finalVppl));
     }
 
     /** Reads the facts of {@code experiment}. */

@@ -44,8 +44,7 @@ record GroupRow(SeedGroup group, String method, String bits, Headline headline, 
         StoredExperiment first = group.experiments().get(0);
         String method = setting(first, METHOD);
         String bits = NO_COMPRESSION.equals(method) ? FLOAT_BITS : setting(first, BITS);
-        Headline headline = members.stream().anyMatch(m -> m.headline() == Headline.PERPLEXITY)
-                ? Headline.PERPLEXITY : Headline.ACCURACY;
+        Headline headline = Headline.of(members.stream().anyMatch(m -> m.headline() == Headline.PERPLEXITY));
         ToDoubleFunction<ExperimentFacts> result = headline == Headline.PERPLEXITY ? ExperimentFacts::finalVppl
                 : ExperimentFacts::finalVacc;
         return new GroupRow(group, method, bits, headline, summary(members, result),

@@ -1,5 +1,6 @@
 package org.gridrun.reports;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.gridrun.analysis.SeedSummary;
@@ -22,8 +23,11 @@ final class MethodTable {
 
     /** The table of {@code rows} as HTML; every text from the store is escaped. */
     static String render(List<GroupRow> rows) {
-        int bestAccuracy = best(rows, r -> r.headline() == Headline.ACCURACY ? r.result() : SeedSummary.EMPTY, 1);
-        int bestPerplexity = best(rows, r -> r.headline() == Headline.PERPLEXITY ? r.result() : SeedSummary.EMPTY, -1);
+        List<Integer> bestResults = new ArrayList<>();
+        for (Headline h : Headline.values()) {
+            bestResults.add(best(rows, r -> r.headline() == h ? r.result() : SeedSummary.EMPTY,
+                    h.higherIsBetter() ? 1 : -1));
+        }
         int bestVariance = best(rows, GroupRow::variance, -1);
         StringBuilder out = new StringBuilder("<table class=\"methods\">\n<thead><tr>");
         for (String h : List.of("group", "method", "bits", "seeds", GroupRow.headlineHeader(rows))) {
@@ -38,7 +42,7 @@ final class MethodTable {
                     String.valueOf(row.group().seeds()))) {
                 out.append(Html.element("td", text));
             }
-            number(out, row.headlineCell(rows), i == bestAccuracy || i == bestPerplexity, row.unsound());
+            number(out, row.headlineCell(rows), bestResults.contains(i), row.unsound());
             number(out, Formats.meanStdSci(row.variance()), i == bestVariance, row.unsound());
             number(out, Formats.bits(row.bitsSent().mean()), false, "");
             number(out, Formats.fixed(row.ratio().mean(), 2), false, "");

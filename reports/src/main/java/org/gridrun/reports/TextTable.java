@@ -28,10 +28,10 @@ final class TextTable {
                 accuracy && perplexity ? "test acc. or ppl" : perplexity ? "test perplexity" : "test accuracy",
                 "variance (est_var)", "bits/step (one worker)", "state"));
         for (GroupRow row : rows) {
-            String result = Formats.meanStd(row.result(), row.headline().scale());
-            String unit = row.headline() == Headline.PERPLEXITY ? (accuracy ? " ppl" : "") : " %";
+            String result = row.headlineCell(rows);
+            boolean percent = row.headline() == Headline.ACCURACY && !Formats.MISSING.equals(result);
             text.append(String.format(Locale.ROOT, format, row.group().label(), row.group().seeds(),
-                    Formats.MISSING.equals(result) ? result : result + unit,
+                    percent ? result + " %" : result,
                     Formats.meanStdSci(row.variance()), Formats.bits(row.bitsSent().mean()), row.state()));
         }
         return text.toString();

@@ -53,11 +53,6 @@ public enum Headline {
         return label;
     }
 
-    /** The unit after a shown value ({@code %} or nothing). */
-    public String unit() {
-        return unit;
-    }
-
     /** The factor from the recorded value to the shown one (100 for a fraction shown in percent). */
     public double scale() {
         return scale;
@@ -71,5 +66,18 @@ public enum Headline {
     /** A recorded value as shown: {@code 84.32%}, {@code 123.45}. */
     public String format(double value) {
         return String.format(Locale.ROOT, "%.2f", value * scale) + unit;
+    }
+
+    /**
+     * A run's last headline value.
+     *
+     * @param headline what it is
+     * @param value    its recorded value
+     */
+    public record Value(Headline headline, double value) {
+        /** As a sentence's part: {@code test accuracy 84.32%}, {@code test perplexity 123.45}. */
+        public String labelled() {
+            return headline.label() + " " + headline.format(value);
+        }
     }
 }

@@ -53,7 +53,7 @@ final class BenchTrainCommand implements Callable<Integer> {
     static final int LSTM_BPTT = 30;
 
     /** The ImageNet models, benchmarked on 224×224×3 images of 1000 classes. */
-    private static final List<String> IMAGENET = List.of("resnet18", "resnet34", "resnet50");
+    static final List<String> IMAGENET = List.of("resnet18", "resnet34", "resnet50");
 
     @Option(names = "--model", paramLabel = "M", description = "Only these models (mlp, lenet5, resnet8 … "
             + "resnet110 on CIFAR-sized input; resnet18, resnet34, resnet50 on ImageNet-sized input, 224x224x3 and "

@@ -34,8 +34,8 @@ import org.gridrun.jobs.UserInputException;
 final class CompressedStepBench {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** The models this bench trains: those whose data gridrun can make or ships. */
-    static final List<String> MODELS = List.of("mlp", "lenet5", "resnet8", "resnet20", "resnet32", "resnet44",
-            "resnet56", "resnet110", "wrn-16-4", "wrn-16-8", "wrn-22-8", "wrn-28-10", "wrn-40-2", "wrn-40-4", "vit");
+    static final List<String> MODELS = BenchTrainCommand.KNOWN.stream()
+            .filter(m -> !BenchTrainCommand.IMAGENET.contains(m) && !m.equals("lstm")).toList();
 
     private final String backend;
     private final int workers;

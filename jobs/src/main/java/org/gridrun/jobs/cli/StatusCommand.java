@@ -69,9 +69,8 @@ final class StatusCommand implements Callable<Integer> {
             out.println("  built from " + builds);
         }
         for (StoredExperiment e : experiments) {
-            Headline headline = store.headline(e.id());
-            String accuracy = store.last(e.id(), headline.metric())
-                    .map(v -> (headline == Headline.PERPLEXITY ? "ppl " : "") + headline.format(v)).orElse("-");
+            String accuracy = store.lastHeadline(e.id()).map(v -> (v.headline() == Headline.PERPLEXITY ? "ppl " : "")
+                    + v.headline().format(v.value())).orElse("-");
             out.printf(Locale.ROOT, "  %-9s %-8s %s%s%n", e.state(), accuracy, e.name(),
                     e.state() != null && e.state().isInFlight() && e.job() != null ? "  [" + e.job() + "]" : "");
             if (e.state() == RunState.FAILED || e.state() == RunState.DIVERGED || e.state() == RunState.KILLED) {

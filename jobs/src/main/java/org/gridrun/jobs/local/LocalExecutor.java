@@ -175,9 +175,7 @@ public final class LocalExecutor {
         if (entry.state() != RunState.COMPLETED) {
             return entry.detail();
         }
-        Headline headline = store.headline(e.record().id());
-        return store.last(e.record().id(), headline.metric()).map(v -> headline.label() + " " + headline.format(v))
-                .orElse("");
+        return store.lastHeadline(e.record().id()).map(Headline.Value::labelled).orElse("");
     }
 
     private synchronized long runningSteps() {
