@@ -1,15 +1,18 @@
 package org.gridrun.engine.backend;
 
+import org.gridrun.engine.simd.Simd;
+
 /**
  * Batch normalisation over the rows of a {@code rows × channels} matrix on the CPU: the statistics of each column,
  * the normalisation, and its backward pass.
  *
  * <p>A channels-last batch of images seen as {@code (batch·positions) × channels} is exactly that matrix, so one
- * kernel serves fully connected and convolutional layers. Sums run in float over short runs of rows (loops the JIT
- * vectorises) and in double across runs, over two fixed halves of the rows, one per thread when {@link CpuParallel}
- * splits, added half 0 then half 1: the result is the same whether or not the halves ran in parallel. The
- * elementwise passes use per-channel float coefficients computed once per call. The instance keeps its per-channel
- * scratch, grown once to the widest layer, so a call allocates nothing.
+ * kernel serves fully connected and convolutional layers. Sums run in float over short runs of rows (on vectors of
+ * channels where the Vector API runs, see {@link VectorNormRows}) and in double across runs, over two fixed halves
+ * of the rows, one per thread when {@link CpuParallel} splits, added half 0 then half 1: the result is the same
+ * whether or not the halves ran in parallel. The elementwise passes use per-channel float coefficients computed once
+ * per call. The instance keeps its per-channel scratch, grown once to the widest layer, so a call allocates
+ * nothing.
  */
 final class CpuNormKernels {
     // engine/src/main/cuda/norm.cu sums the batch mean over the same runs and blocks, so that the CUDA backend's mean
@@ -17,8 +20,14 @@ final class CpuNormKernels {
 
     /** The fixed number of row blocks whose partial sums are merged. */
     private static final int BLOCKS = 2;
-    /** Rows summed in float, a run the JIT vectorises, before the run's sums are added to the double totals. */
+    /** Rows summed in float before the run's sums are added to the double totals. */
     private static final int RUN = 32;
+
+    /**
+     * Whether the row loops run on {@link VectorNormRows} (the same bits): on where {@link Simd#enabled()}, switched
+     * off only by tests that compare both paths.
+     */
+    static volatile boolean vectors = Simd.enabled();
 
     private double[] sum = new double[0];
     private double[] sumSquares = new double[0];
@@ -104,9 +113,14 @@ final class CpuNormKernels {
                          float eps, float[] mean, int mo, float[] invStd, int io, float[] runningMean, int rmo,
                          float[] runningVar, int rvo, float momentum, float[] y, int yo, boolean relu) {
         reserve(channels);
+        boolean vector = vectors;
+        int first = vector ? VectorNormRows.bound(channels) : 0;
         blockSums(rows, channels, (from, to, p) -> {
+            if (vector) {
+                VectorNormRows.sums(x, xo + from * channels, to - from, channels, runSums, p);
+            }
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
-                for (int c = 0; c < channels; c++) {
+                for (int c = first; c < channels; c++) {
                     runSums[p + c] += x[base + c];
                 }
             }
@@ -116,8 +130,11 @@ final class CpuNormKernels {
         }
         float[] m = centre;
         blockSums(rows, channels, (from, to, p) -> {
+            if (vector) {
+                VectorNormRows.squares(x, xo + from * channels, to - from, channels, m, runSquares, p);
+            }
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
-                for (int c = 0; c < channels; c++) {
+                for (int c = first; c < channels; c++) {
                     float d = x[base + c] - m[c];
                     runSquares[p + c] += d * d;
                 }
@@ -162,16 +179,21 @@ final class CpuNormKernels {
             k[c] = gamma[go + c] * invStd[io + c];
             b[c] = beta[bo + c];
         }
+        boolean vector = vectors;
+        int first = vector ? VectorNormRows.bound(channels) : 0;
         CpuParallel.forEach(rows, (long) rows * channels, (from, to) -> {
+            if (vector) {
+                VectorNormRows.normalize(x, xo, y, yo, from, to, channels, m, k, b, relu);
+            }
             for (int r = from; r < to; r++) {
                 int src = xo + r * channels;
                 int dst = yo + r * channels;
                 if (relu) {
-                    for (int c = 0; c < channels; c++) {
+                    for (int c = first; c < channels; c++) {
                         y[dst + c] = Math.max((x[src + c] - m[c]) * k[c] + b[c], 0f);
                     }
                 } else {
-                    for (int c = 0; c < channels; c++) {
+                    for (int c = first; c < channels; c++) {
                         y[dst + c] = (x[src + c] - m[c]) * k[c] + b[c];
                     }
                 }
@@ -194,11 +216,17 @@ final class CpuNormKernels {
         for (int c = 0; c < channels; c++) {
             m[c] = mean[mo + c];
         }
+        boolean vector = vectors;
+        int first = vector ? VectorNormRows.bound(channels) : 0;
         blockSums(rows, channels, (from, to, p) -> {
+            if (vector) {
+                VectorNormRows.gradientSums(x, xo + from * channels, dy, dyo + from * channels, to - from, channels,
+                        m, runSums, runSquares, p);
+            }
             for (int r = from; r < to; r++) {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;
-                for (int c = 0; c < channels; c++) {
+                for (int c = first; c < channels; c++) {
                     float g = dy[ds + c];
                     runSums[p + c] += g;
                     runSquares[p + c] += g * (x[xs + c] - m[c]);
@@ -222,11 +250,14 @@ final class CpuNormKernels {
             return;
         }
         CpuParallel.forEach(rows, (long) rows * channels, (from, to) -> {
+            if (vector) {
+                VectorNormRows.gradient(x, xo, dy, dyo, dx, dxo, from, to, channels, m, k, kx, k0);
+            }
             for (int r = from; r < to; r++) {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;
                 int dd = dxo + r * channels;
-                for (int c = 0; c < channels; c++) {
+                for (int c = first; c < channels; c++) {
                     dx[dd + c] = k[c] * dy[ds + c] + kx[c] * (x[xs + c] - m[c]) + k0[c];
                 }
             }
