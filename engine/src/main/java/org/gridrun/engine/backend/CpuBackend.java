@@ -112,8 +112,10 @@ public final class CpuBackend implements Backend {
         float[] yd = data(y);
         int xo = x.offset();
         int yo = y.offset();
+        boolean vector = CpuVectors.enabled;
         CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
-            for (int i = from; i < to; i++) {
+            int start = vector ? VectorElementwise.axpy(alpha, xd, xo, yd, yo, from, to) : from;
+            for (int i = start; i < to; i++) {
                 yd[yo + i] += alpha * xd[xo + i];
             }
         });
@@ -173,8 +175,10 @@ public final class CpuBackend implements Backend {
         float[] yd = data(y);
         int xo = x.offset();
         int yo = y.offset();
+        boolean vector = CpuVectors.enabled;
         CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
-            for (int i = from; i < to; i++) {
+            int start = vector ? VectorElementwise.relu(xd, xo, yd, yo, from, to) : from;
+            for (int i = start; i < to; i++) {
                 yd[yo + i] = Math.max(xd[xo + i], 0f);
             }
         });
@@ -187,8 +191,10 @@ public final class CpuBackend implements Backend {
         float[] gd = data(grad);
         int yo = y.offset();
         int go = grad.offset();
+        boolean vector = CpuVectors.enabled;
         CpuParallel.forEach(y.size(), y.size(), (from, to) -> {
-            for (int i = from; i < to; i++) {
+            int start = vector ? VectorElementwise.reluBackward(yd, yo, gd, go, from, to) : from;
+            for (int i = start; i < to; i++) {
                 gd[go + i] = reluPassed(yd[yo + i], gd[go + i]);
             }
         });

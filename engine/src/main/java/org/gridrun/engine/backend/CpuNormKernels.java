@@ -1,7 +1,5 @@
 package org.gridrun.engine.backend;
 
-import org.gridrun.engine.simd.Simd;
-
 /**
  * Batch normalisation over the rows of a {@code rows × channels} matrix on the CPU: the statistics of each column,
  * the normalisation, and its backward pass.
@@ -22,12 +20,6 @@ final class CpuNormKernels {
     private static final int BLOCKS = 2;
     /** Rows summed in float before the run's sums are added to the double totals. */
     private static final int RUN = 32;
-
-    /**
-     * Whether the row loops run on {@link VectorNormRows} (the same bits): on where {@link Simd#enabled()}, switched
-     * off only by tests that compare both paths.
-     */
-    static volatile boolean vectors = Simd.enabled();
 
     private double[] sum = new double[0];
     private double[] sumSquares = new double[0];
@@ -113,7 +105,7 @@ final class CpuNormKernels {
                          float eps, float[] mean, int mo, float[] invStd, int io, float[] runningMean, int rmo,
                          float[] runningVar, int rvo, float momentum, float[] y, int yo, boolean relu) {
         reserve(channels);
-        boolean vector = vectors;
+        boolean vector = CpuVectors.enabled;
         int first = vector ? VectorNormRows.bound(channels) : 0;
         blockSums(rows, channels, (from, to, p) -> {
             if (vector) {
@@ -153,7 +145,10 @@ final class CpuNormKernels {
         normalize(x, xo, rows, channels, gamma, go, beta, bo, mean, mo, invStd, io, y, yo, relu);
     }
 
-    /** Normalises {@code x} with the running statistics: {@code y = gamma·(x − runningMean)/sqrt(runningVar + eps) + beta}. */
+    /**
+     * Normalises {@code x} with the running statistics:
+     * {@code y = gamma·(x − runningMean)/sqrt(runningVar + eps) + beta}.
+     */
     void forwardInference(float[] x, int xo, int rows, int channels, float[] gamma, int go, float[] beta, int bo,
                           float[] runningMean, int rmo, float[] runningVar, int rvo, float eps, float[] y, int yo) {
         reserve(channels);
@@ -179,7 +174,7 @@ final class CpuNormKernels {
             k[c] = gamma[go + c] * invStd[io + c];
             b[c] = beta[bo + c];
         }
-        boolean vector = vectors;
+        boolean vector = CpuVectors.enabled;
         int first = vector ? VectorNormRows.bound(channels) : 0;
         CpuParallel.forEach(rows, (long) rows * channels, (from, to) -> {
             if (vector) {
@@ -216,7 +211,7 @@ final class CpuNormKernels {
         for (int c = 0; c < channels; c++) {
             m[c] = mean[mo + c];
         }
-        boolean vector = vectors;
+        boolean vector = CpuVectors.enabled;
         int first = vector ? VectorNormRows.bound(channels) : 0;
         blockSums(rows, channels, (from, to, p) -> {
             if (vector) {

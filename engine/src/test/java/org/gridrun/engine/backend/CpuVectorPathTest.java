@@ -12,18 +12,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Batch norm's Vector API row loops against the scalar ones, to the bit: forward (with and without ReLU), inference
- * and backward, on channel counts below, at and between vector lengths and row counts that leave partial runs and
- * split (or not) over the threads. The CUDA kernel reproduces the scalar summation order, so equal bits here keep
- * the backends equal too.
+ * The CPU backend's Vector API loops against the scalar ones, to the bit. Batch norm: forward (with and without
+ * ReLU), inference and backward, on channel counts below, at and between vector lengths and row counts that leave
+ * partial runs and split (or not) over the threads; the CUDA kernel reproduces the scalar summation order, so equal
+ * bits here keep the backends equal too. ReLU, its backward and axpy on values that test the edge rules (NaN, ±0,
+ * ±∞, subnormals) at lengths and offsets that leave tails.
  */
-class VectorNormRowsTest {
+class CpuVectorPathTest {
     private static final int[] CHANNELS = {1, 7, 8, 13, 16, 24, 35, 64, 100};
     private static final int[] ROWS = {1, 2, 33, 95, 5003};
 
     @AfterEach
     void restore() {
-        CpuNormKernels.vectors = Simd.enabled();
+        CpuVectors.enabled = Simd.enabled();
     }
 
     @Test
@@ -46,9 +47,75 @@ class VectorNormRowsTest {
         assertTrue(compared > 1_000_000, "compared only " + compared + " values");
     }
 
+    @Test
+    void elementwiseLoopsGiveTheScalarBits() {
+        assumeTrue(Simd.enabled(), Simd.describe());
+        Backend backend = new CpuBackend();
+        try {
+            for (int n : new int[] {1, 15, 17, 100_003}) {
+                float[] values = edgeValues(n, new Random(n));
+                float[] other = edgeValues(n, new Random(n + 1));
+                List<float[]> scalar = elementwise(backend, values, other, false);
+                List<float[]> vector = elementwise(backend, values, other, true);
+                for (int i = 0; i < scalar.size(); i++) {
+                    assertArrayEquals(bits(scalar.get(i)), bits(vector.get(i)), "output " + i + " at length " + n);
+                }
+            }
+        } finally {
+            backend.close();
+        }
+    }
+
+    /** relu(x), reluBackward(y = values, g = other), other + 0.7·values; each on views at offset 1. */
+    private static List<float[]> elementwise(Backend backend, float[] values, float[] other, boolean vectors) {
+        CpuVectors.enabled = vectors;
+        int n = values.length;
+        Tensor x = backend.allocate(1, n + 1).view(1, 1, n);
+        Tensor g = backend.allocate(1, n + 1).view(1, 1, n);
+        Tensor out = backend.allocate(1, n + 1).view(1, 1, n);
+        backend.upload(values, 0, x);
+        backend.upload(other, 0, g);
+        List<float[]> results = new ArrayList<>();
+        backend.relu(x, out);
+        results.add(download(backend, out));
+        backend.reluBackward(x, g);
+        results.add(download(backend, g));
+        backend.upload(other, 0, g);
+        backend.axpy(0.7f, x, g);
+        results.add(download(backend, g));
+        return results;
+    }
+
+    /** Gaussian values with NaN, ±0, ±∞, subnormals and the largest float mixed in. */
+    private static float[] edgeValues(int n, Random rng) {
+        float[] edges = {Float.NaN, 0f, -0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE,
+            -Float.MIN_VALUE, Float.MAX_VALUE, -Float.MAX_VALUE};
+        float[] v = TestTensors.gaussian(rng, n);
+        for (int i = 0; i < n; i++) {
+            if (rng.nextInt(4) == 0) {
+                v[i] = edges[rng.nextInt(edges.length)];
+            }
+        }
+        return v;
+    }
+
+    private static float[] download(Backend backend, Tensor t) {
+        float[] out = new float[t.size()];
+        backend.download(t, out, 0);
+        return out;
+    }
+
+    private static int[] bits(float[] values) {
+        int[] out = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = Float.floatToRawIntBits(values[i]);
+        }
+        return out;
+    }
+
     /** Forward y, mean, invStd, running mean and variance, fused ReLU y, inference y, dGamma, dBeta, dx. */
     private static List<float[]> run(int rows, int channels, boolean vectors) {
-        CpuNormKernels.vectors = vectors;
+        CpuVectors.enabled = vectors;
         CpuNormKernels kernels = new CpuNormKernels();
         Random rng = new Random(rows * 31L + channels);
         int offset = 3;
