@@ -159,6 +159,12 @@ inline float __fsqrt_rn(float a) {
 inline float __fmaf_rn(float a, float b, float c) {
     return fmaf(a, b, c);
 }
+inline double __dadd_rn(double a, double b) {
+    return a + b;
+}
+inline double __dmul_rn(double a, double b) {
+    return a * b;
+}
 
 // CUDA's vector types for 8- and 16-byte loads, aligned as on the GPU: a misaligned float4 access faults there, and
 // here it may fault too (SSE), which crashes the JVM rather than passing silently.

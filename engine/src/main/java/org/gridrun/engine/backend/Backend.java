@@ -303,6 +303,11 @@ public interface Backend extends AutoCloseable {
     default void synchronize() {
     }
 
+    /** The encoder of level quantizers that runs on this backend's device, or empty where the host encodes. */
+    default java.util.Optional<LevelEncoder> levelEncoder() {
+        return java.util.Optional.empty();
+    }
+
     /** Releases every buffer this backend allocated. */
     @Override
     void close();

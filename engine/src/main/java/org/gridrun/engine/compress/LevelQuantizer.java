@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.gridrun.engine.random.CounterRng;
 
 /**
@@ -37,7 +38,7 @@ import org.gridrun.engine.random.CounterRng;
  * A method that learns its levels is built {@code adaptive}: {@link #setLevels} may then change them between steps,
  * and {@link #saveState} writes them after the random stream's position; fixed levels are configuration, not state.
  */
-abstract class LevelQuantizer extends BaseCompressor {
+abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable {
     /** How a bucket's scale is measured. */
     enum Norm {
         /** The Euclidean norm: scaled values have {@code Σ r² = 1}. */
@@ -202,6 +203,33 @@ abstract class LevelQuantizer extends BaseCompressor {
     /** The bound every value of {@code g[start … end)} is clamped to before scaling; infinite (none) by default. */
     protected float clipBound(float[] g, int start, int end) {
         return Float.POSITIVE_INFINITY;
+    }
+
+    /** Whether {@link #clipBound} may be finite: values are clipped before scaling. */
+    protected boolean clips() {
+        return false;
+    }
+
+    @Override
+    public boolean levelsAdapt() {
+        return adaptive;
+    }
+
+    /** {@inheritDoc} Only the host encodes levels that are not uniform, clipped values or raw buckets. */
+    @Override
+    public Optional<DeviceLevelPlan> planDeviceEncode(int length) {
+        Buckets b = buckets.forLength(length);
+        if (!uniform || clips() || b.quantizedValues() != length) {
+            return Optional.empty();
+        }
+        int[] starts = new int[b.count() + 1];
+        for (int k = 0; k <= b.count(); k++) {
+            starts[k] = b.start(k);
+        }
+        long first = rng.counter();
+        rng.seek(first + Uniform16.draws(length));
+        return Optional.of(new DeviceLevelPlan(bits, levels.length, norm == Norm.LINF, starts, rng.seed(),
+                rng.stream(), first, payloadBits(length), 32L * b.count()));
     }
 
     static float clamp(float v, float bound) {

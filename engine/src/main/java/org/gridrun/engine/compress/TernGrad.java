@@ -32,6 +32,11 @@ public final class TernGrad extends LevelQuantizer {
     }
 
     @Override
+    protected boolean clips() {
+        return clip;
+    }
+
+    @Override
     protected float clipBound(float[] g, int start, int end) {
         if (!clip) {
             return Float.POSITIVE_INFINITY;

@@ -36,8 +36,16 @@ public final class CounterRng {
     public CounterRng(long seed, long stream, long counter) {
         this.seed = seed;
         this.stream = stream;
-        this.key = mix(mix(seed) + GAMMA * (stream + 1)) | 1L;
+        this.key = keyOf(seed, stream);
         this.counter = counter;
+    }
+
+    /**
+     * The key that draw {@code i} mixes with {@code i·γ}: {@code mix(mix(seed) + γ·(stream + 1)) | 1}. An encoder
+     * on another device computes the same draws from it.
+     */
+    public static long keyOf(long seed, long stream) {
+        return mix(mix(seed) + GAMMA * (stream + 1)) | 1L;
     }
 
     public long seed() {

@@ -33,7 +33,9 @@ import org.gridrun.engine.run.MetricSpool;
  * Simulated data-parallel training: K workers, one shared model, a compressor per worker, one optimizer.
  *
  * <p>Each step, every worker draws its own minibatch, computes its gradient with the shared parameters into its own
- * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload. The
+ * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload (a level
+ * quantizer on a backend with a device encoder encodes on the device instead, and only the payload crosses:
+ * {@link DeviceEncoding}). The
  * {@link SimulatedCollective} decodes and averages the payloads as the compressor's aggregation prescribes; the
  * average is uploaded and the optimizer steps. A method that talks in several dependent rounds (a
  * {@link CollectiveCompressor}, PowerSGD) instead gets every worker's downloaded gradient at once and runs its step
@@ -87,6 +89,8 @@ public final class Trainer implements AutoCloseable {
     private final long niters;
     private final Worker[] workers;
     private final Compressor[] compressors;
+    /** The backend's device encoder of level quantizers, or null (see {@link DeviceEncoding}). */
+    private final DeviceEncoding deviceEncoding;
     private final Payload[] payloads;
     /** The compressors as collective ones, when the method is one; else null. */
     private final CollectiveCompressor[] collectives;
@@ -143,6 +147,7 @@ public final class Trainer implements AutoCloseable {
         this.workspace = model.newWorkspace(language ? text[0].rows() : config.batchSize());
         this.workers = new Worker[config.ngpu()];
         this.compressors = new Compressor[config.ngpu()];
+        this.deviceEncoding = DeviceEncoding.of(backend);
         for (int w = 0; w < workers.length; w++) {
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(), dataThreads,
                     workspace, text[w]);
@@ -291,6 +296,15 @@ public final class Trainer implements AutoCloseable {
             long c = System.nanoTime();
             loss += workers[w].computeGradient(step);
             compute += System.nanoTime() - c;
+            if (deviceEncoding != null && collectives == null && encodes && !plain
+                    && config.language().clipNorm() <= 0) {
+                long t = System.nanoTime();
+                payloads[w] = deviceEncoding.encode(compressors[w], workers[w].gradient());
+                if (payloads[w] != null) {
+                    encode += System.nanoTime() - t;
+                    continue;
+                }
+            }
             float[] downloaded = collectives != null ? workerGradients[w] : hostGradient;
             backend.download(workers[w].gradient(), downloaded, 0);
             if (config.language().clipNorm() > 0) {

@@ -2,11 +2,13 @@ package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.gridrun.engine.backend.BackendProbe;
 import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.train.TrainerConfig;
 import picocli.CommandLine.Command;
@@ -56,6 +58,22 @@ final class ListCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%-10s %-10s %s%n", provider.name(),
                 provider.aggregation().name().toLowerCase(Locale.ROOT).replace('_', '-'), provider.summary());
         provider.parameters().forEach(key -> printKey(out, "    ", key));
+        out.printf(Locale.ROOT, "    on cuda: %s%n", whereItEncodes(provider));
+    }
+
+    /** Where the method, with its defaults, encodes when the gradient lives on a CUDA backend's GPU. */
+    private static String whereItEncodes(CompressorProvider provider) {
+        try {
+            if (Compressors.create(provider.name(), Map.of(), 0) instanceof DeviceEncodable encodable
+                    && encodable.planDeviceEncode(4096).isPresent()) {
+                return encodable.levelsAdapt()
+                        ? "encodes on the GPU while its levels are uniform, on the host once it refits them"
+                        : "encodes on the GPU with these defaults (only the payload crosses to the host)";
+            }
+        } catch (RuntimeException e) {
+            // a method that needs parameters without defaults: its encode is the host's
+        }
+        return "encodes on the host (the gradient is downloaded)";
     }
 
     private static void printBackend(PrintWriter out, BackendProbe probe) {

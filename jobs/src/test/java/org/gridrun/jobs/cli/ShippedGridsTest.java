@@ -63,5 +63,17 @@ class ShippedGridsTest {
         assertTrue(text.contains("qsgd") && text.contains("all-gather"), text);
         assertTrue(text.contains("none") && text.contains("all-reduce"), text);
         assertTrue(text.contains("bucket_size") && text.contains("8192"), text);
+        assertTrue(onCuda(text, "qsgd").contains("encodes on the GPU with these defaults"), text);
+        assertTrue(onCuda(text, "alq").contains("while its levels are uniform"), text);
+        assertTrue(onCuda(text, "nuq").contains("on the host"), text);
+        assertTrue(onCuda(text, "powersgd").contains("on the host"), text);
+    }
+
+    /** The "on cuda" line of {@code method}'s entry in {@code list compressors}. */
+    private static String onCuda(String text, String method) {
+        int entry = text.indexOf("\n" + method + " ");
+        assertTrue(entry >= 0, method + " is listed");
+        int line = text.indexOf("on cuda:", entry);
+        return text.substring(line, text.indexOf('\n', line));
     }
 }

@@ -2,9 +2,11 @@ package org.gridrun.engine.backend.cuda;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.gridrun.engine.backend.AdamStep;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.ConvGeometry;
+import org.gridrun.engine.backend.LevelEncoder;
 import org.gridrun.engine.backend.Shapes;
 import org.gridrun.engine.backend.Tensor;
 
@@ -26,6 +28,7 @@ public final class CudaBackend implements Backend {
     private final CudaReductions reductions;
     private final CudaSequence sequence;
     private final CudaRecurrent recurrent;
+    private final CudaLevelEncoder levelEncoder;
     private final List<CudaBuffer> buffers = new ArrayList<>();
 
     /** A backend on {@code gpu}, which it closes on {@link #close()}. */
@@ -38,11 +41,17 @@ public final class CudaBackend implements Backend {
         this.reductions = new CudaReductions(gpu, scratch);
         this.sequence = new CudaSequence(gpu);
         this.recurrent = new CudaRecurrent(gpu);
+        this.levelEncoder = new CudaLevelEncoder(gpu);
     }
 
     @Override
     public String name() {
         return "cuda";
+    }
+
+    @Override
+    public Optional<LevelEncoder> levelEncoder() {
+        return Optional.of(levelEncoder);
     }
 
     @Override
@@ -476,6 +485,7 @@ public final class CudaBackend implements Backend {
         buffers.forEach(CudaBuffer::close);
         buffers.clear();
         scratch.close();
+        levelEncoder.close();
         gpu.close();
     }
 }

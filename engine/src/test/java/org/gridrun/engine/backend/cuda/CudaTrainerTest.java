@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The trainer on the CUDA backend (batch uploads, gradient downloads to the host compressors, the averaged
  * gradient's upload, the optimizer step, evaluation) records the CPU backend's losses and accuracies, and the same
- * bits when run twice.
+ * bits when run twice; a level quantizer encoded on the device records what the host encoder's run records.
  */
 class CudaTrainerTest {
     private static final TrainTestData DATA = FashionMnist.subset();
@@ -48,16 +48,22 @@ class CudaTrainerTest {
         return MetricSpool.read(spool).stream().filter(r -> !TIMINGS.contains(r.name())).toList();
     }
 
+    /** A small MLP on {@code workers} workers for {@code steps} steps. */
+    private static Map<String, Object> mlp(long workers, long steps) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("hidden", "32");
+        params.put("ngpu", workers);
+        params.put("batch_size", 16L);
+        params.put("lr", 0.05);
+        params.put("niters", steps);
+        return params;
+    }
+
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void anMlpTrainsAsOnTheCpu(GpuTarget target) {
-        Map<String, Object> params = new HashMap<>();
-        params.put("hidden", "32");
-        params.put("ngpu", 2L);
-        params.put("batch_size", 16L);
-        params.put("lr", 0.05);
+        Map<String, Object> params = mlp(2, 20);
         params.put("momentum", 0.9);
-        params.put("niters", 20L);
         params.put("log_interval", 5L);
         params.put("chkpt_iter", 10L);
         params.put("method", "none");
@@ -73,6 +79,34 @@ class CudaTrainerTest {
             assertEquals(e.value(), a.value(), 1e-4 * Math.max(1, Math.abs(e.value())), e.name() + "@" + e.step());
             assertEquals(a.value(), again.get(i).value(), 0, "run twice on " + target + ": " + a.name() + "@"
                     + a.step());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void levelQuantizersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+        Map<String, Object> params = mlp(3, 12);
+        params.put("log_interval", 4L);
+        params.put("chkpt_iter", 12L);
+        params.put("method", "qsgd");
+        params.put("bits", 3L);
+        params.put("bucket_size", 100L);
+        List<MetricRecord> device = train(target.backend(), params);
+        List<MetricRecord> host;
+        System.setProperty("gridrun.device_encode", "false");
+        try {
+            host = train(target.backend(), params);
+        } finally {
+            System.clearProperty("gridrun.device_encode");
+        }
+        assertEquals(host.size(), device.size());
+        assertTrue(host.stream().anyMatch(r -> r.name().equals("bits") && r.value() > 0), "payloads were sent");
+        for (int i = 0; i < host.size(); i++) {
+            MetricRecord e = host.get(i);
+            MetricRecord a = device.get(i);
+            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step());
+            assertEquals(e.value(), a.value(), 0, "device against host encode on " + target + ": " + e.name() + "@"
+                    + e.step());
         }
     }
 }

@@ -1,0 +1,121 @@
+// Level quantizers on the GPU (CudaLevelEncoder): the payload of qsgd and qinf, byte for byte what the CPU encoder
+// (org.gridrun.engine.compress.LevelQuantizer) writes for the same random stream.
+//
+// The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
+// level index per value, least significant bit first, no padding. Two kernels:
+//   - gr_level_norms: one thread per bucket, the CPU's order of additions (four interleaved double chains over the
+//     bucket, the tail on the first; Moments.squares) or the largest sign-cleared bit pattern;
+//   - gr_level_uniform_codes: one thread per 32-bit word of the codes, which computes the (at most 33) codes that
+//     touch its word; a code that straddles two words is computed by both threads, alike. No thread writes another's
+//     word, so there are no atomics and the bits do not depend on the schedule.
+// Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
+#include "gridrun.cuh"
+
+// Java's (long) of a float: NaN gives 0, values beyond the long range saturate (C leaves both undefined).
+__device__ __forceinline__ long long gr_java_long(float t) {
+    if (t != t) {
+        return 0;
+    }
+    if (t >= 9.2233720e18f) {
+        return 0x7FFFFFFFFFFFFFFFLL;
+    }
+    if (t <= -9.2233720e18f) {
+        return (long long) 0x8000000000000000ULL;
+    }
+    return (long long) t;
+}
+
+// The bucket holding value e: the last k with starts[k] <= e (Buckets.indexOf).
+__device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long long e) {
+    int lo = 0;
+    int hi = buckets;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) >> 1;
+        if (starts[mid] <= e) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// norms[k] of bucket k = [starts[k], starts[k + 1]) of g: the L2 norm (linf = 0) or the largest magnitude.
+extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int buckets, int linf, float* norms) {
+    GR_FOR_EACH(k, buckets) {
+        int from = starts[k];
+        int to = starts[k + 1];
+        if (linf) {
+            int largest = 0;
+            for (int i = from; i < to; i++) {
+                largest = max(largest, __float_as_int(g[i]) & 0x7FFFFFFF);
+            }
+            norms[k] = __int_as_float(largest);
+        } else {
+            double q0 = 0;
+            double q1 = 0;
+            double q2 = 0;
+            double q3 = 0;
+            int i = from;
+            for (; i + 3 < to; i += 4) {
+                double a = g[i];
+                double b = g[i + 1];
+                double c = g[i + 2];
+                double d = g[i + 3];
+                q0 = __dadd_rn(q0, __dmul_rn(a, a));
+                q1 = __dadd_rn(q1, __dmul_rn(b, b));
+                q2 = __dadd_rn(q2, __dmul_rn(c, c));
+                q3 = __dadd_rn(q3, __dmul_rn(d, d));
+            }
+            for (; i < to; i++) {
+                double a = g[i];
+                q0 = __dadd_rn(q0, __dmul_rn(a, a));
+            }
+            norms[k] = (float) sqrt(__dadd_rn(__dadd_rn(__dadd_rn(q0, q1), q2), q3));
+        }
+    }
+}
+
+// The level index of value e on `top + 1` uniform levels in [-1, 1] (LevelQuantizer.uniformCode): t = v·ratio + top/2
+// with ratio = (top/2)/‖b‖, then floor(t + u/2^16) in integers, at most top; 0 for a zero or non-finite norm.
+__device__ __forceinline__ unsigned gr_uniform_code(const float* g, const int* starts, int buckets,
+                                                    const float* norms, int top, unsigned long long key,
+                                                    long long first, long long e) {
+    float scale = norms[gr_bucket_of(starts, buckets, e)];
+    if (scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f)) {
+        return 0;
+    }
+    float half = top * 0.5f;
+    float ratio = __fdiv_rn(half, scale);
+    float t = __fadd_rn(__fmul_rn(g[e], ratio), half);
+    unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
+    long long u = (long long) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
+    // Java's long sum wraps (a saturated t plus u goes negative); in unsigned arithmetic, as C's signed overflow is
+    // undefined, then shifted as a signed value and cut to its low 32 bits, as Java's (int) of a long.
+    long long sum = (long long) ((unsigned long long) gr_java_long(__fmul_rn(t, 65536.0f)) + (unsigned long long) u);
+    int code = (int) (unsigned) (unsigned long long) (sum >> 16);
+    return (unsigned) min(code, top);
+}
+
+// Word w of the codes of n values (`bits` each, LSB first): bits [32w, 32w + 32) of the code stream, zero past its
+// end. One thread per word.
+extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, const int* starts, int buckets,
+                                                  const float* norms, int bits, int top, unsigned long long key,
+                                                  long long first, unsigned* words, long long wordCount) {
+    GR_FOR_EACH(w, wordCount) {
+        long long lowBit = 32 * w;
+        long long e = lowBit / bits;
+        long long last = (lowBit + 31) / bits;
+        if (last > n - 1) {
+            last = n - 1;
+        }
+        unsigned long long word = 0;
+        for (; e <= last; e++) {
+            unsigned long long code = gr_uniform_code(g, starts, buckets, norms, top, key, first, e)
+                                      & ((1ULL << bits) - 1ULL);
+            long long shift = e * bits - lowBit;
+            word |= shift >= 0 ? code << shift : code >> -shift;
+        }
+        words[w] = (unsigned) word;
+    }
+}
