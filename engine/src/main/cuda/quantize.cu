@@ -119,3 +119,35 @@ extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, c
         words[w] = (unsigned) word;
     }
 }
+
+// Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
+// after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
+// (1f/workers). Index j of a bucket with norm s decodes to (float) (s·(−1 + j·2/(levels − 1))) in double, an index
+// past the levels to NaN, every index of a zero norm to 0 and of a non-finite norm to NaN. One thread per value.
+extern "C" __global__ void gr_level_uniform_decode_mean(const unsigned char* payload, long long n, const int* starts,
+                                                        int buckets, int bits, int levels, int worker, int workers,
+                                                        float inverse, float* mean) {
+    const float* norms = (const float*) payload;
+    double spacing = 2.0 / (levels - 1);
+    GR_FOR_EACH(e, n) {
+        float scale = norms[gr_bucket_of(starts, buckets, e)];
+        long long bit = 32LL * buckets + e * bits;
+        long long at = bit >> 3;
+        int shift = (int) (bit & 7);
+        unsigned window = payload[at];
+        if (shift + bits > 8) {
+            window |= (unsigned) payload[at + 1] << 8;
+        }
+        int j = (int) ((window >> shift) & ((1u << bits) - 1u));
+        float v;
+        if (scale == 0.0f) {
+            v = 0.0f;
+        } else if (!(fabsf(scale) <= 3.4028235e38f) || j >= levels) {
+            v = __int_as_float(0x7FC00000);
+        } else {
+            v = (float) __dmul_rn((double) scale, __dadd_rn(-1.0, __dmul_rn((double) j, spacing)));
+        }
+        float m = worker == 0 ? v : __fadd_rn(mean[e], v);
+        mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+    }
+}

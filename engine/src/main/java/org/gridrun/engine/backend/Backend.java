@@ -303,8 +303,8 @@ public interface Backend extends AutoCloseable {
     default void synchronize() {
     }
 
-    /** The encoder of level quantizers that runs on this backend's device, or empty where the host encodes. */
-    default java.util.Optional<LevelEncoder> levelEncoder() {
+    /** The codec of level quantizers that runs on this backend's device, or empty where the host encodes. */
+    default java.util.Optional<LevelCodec> levelCodec() {
         return java.util.Optional.empty();
     }
 

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.gridrun.engine.backend.LevelFormat;
 import org.gridrun.engine.random.CounterRng;
 
 /**
@@ -228,8 +229,9 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         }
         long first = rng.counter();
         rng.seek(first + Uniform16.draws(length));
-        return Optional.of(new DeviceLevelPlan(bits, levels.length, norm == Norm.LINF, starts, rng.seed(),
-                rng.stream(), first, payloadBits(length), 32L * b.count()));
+        LevelFormat format = new LevelFormat(bits, levels.length, norm == Norm.LINF, starts);
+        return Optional.of(new DeviceLevelPlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first,
+                payloadBits(length), 32L * b.count()));
     }
 
     static float clamp(float v, float bound) {

@@ -1,39 +1,54 @@
 package org.gridrun.engine.train;
 
+import java.util.Arrays;
 import java.util.Optional;
 import org.gridrun.engine.backend.Backend;
-import org.gridrun.engine.backend.LevelEncoder;
+import org.gridrun.engine.backend.LevelCodec;
 import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.compress.Aggregation;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DeviceLevelPlan;
 import org.gridrun.engine.compress.Payload;
-import org.gridrun.engine.random.CounterRng;
 
 /**
- * Encodes a worker's gradient where it lives when the backend has a device encoder ({@link Backend#levelEncoder()})
- * and the compressor's configuration can use it ({@link DeviceEncodable}): the gradient then never crosses to the
- * host, only the payload, which is the host encoder's byte for byte. {@code -Dgridrun.device_encode=false} keeps
- * every encode on the host (the results are the same either way).
+ * A step's encodes and decodes on the backend's device, where it has a codec ({@link Backend#levelCodec()}) and the
+ * workers' compressors can use it ({@link DeviceEncodable}): the gradients then never cross to the host; when every
+ * worker's payload is on the device the collective decodes there too and nothing crosses, else the device payloads'
+ * bytes are downloaded for the host's collective. Payloads and results are the host encoder's to the bit.
+ * {@code -Dgridrun.device_encode=false} keeps every encode on the host.
  */
 final class DeviceEncoding {
-    private final LevelEncoder encoder;
+    private final Backend backend;
+    private final LevelCodec codec;
+    /** This step's plan of each worker, null where the host encodes. */
+    private final DeviceLevelPlan[] plans;
 
-    private DeviceEncoding(LevelEncoder encoder) {
-        this.encoder = encoder;
+    private DeviceEncoding(Backend backend, LevelCodec codec, int workers) {
+        this.backend = backend;
+        this.codec = codec;
+        this.plans = new DeviceLevelPlan[workers];
     }
 
-    /** The device encoding of {@code backend}, or null where it has none or it is turned off. */
-    static DeviceEncoding of(Backend backend) {
+    /** The device encoding of {@code backend} for {@code workers} workers, or null where it has none or it is off. */
+    static DeviceEncoding of(Backend backend, int workers) {
         if ("false".equals(System.getProperty("gridrun.device_encode"))) {
             return null;
         }
-        return backend.levelEncoder().map(DeviceEncoding::new).orElse(null);
+        return backend.levelCodec().map(codec -> new DeviceEncoding(backend, codec, workers)).orElse(null);
     }
 
-    /** {@code compressor}'s payload of {@code gradient}, encoded on the device; null where the host must encode. */
-    Payload encode(Compressor compressor, Tensor gradient) {
-        if (!(compressor instanceof DeviceEncodable encodable)) {
+    /** Forgets the last step's plans; call before the first worker's encode of a step. */
+    void beginStep() {
+        Arrays.fill(plans, null);
+    }
+
+    /**
+     * Worker {@code w}'s payload of {@code gradient}, encoded on the device and left there (its bytes are zero until
+     * {@link #download}); null, with nothing drawn, where the host must encode.
+     */
+    Payload encode(int w, Compressor compressor, Tensor gradient) {
+        if (!(compressor instanceof DeviceEncodable encodable) || compressor.aggregation() != Aggregation.ALL_GATHER) {
             return null;
         }
         Optional<DeviceLevelPlan> planned = encodable.planDeviceEncode(gradient.size());
@@ -41,9 +56,36 @@ final class DeviceEncoding {
             return null;
         }
         DeviceLevelPlan plan = planned.get();
-        Payload payload = plan.payload();
-        encoder.encode(gradient, plan.bits(), plan.levels(), plan.largestNorm(), plan.bucketStarts(),
-                CounterRng.keyOf(plan.seed(), plan.stream()), plan.firstDraw(), payload.bytes());
-        return payload;
+        codec.encode(w, gradient, plan.format(), plan.key(), plan.firstDraw());
+        backend.synchronize();
+        plans[w] = plan;
+        return plan.payload();
+    }
+
+    /** Whether every worker's payload of this step is on the device. */
+    boolean allOnDevice() {
+        for (DeviceLevelPlan plan : plans) {
+            if (plan == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Downloads the bytes of every payload this step encoded on the device into {@code payloads}. */
+    void download(Payload[] payloads) {
+        for (int w = 0; w < plans.length; w++) {
+            if (plans[w] != null) {
+                codec.download(w, plans[w].format(), payloads[w].bytes());
+            }
+        }
+    }
+
+    /** Decodes every worker's payload into their mean on the device, as the host's collective would. */
+    void decodeIntoMean(Tensor mean) {
+        for (int w = 0; w < plans.length; w++) {
+            codec.decodeIntoMean(w, plans[w].format(), w, plans.length, mean);
+        }
+        backend.synchronize();
     }
 }

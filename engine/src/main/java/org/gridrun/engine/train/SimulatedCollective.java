@@ -59,6 +59,15 @@ public final class SimulatedCollective {
     }
 
     /**
+     * Counts the payloads of a step whose decoding and averaging ran elsewhere (on the device) in
+     * {@code decodeNanos}, as {@link #aggregate} counts its own.
+     */
+    public void countDecodedElsewhere(Aggregation aggregation, Payload[] payloads, long decodeNanos) {
+        this.decodeNanos = decodeNanos;
+        count(aggregation, payloads);
+    }
+
+    /**
      * Adds worker {@code w}'s {@code gradient} to the mean of {@code workers} gradients building in {@code mean}:
      * worker 0 overwrites it, the last scales the sum. Called for every worker in order, it gives the same floats as
      * {@link #aggregate} does for payloads that decode exactly, so plain SGD here equals the {@code none} method.

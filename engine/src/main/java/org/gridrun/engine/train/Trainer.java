@@ -34,8 +34,8 @@ import org.gridrun.engine.run.MetricSpool;
  *
  * <p>Each step, every worker draws its own minibatch, computes its gradient with the shared parameters into its own
  * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload (a level
- * quantizer on a backend with a device encoder encodes on the device instead, and only the payload crosses:
- * {@link DeviceEncoding}). The
+ * quantizer on a backend with a device codec encodes on the device instead, and the collective decodes there too:
+ * nothing crosses, {@link DeviceEncoding}). The
  * {@link SimulatedCollective} decodes and averages the payloads as the compressor's aggregation prescribes; the
  * average is uploaded and the optimizer steps. A method that talks in several dependent rounds (a
  * {@link CollectiveCompressor}, PowerSGD) instead gets every worker's downloaded gradient at once and runs its step
@@ -147,7 +147,7 @@ public final class Trainer implements AutoCloseable {
         this.workspace = model.newWorkspace(language ? text[0].rows() : config.batchSize());
         this.workers = new Worker[config.ngpu()];
         this.compressors = new Compressor[config.ngpu()];
-        this.deviceEncoding = DeviceEncoding.of(backend);
+        this.deviceEncoding = DeviceEncoding.of(backend, config.ngpu());
         for (int w = 0; w < workers.length; w++) {
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(), dataThreads,
                     workspace, text[w]);
@@ -292,14 +292,18 @@ public final class Trainer implements AutoCloseable {
         long encode = 0;
         long compute = 0;
         int n = hostGradient.length;
+        boolean onDevice = deviceEncoding != null && collectives == null && encodes && !plain
+                && config.language().clipNorm() <= 0;
+        if (onDevice) {
+            deviceEncoding.beginStep();
+        }
         for (int w = 0; w < workers.length; w++) {
             long c = System.nanoTime();
             loss += workers[w].computeGradient(step);
             compute += System.nanoTime() - c;
-            if (deviceEncoding != null && collectives == null && encodes && !plain
-                    && config.language().clipNorm() <= 0) {
+            if (onDevice) {
                 long t = System.nanoTime();
-                payloads[w] = deviceEncoding.encode(compressors[w], workers[w].gradient());
+                payloads[w] = deviceEncoding.encode(w, compressors[w], workers[w].gradient());
                 if (payloads[w] != null) {
                     encode += System.nanoTime() - t;
                     continue;
@@ -326,11 +330,20 @@ public final class Trainer implements AutoCloseable {
                 collective.sendFullPrecision(n);
             } else if (collectives != null) {
                 collective.reduce(collectives, workerGradients, hostAverage);
+            } else if (onDevice && deviceEncoding.allOnDevice()) {
+                long t = System.nanoTime();
+                deviceEncoding.decodeIntoMean(average);
+                collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
             } else {
+                if (onDevice) {
+                    deviceEncoding.download(payloads);
+                }
                 collective.aggregate(aggregation, compressors, payloads, hostAverage);
             }
             decode = collective.decodeNanos();
-            backend.upload(plain ? hostPlain : hostAverage, 0, average);
+            if (!(onDevice && deviceEncoding.allOnDevice())) {
+                backend.upload(plain ? hostPlain : hostAverage, 0, average);
+            }
             optimizer.step(model.parameters(), average);
             if (memory != null) {
                 memory.afterStep(model.parameters(), optimizer);

@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.gridrun.engine.backend.AdamStep;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.ConvGeometry;
-import org.gridrun.engine.backend.LevelEncoder;
+import org.gridrun.engine.backend.LevelCodec;
 import org.gridrun.engine.backend.Shapes;
 import org.gridrun.engine.backend.Tensor;
 
@@ -28,7 +28,7 @@ public final class CudaBackend implements Backend {
     private final CudaReductions reductions;
     private final CudaSequence sequence;
     private final CudaRecurrent recurrent;
-    private final CudaLevelEncoder levelEncoder;
+    private final CudaLevelCodec levelCodec;
     private final List<CudaBuffer> buffers = new ArrayList<>();
 
     /** A backend on {@code gpu}, which it closes on {@link #close()}. */
@@ -41,7 +41,7 @@ public final class CudaBackend implements Backend {
         this.reductions = new CudaReductions(gpu, scratch);
         this.sequence = new CudaSequence(gpu);
         this.recurrent = new CudaRecurrent(gpu);
-        this.levelEncoder = new CudaLevelEncoder(gpu);
+        this.levelCodec = new CudaLevelCodec(gpu);
     }
 
     @Override
@@ -50,8 +50,8 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
-    public Optional<LevelEncoder> levelEncoder() {
-        return Optional.of(levelEncoder);
+    public Optional<LevelCodec> levelCodec() {
+        return Optional.of(levelCodec);
     }
 
     @Override
@@ -485,7 +485,7 @@ public final class CudaBackend implements Backend {
         buffers.forEach(CudaBuffer::close);
         buffers.clear();
         scratch.close();
-        levelEncoder.close();
+        levelCodec.close();
         gpu.close();
     }
 }

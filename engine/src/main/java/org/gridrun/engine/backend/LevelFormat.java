@@ -1,0 +1,28 @@
+package org.gridrun.engine.backend;
+
+/**
+ * The wire format of a level quantizer with uniform levels, as a device codec needs it: the bucket norms as
+ * little-endian float32 (the largest magnitude or the L2 norm of each bucket), then one {@code bits}-bit level index
+ * per value, least significant bit first, no padding. Index {@code j} stands for {@code norm·(−1 + j·2/(levels − 1))}.
+ *
+ * @param bits         bits per level index
+ * @param levels       uniform levels in [-1, 1], at most {@code 2^bits}
+ * @param largestNorm  whether a bucket is scaled by its largest magnitude, else by its L2 norm
+ * @param bucketStarts the first value of each bucket, then the length
+ */
+public record LevelFormat(int bits, int levels, boolean largestNorm, int[] bucketStarts) {
+    /** The number of buckets. */
+    public int buckets() {
+        return bucketStarts.length - 1;
+    }
+
+    /** The number of values. */
+    public int length() {
+        return bucketStarts[bucketStarts.length - 1];
+    }
+
+    /** The payload's bytes on the wire: {@code ceil((32·buckets + bits·length) / 8)}. */
+    public int payloadBytes() {
+        return (int) ((32L * buckets() + (long) bits * length() + 7) / 8);
+    }
+}

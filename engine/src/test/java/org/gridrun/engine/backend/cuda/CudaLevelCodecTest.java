@@ -1,0 +1,153 @@
+package org.gridrun.engine.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.DeviceEncodable;
+import org.gridrun.engine.compress.DeviceLevelPlan;
+import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.compress.TensorLayout;
+import org.gridrun.engine.train.SimulatedCollective;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The level quantizers' device codec ({@code quantize.cu}) against the CPU codec: payloads byte for byte, and the
+ * mean of the decoded payloads of two workers to the bit, for qsgd and qinf at every width and trn, on lengths and
+ * bucket sizes that leave short last buckets and codes straddling words and bytes, per layer, over two consecutive
+ * steps (the second starts later in the random stream), on gradients with a zero stretch, NaN, infinities,
+ * subnormals (whose bucket norms are subnormal) and the largest floats.
+ */
+class CudaLevelCodecTest {
+    private static final long SEED = 77;
+    private static final int WORKERS = 2;
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void payloadsAndMeansAreTheCpuCodecs(GpuTarget target) {
+        Gpu gpu = target.open();
+        int compared = 0;
+        try (CudaLevelCodec codec = new CudaLevelCodec(gpu)) {
+            for (String method : List.of("qsgd", "qinf", "trn")) {
+                for (long bits : method.equals("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
+                    for (int length : new int[] {1, 7, 1001, 20_011}) {
+                        for (long bucket : new long[] {1, 333, 8192}) {
+                            for (boolean perLayer : new boolean[] {false, true}) {
+                                compared += compare(gpu, codec, method, bits, length, bucket, perLayer);
+                            }
+                        }
+                    }
+                }
+            }
+        } finally {
+            gpu.close();
+        }
+        assertTrue(compared > 1_000_000, "compared only " + compared + " bytes");
+    }
+
+    /** Two steps of two workers of one configuration on both codecs; returns the payload bytes compared. */
+    private static int compare(Gpu gpu, CudaLevelCodec codec, String method, long bits, int length, long bucket,
+                               boolean perLayer) {
+        Map<String, Object> params = method.equals("trn")
+                ? Map.of("bucket_size", bucket, "per_layer", perLayer)
+                : Map.of("bits", bits, "bucket_size", bucket, "per_layer", perLayer);
+        Compressor[] host = new Compressor[WORKERS];
+        Compressor[] device = new Compressor[WORKERS];
+        for (int w = 0; w < WORKERS; w++) {
+            host[w] = Compressors.create(method, params, SEED).copy(w);
+            device[w] = Compressors.create(method, params, SEED).copy(w);
+            if (perLayer) {
+                host[w].bind(layout(length));
+                device[w].bind(layout(length));
+            }
+        }
+        String what = method + " bits " + bits + " length " + length + " bucket " + bucket + " per layer "
+                + perLayer;
+        long gradient = gpu.allocate(4L * length);
+        long mean = gpu.allocate(4L * length);
+        int compared = 0;
+        try {
+            for (int step = 0; step < 2; step++) {
+                float[] expectedMean = new float[length];
+                float[] decoded = new float[length];
+                DeviceLevelPlan[] plans = new DeviceLevelPlan[WORKERS];
+                for (int w = 0; w < WORKERS; w++) {
+                    float[] g = gradient(length, new Random(length * 31L + step * 7L + w + bits));
+                    gpu.upload(g, 0, gradient, length);
+                    Payload expected = host[w].encode(g, 0, length);
+                    host[w].decode(expected, decoded, 0);
+                    SimulatedCollective.addToMean(decoded, w, WORKERS, expectedMean);
+                    plans[w] = ((DeviceEncodable) device[w]).planDeviceEncode(length).orElseThrow();
+                    codec.encode(w, gradient, plans[w].format(), plans[w].key(), plans[w].firstDraw());
+                    Payload actual = plans[w].payload();
+                    codec.download(w, plans[w].format(), actual.bytes());
+                    assertEquals(expected.bits(), actual.bits(), what);
+                    assertEquals(expected.sideBits(), actual.sideBits(), what);
+                    assertArrayEquals(expected.bytes(), actual.bytes(), what + " step " + step + " worker " + w);
+                    compared += actual.bytes().length;
+                }
+                gpu.fill32(mean, 0x7FC00000, length);
+                Tensor meanTensor = Tensor.owning(new CudaBuffer(gpu, mean, length), 1, length);
+                for (int w = 0; w < WORKERS; w++) {
+                    codec.decodeIntoMean(w, plans[w].format(), w, WORKERS, meanTensor);
+                }
+                float[] actualMean = new float[length];
+                gpu.download(mean, actualMean, 0, length);
+                assertArrayEquals(bits(expectedMean), bits(actualMean), what + " step " + step + " mean");
+            }
+        } finally {
+            gpu.free(gradient);
+            gpu.free(mean);
+        }
+        return compared;
+    }
+
+    private static int[] bits(float[] values) {
+        int[] out = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            float v = values[i];
+            out[i] = Float.isNaN(v) ? 0x7FC00000 : Float.floatToRawIntBits(v);
+        }
+        return out;
+    }
+
+    /** Three tensors of about a third of {@code length} each (one when it is shorter than 3). */
+    private static TensorLayout layout(int length) {
+        if (length < 3) {
+            return new TensorLayout(List.of(new TensorLayout.Tensor("w", new int[] {length}, 0)));
+        }
+        int a = length / 3;
+        int b = length / 3 + 1;
+        return new TensorLayout(List.of(new TensorLayout.Tensor("a", new int[] {a}, 0),
+                new TensorLayout.Tensor("b", new int[] {b}, a),
+                new TensorLayout.Tensor("c", new int[] {length - a - b}, a + b)));
+    }
+
+    /** Gaussian values with a zero stretch, a subnormal stretch and scattered edge values. */
+    private static float[] gradient(int n, Random rng) {
+        float[] g = new float[n];
+        for (int i = 0; i < n; i++) {
+            g[i] = (float) rng.nextGaussian() * 0.01f;
+        }
+        for (int i = n / 2; i < Math.min(n, n / 2 + 400); i++) {
+            g[i] = 0f;
+        }
+        for (int i = n / 4; i < Math.min(n, n / 4 + 50); i++) {
+            g[i] = Float.MIN_VALUE * (i % 7);
+        }
+        float[] edges = {Float.NaN, Float.POSITIVE_INFINITY, -Float.MAX_VALUE, Float.MIN_NORMAL, -0f, 3e38f};
+        if (n > 5000) {
+            for (int k = 0; k < edges.length; k++) {
+                g[(int) ((long) (k + 1) * n / 9)] = edges[k];
+            }
+        }
+        return g;
+    }
+}
