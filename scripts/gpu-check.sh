@@ -8,7 +8,8 @@
 #   scripts/gpu-check.sh run [FILE]      on the GPU machine: unpacks the bundle and runs the CUDA tests with
 #                                        GRIDRUN_REQUIRE_CUDA=1 (a missing GPU fails instead of skipping), the
 #                                        resume tests (backend auto picks the GPU), grid-run bench train --backend
-#                                        cuda beside PyTorch when python3 imports a CUDA torch, and a short quick
+#                                        cuda beside PyTorch when python3 imports a CUDA torch, bench compressors
+#                                        --backend cuda against a device copy, and a short quick
 #                                        start on cuda; prints a summary table last and exits non-zero on a failure
 #
 # Copy the bundle and this script to the GPU machine (or run from a checkout that has both); the bundle alone also
@@ -78,13 +79,14 @@ run_unpacked() {
   # tests, whose default backend (auto) is the GPU here.
   step "cuda tests" "$java" -jar "$dir/junit.jar" execute --disable-banner --details=summary \
       --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
-      --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.Cuda\w*Test|train\.(ResumeTest|TrainJobTest))$' \
+      --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming)Test|train\.(ResumeTest|TrainJobTest))$' \
       --reports-dir "$work/junit"
   step "bench train" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
   step "bench train vit" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
   step "bench train lstm" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
   step "bench train qsgd" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4
+  step "bench compressors" "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda
   # The quick start as shipped, its defaults told to train on the GPU (auto would too; this names it).
   sed -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
   grep -q '^  backend: cuda' "$work/quickstart-cuda.yaml" || { echo "gpu-check: could not set backend: cuda"; exit 1; }

@@ -15,12 +15,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.compress.TensorLayout;
 import org.gridrun.engine.simd.Simd;
+import org.gridrun.engine.train.DeviceCodecTiming;
 import org.gridrun.jobs.UserInputException;
 import org.gridrun.jobs.local.JobLauncher;
 import picocli.CommandLine.Command;
@@ -83,6 +86,11 @@ final class BenchCompressorsCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String layoutName;
 
+    @Option(names = "--backend", paramLabel = "cpu|cuda", defaultValue = "cpu",
+            description = "Where the gradient lives: cpu (every method, on the host) or cuda (the methods that "
+                    + "encode and decode on the GPU, next to a device-to-device copy) (default: ${DEFAULT-VALUE}).")
+    String backendName;
+
     /** Untimed runs before timing anything. */
     static final int WARM_UPS = 2;
 
@@ -94,6 +102,9 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (size < 1 || repeat < 1) {
             throw new UserInputException("--size and --repeat must be positive, found " + size + " and " + repeat);
+        }
+        if (!backendName.equals("cpu")) {
+            return onDevice(out);
         }
         TensorLayout layout = layout();
         String described = describe(layout);
@@ -141,6 +152,46 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * The methods that run on {@code --backend}'s device codec, each timed against a device-to-device copy of the same
+     * floats ({@link DeviceCodecTiming}); their buckets run over one flat vector.
+     */
+    private int onDevice(PrintWriter out) {
+        List<String> capable = DeviceCodecTiming.deviceMethods();
+        List<String> names = methods == null ? capable : methods;
+        for (String name : names) {
+            if (!capable.contains(name)) {
+                throw new UserInputException(name + " does not encode on the GPU with its default parameters; "
+                        + "those that do: " + String.join(", ", capable));
+            }
+        }
+        List<DeviceCodecTiming.Row> rows;
+        try (Backend backend = openBackend()) {
+            rows = DeviceCodecTiming.measure(backend, names, size, repeat);
+            if (!csv) {
+                out.printf(Locale.ROOT, "%d float32 values on %s, best of %d, buckets over one flat vector%n", size,
+                        backend.blas(), repeat);
+                out.printf(Locale.ROOT, "%-10s %10s %10s %12s%n", "method", "GB/s", "x copy", "bits/value");
+            } else {
+                out.println("method,gbps,ratio_to_copy");
+            }
+        }
+        for (DeviceCodecTiming.Row r : rows) {
+            out.printf(Locale.ROOT, csv ? "%s,%.4f,%.4f%n" : "%-10s %10.3f %10.3f %12.3f%n", r.method(), r.gbps(),
+                    r.ratioToCopy(), r.bitsPerValue());
+        }
+        out.flush();
+        return 0;
+    }
+
+    private Backend openBackend() {
+        try {
+            return Backends.open(backendName);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new UserInputException("bench compressors --backend " + backendName + ": " + e.getMessage());
+        }
     }
 
     /** GB/s, ratio to the copies timed between its runs, and bits per value of method {@code name}, here. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.gridrun.engine.backend.Backends;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -41,5 +42,22 @@ class BenchCompressorsCommandTest {
         assertTrue(lines[3].matches("torch_qsgd,\\d+\\.\\d{4},\\d+\\.\\d{4}"), lines[3]);
         String[] table = run("bench", "compressors", "--method", "qsgd", "--size", "50001", "--repeat", "1");
         assertTrue(table[table.length - 1].matches("torch_qsgd .*qsgd is \\d+\\.\\dx it"), table[table.length - 1]);
+    }
+
+    @Test
+    void onCudaOnlyTheDeviceMethodsAreAcceptedAndAMissingGpuIsNamed() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = GridRun.commandLine();
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(2, cli.execute("bench", "compressors", "--backend", "cuda", "--method", "powersgd"));
+        assertTrue(err.toString().contains("powersgd does not encode on the GPU")
+                && err.toString().contains("qsgd"), err.toString());
+        boolean gpu = Backends.probe().stream().anyMatch(p -> p.name().equals("cuda") && p.available());
+        assumeTrue(!gpu, "a GPU is here: the bench runs (gpu-check.sh runs it)");
+        StringWriter err2 = new StringWriter();
+        cli.setErr(new PrintWriter(err2, true));
+        assertEquals(2, cli.execute("bench", "compressors", "--backend", "cuda", "--size", "1000"));
+        assertTrue(err2.toString().contains("backend cuda is not available"), err2.toString());
     }
 }

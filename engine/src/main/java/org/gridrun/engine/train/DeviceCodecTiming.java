@@ -1,0 +1,107 @@
+package org.gridrun.engine.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.LevelCodec;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.DeviceEncodable;
+import org.gridrun.engine.compress.DeviceLevelPlan;
+
+/**
+ * Encode + decode time of the methods that run on a backend's device codec ({@link Backend#levelCodec()}), each
+ * with its default parameters on one Gaussian vector in device memory, next to a device-to-device copy of the same
+ * vector timed between the method's repetitions: {@code grid-run bench compressors --backend cuda}. Each timing is
+ * the best of its repetitions after two untimed ones, the device synchronised before the clock stops.
+ */
+public final class DeviceCodecTiming {
+    /**
+     * One method's row: encode + decode throughput in GB/s of float32 input, the copy's time over the method's (a
+     * ratio of 1 is as fast as copying the floats once), and the payload's bits per value.
+     */
+    public record Row(String method, double gbps, double ratioToCopy, double bitsPerValue) {
+    }
+
+    private DeviceCodecTiming() {
+    }
+
+    /**
+     * The methods that, with their default parameters, always encode on a device codec (not those that do only until
+     * they refit their levels).
+     */
+    public static List<String> deviceMethods() {
+        List<String> names = new ArrayList<>();
+        for (String name : Compressors.names()) {
+            Compressor compressor = Compressors.create(name, Map.of(), 1);
+            if (plan(compressor, 64) != null && !((DeviceEncodable) compressor).levelsAdapt()) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Times {@code methods} (each of {@link #deviceMethods}) on {@code backend} over {@code size} values; the copy's
+     * row comes first, named {@code copy}, its ratio 1.
+     */
+    public static List<Row> measure(Backend backend, List<String> methods, int size, int repeat) {
+        LevelCodec codec = backend.levelCodec().orElseThrow(() -> new IllegalArgumentException(
+                "the " + backend.name() + " backend encodes on the host; bench compressors measures it there"));
+        float[] values = new float[size];
+        Random rng = new Random(1);
+        for (int i = 0; i < size; i++) {
+            values[i] = (float) rng.nextGaussian();
+        }
+        List<Row> rows = new ArrayList<>();
+        try (Tensor gradient = backend.allocate(1, size); Tensor out = backend.allocate(1, size)) {
+            backend.upload(values, 0, gradient);
+            double copy = best(backend, repeat, () -> backend.copy(gradient, out));
+            rows.add(new Row("copy", gbps(size, copy), 1, 32));
+            for (String method : methods) {
+                Compressor compressor = Compressors.create(method, Map.of(), 1);
+                DeviceLevelPlan first = plan(compressor, size);
+                if (first == null) {
+                    throw new IllegalArgumentException(method + " does not encode on the " + backend.name()
+                            + " device with its default parameters");
+                }
+                double seconds = best(backend, repeat, () -> {
+                    DeviceLevelPlan plan = plan(compressor, size);
+                    codec.encode(0, gradient, plan.format(), plan.key(), plan.firstDraw());
+                    codec.decodeIntoMean(0, plan.format(), 0, 1, out);
+                });
+                double copyNow = best(backend, repeat, () -> backend.copy(gradient, out));
+                rows.add(new Row(method, gbps(size, seconds), copyNow / seconds, (double) first.payloadBits() / size));
+            }
+        }
+        return rows;
+    }
+
+    private static DeviceLevelPlan plan(Compressor compressor, int size) {
+        return compressor instanceof DeviceEncodable encodable
+                ? encodable.planDeviceEncode(size).orElse(null) : null;
+    }
+
+    /** The best of {@code repeat} timings of {@code body} after two untimed runs, in seconds. */
+    private static double best(Backend backend, int repeat, Runnable body) {
+        double best = Double.POSITIVE_INFINITY;
+        for (int r = -2; r < repeat; r++) {
+            backend.synchronize();
+            long start = System.nanoTime();
+            body.run();
+            backend.synchronize();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (r >= 0) {
+                best = Math.min(best, seconds);
+            }
+        }
+        return best;
+    }
+
+    private static double gbps(int size, double seconds) {
+        return 4.0 * size / seconds / 1e9;
+    }
+}

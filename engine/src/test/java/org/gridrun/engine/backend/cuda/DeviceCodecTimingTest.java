@@ -1,0 +1,45 @@
+package org.gridrun.engine.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.train.DeviceCodecTiming;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** {@code bench compressors --backend cuda}'s measurement: which methods it times, and rows that add up. */
+class DeviceCodecTimingTest {
+    @Test
+    void theUniformLevelQuantizersRunOnTheDevice() {
+        assertEquals(List.of("qinf", "qsgd", "trn"), DeviceCodecTiming.deviceMethods().stream().sorted().toList());
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void rowsGiveThroughputAndBitsAgainstTheCopy(GpuTarget target) {
+        try (Backend backend = target.backend()) {
+            List<DeviceCodecTiming.Row> rows = DeviceCodecTiming.measure(backend, List.of("qsgd", "trn"), 5000, 2);
+            assertEquals(List.of("copy", "qsgd", "trn"), rows.stream().map(DeviceCodecTiming.Row::method).toList());
+            for (DeviceCodecTiming.Row r : rows) {
+                assertTrue(r.gbps() > 0 && Double.isFinite(r.gbps()), r.toString());
+                assertTrue(r.ratioToCopy() > 0 && Double.isFinite(r.ratioToCopy()), r.toString());
+            }
+            // qsgd's defaults: 4 bits a value, one float32 norm per 8192-value bucket (one of 5000 values)
+            assertEquals(4 + 32.0 / 5000, rows.get(1).bitsPerValue(), 1e-12);
+        }
+    }
+
+    @Test
+    void aBackendWithoutADeviceCodecIsRefused() {
+        try (Backend cpu = new CpuBackend()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> DeviceCodecTiming.measure(cpu, List.of("qsgd"), 100, 1));
+            assertTrue(e.getMessage().contains("encodes on the host"), e.getMessage());
+        }
+    }
+}
