@@ -12,7 +12,7 @@
 //     (__shfl_down_sync, __shfl_xor_sync with the full mask) only in blocks of whole warps, all lanes taking part;
 //   - device math from this list: expf logf sqrtf rsqrtf fabsf fmaxf fminf fmaf exp log sqrt fabs fmax fmin fma,
 //     min and max on ints, __float_as_uint __uint_as_float __float_as_int __int_as_float, __ldg, the rounded
-//     __fadd_rn __fsub_rn __fmul_rn __fdiv_rn __fsqrt_rn __fmaf_rn __dadd_rn __dmul_rn (no FMA contraction), float2/float4 and
+//     __fadd_rn __fsub_rn __fmul_rn __fdiv_rn __fsqrt_rn __fmaf_rn __dadd_rn __dsub_rn __dmul_rn (no FMA contraction), float2/float4 and
 //     make_float2/make_float4 (16-byte accesses must be 16-byte aligned, as on the GPU).
 #pragma once
 

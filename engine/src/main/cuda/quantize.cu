@@ -1,13 +1,15 @@
-// Level quantizers on the GPU (CudaLevelEncoder): the payload of qsgd and qinf, byte for byte what the CPU encoder
-// (org.gridrun.engine.compress.LevelQuantizer) writes for the same random stream.
+// Level quantizers on the GPU (CudaLevelCodec): the payloads of qsgd, qinf, trn, nuq and the adaptive methods, byte
+// for byte what the CPU encoder (org.gridrun.engine.compress.LevelQuantizer) writes for the same random stream.
 //
 // The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
 // level index per value, least significant bit first, no padding. Two kernels:
 //   - gr_level_norms: one thread per bucket, the CPU's order of additions (four interleaved double chains over the
 //     bucket, the tail on the first; Moments.squares) or the largest sign-cleared bit pattern;
-//   - gr_level_uniform_codes: one thread per 32-bit word of the codes, which computes the (at most 33) codes that
-//     touch its word; a code that straddles two words is computed by both threads, alike. No thread writes another's
-//     word, so there are no atomics and the bits do not depend on the schedule.
+//   - gr_level_uniform_codes (uniform levels, rounded arithmetically) and gr_level_search_codes (any levels, through
+//     LevelSearch's cell tables): one thread per 32-bit word of the codes, which computes the (at most 32) codes
+//     that touch its word; a code that straddles two words is computed by both threads, alike. No thread writes
+//     another's word, so there are no atomics and the bits do not depend on the schedule.
+// gr_level_decode_mean decodes a payload into the workers' mean, as the host's collective does.
 // Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
 #include "gridrun.cuh"
 
@@ -120,15 +122,80 @@ extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, c
     }
 }
 
+// The level index of value e for any sorted levels (LevelSearch.index on r = v·(1/‖b‖) in double): the cell of r
+// gives a first bracket, widened until it holds r, then halved; the upper level with probability
+// (r − l_lo)·inverseGap_lo, as floor of that plus u/2^16. Values at or below the first level (and NaN) give 0, at or
+// above the last the top index; a zero or non-finite norm gives 0.
+__device__ __forceinline__ unsigned gr_search_code(const float* g, const int* starts, int buckets, const float* norms,
+                                                   const double* levels, int top, const double* inverseGap,
+                                                   const int* below, const int* above, int cells,
+                                                   unsigned long long key, long long first, long long e) {
+    float scale = norms[gr_bucket_of(starts, buckets, e)];
+    if (scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f)) {
+        return 0;
+    }
+    double r = __dmul_rn((double) g[e], 1.0 / (double) scale);
+    if (!(r > levels[0])) {
+        return 0;
+    }
+    if (r >= levels[top]) {
+        return (unsigned) top;
+    }
+    int c = min((int) __dmul_rn(__dadd_rn(r, 1.0), (double) (cells / 2)), cells - 1);
+    int lo = below[c];
+    int hi = above[c];
+    while (lo > 0 && levels[lo] > r) {
+        lo--;
+    }
+    while (hi < top && levels[hi] < r) {
+        hi++;
+    }
+    while (hi - lo > 1) {
+        int mid = (lo + hi) >> 1;
+        if (levels[mid] <= r) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
+    double u = (double) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
+    return (unsigned) (lo + (int) __dadd_rn(__dmul_rn(__dsub_rn(r, levels[lo]), inverseGap[lo]),
+                                            u * 1.52587890625e-05));
+}
+
+// gr_level_uniform_codes for any sorted levels, through LevelSearch's tables (gr_search_code).
+extern "C" __global__ void gr_level_search_codes(const float* g, long long n, const int* starts, int buckets,
+                                                 const float* norms, int bits, const double* levels, int top,
+                                                 const double* inverseGap, const int* below, const int* above,
+                                                 int cells, unsigned long long key, long long first, unsigned* words,
+                                                 long long wordCount) {
+    GR_FOR_EACH(w, wordCount) {
+        long long lowBit = 32 * w;
+        long long e = lowBit / bits;
+        long long last = (lowBit + 31) / bits;
+        if (last > n - 1) {
+            last = n - 1;
+        }
+        unsigned long long word = 0;
+        for (; e <= last; e++) {
+            unsigned long long code = gr_search_code(g, starts, buckets, norms, levels, top, inverseGap, below, above,
+                                                     cells, key, first, e) & ((1ULL << bits) - 1ULL);
+            long long shift = e * bits - lowBit;
+            word |= shift >= 0 ? code << shift : code >> -shift;
+        }
+        words[w] = (unsigned) word;
+    }
+}
+
 // Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
 // after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
-// (1f/workers). Index j of a bucket with norm s decodes to (float) (s·(−1 + j·2/(levels − 1))) in double, an index
-// past the levels to NaN, every index of a zero norm to 0 and of a non-finite norm to NaN. One thread per value.
-extern "C" __global__ void gr_level_uniform_decode_mean(const unsigned char* payload, long long n, const int* starts,
-                                                        int buckets, int bits, int levels, int worker, int workers,
-                                                        float inverse, float* mean) {
+// (1f/workers). Index j of a bucket with norm s decodes to (float) (s·levels[j]) in double, an index past the
+// `count` levels to NaN, every index of a zero norm to 0 and of a non-finite norm to NaN. One thread per value.
+extern "C" __global__ void gr_level_decode_mean(const unsigned char* payload, long long n, const int* starts,
+                                                int buckets, int bits, const double* levels, int count, int worker,
+                                                int workers, float inverse, float* mean) {
     const float* norms = (const float*) payload;
-    double spacing = 2.0 / (levels - 1);
     GR_FOR_EACH(e, n) {
         float scale = norms[gr_bucket_of(starts, buckets, e)];
         long long bit = 32LL * buckets + e * bits;
@@ -142,10 +209,10 @@ extern "C" __global__ void gr_level_uniform_decode_mean(const unsigned char* pay
         float v;
         if (scale == 0.0f) {
             v = 0.0f;
-        } else if (!(fabsf(scale) <= 3.4028235e38f) || j >= levels) {
+        } else if (!(fabsf(scale) <= 3.4028235e38f) || j >= count) {
             v = __int_as_float(0x7FC00000);
         } else {
-            v = (float) __dmul_rn((double) scale, __dadd_rn(-1.0, __dmul_rn((double) j, spacing)));
+            v = (float) __dmul_rn((double) scale, levels[j]);
         }
         float m = worker == 0 ? v : __fadd_rn(mean[e], v);
         mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;

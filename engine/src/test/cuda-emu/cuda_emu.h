@@ -162,6 +162,9 @@ inline float __fmaf_rn(float a, float b, float c) {
 inline double __dadd_rn(double a, double b) {
     return a + b;
 }
+inline double __dsub_rn(double a, double b) {
+    return a - b;
+}
 inline double __dmul_rn(double a, double b) {
     return a * b;
 }

@@ -63,6 +63,13 @@ GR_JNI(void, nDownload)(JNIEnv* env, jclass, jlong handle, jlong src, jfloatArra
     });
 }
 
+GR_JNI(void, nUploadBytes)(JNIEnv* env, jclass, jlong handle, jbyteArray src, jlong dst, jint count) {
+    guarded(env, [&] {
+        char* to = gr_emu::at(device(handle), (uint64_t) dst, (uint64_t) count, "upload");
+        env->GetByteArrayRegion(src, 0, count, reinterpret_cast<jbyte*>(to));
+    });
+}
+
 GR_JNI(void, nDownloadBytes)(JNIEnv* env, jclass, jlong handle, jlong src, jbyteArray dst, jint count) {
     guarded(env, [&] {
         char* from = gr_emu::at(device(handle), (uint64_t) src, (uint64_t) count, "download");

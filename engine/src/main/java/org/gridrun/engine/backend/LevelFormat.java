@@ -1,16 +1,20 @@
 package org.gridrun.engine.backend;
 
 /**
- * The wire format of a level quantizer with uniform levels, as a device codec needs it: the bucket norms as
- * little-endian float32 (the largest magnitude or the L2 norm of each bucket), then one {@code bits}-bit level index
- * per value, least significant bit first, no padding. Index {@code j} stands for {@code norm·(−1 + j·2/(levels − 1))}.
+ * The wire format of a bucketed level quantizer, as a device codec needs it: the bucket norms as little-endian
+ * float32 (the largest magnitude or the L2 norm of each bucket), then one {@code bits}-bit level index per value,
+ * least significant bit first, no padding. Index {@code j} of a bucket with norm {@code s} decodes to
+ * {@code (float) (s·levels[j])}.
  *
  * @param bits         bits per level index
- * @param levels       uniform levels in [-1, 1], at most {@code 2^bits}
+ * @param levels       the levels, sorted, in [-1, 1], at most {@code 2^bits}
+ * @param search       how a value finds its two levels when they are not uniform; null for uniform levels, which
+ *                     round arithmetically
  * @param largestNorm  whether a bucket is scaled by its largest magnitude, else by its L2 norm
  * @param bucketStarts the first value of each bucket, then the length
  */
-public record LevelFormat(int bits, int levels, boolean largestNorm, int[] bucketStarts) {
+public record LevelFormat(int bits, double[] levels, LevelSearchTable search, boolean largestNorm,
+                          int[] bucketStarts) {
     /** The number of buckets. */
     public int buckets() {
         return bucketStarts.length - 1;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.gridrun.engine.compress.levels.Density;
 import org.gridrun.engine.compress.levels.DensityFit;
@@ -80,6 +81,23 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
             refit(gradient, offset, length);
         }
         return super.encode(gradient, offset, length);
+    }
+
+    /**
+     * {@inheritDoc} A step that refits the levels plans on the device only when a sampler lends the fit its
+     * gradients; one that would fit to the encoded gradient itself is the host's (empty, the step not counted).
+     */
+    @Override
+    public Optional<DeviceLevelPlan> planDeviceEncode(int length) {
+        boolean refits = refitsAt(step + 1, params.osnapIter());
+        if (!encodesOnDevice(length) || refits && sampler == null) {
+            return Optional.empty();
+        }
+        step++;
+        if (refits) {
+            refit(null, 0, length);
+        }
+        return super.planDeviceEncode(length);
     }
 
     @Override

@@ -3,7 +3,7 @@ package org.gridrun.engine.compress;
 import org.gridrun.engine.backend.LevelFormat;
 
 /**
- * One step's encode of a level quantizer with uniform levels, as a device codec
+ * One step's encode of a level quantizer, as a device codec
  * ({@link org.gridrun.engine.backend.LevelCodec}) needs it to write the payload {@link LevelQuantizer#encode} would
  * have written, byte for byte.
  *

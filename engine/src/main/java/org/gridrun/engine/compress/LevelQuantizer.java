@@ -216,20 +216,26 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         return adaptive;
     }
 
-    /** {@inheritDoc} Only the host encodes levels that are not uniform, clipped values or raw buckets. */
+    /** Whether an encode of {@code length} values can run on a device: not with clipped values or raw buckets. */
+    protected final boolean encodesOnDevice(int length) {
+        return !clips() && buckets.forLength(length).quantizedValues() == length;
+    }
+
+    /** {@inheritDoc} Only the host encodes clipped values or raw buckets. */
     @Override
     public Optional<DeviceLevelPlan> planDeviceEncode(int length) {
-        Buckets b = buckets.forLength(length);
-        if (!uniform || clips() || b.quantizedValues() != length) {
+        if (!encodesOnDevice(length)) {
             return Optional.empty();
         }
+        Buckets b = buckets.forLength(length);
         int[] starts = new int[b.count() + 1];
         for (int k = 0; k <= b.count(); k++) {
             starts[k] = b.start(k);
         }
         long first = rng.counter();
         rng.seek(first + Uniform16.draws(length));
-        LevelFormat format = new LevelFormat(bits, levels.length, norm == Norm.LINF, starts);
+        LevelFormat format = new LevelFormat(bits, levels.clone(), uniform ? null : search.table(), norm == Norm.LINF,
+                starts);
         return Optional.of(new DeviceLevelPlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first,
                 payloadBits(length), 32L * b.count()));
     }

@@ -1,5 +1,7 @@
 package org.gridrun.engine.compress;
 
+import org.gridrun.engine.backend.LevelSearchTable;
+
 /**
  * Finds the two levels around a scaled value in constant time for any sorted levels in [-1, 1], and rounds between
  * them without bias.
@@ -42,6 +44,11 @@ final class LevelSearch {
             below[c] = lo;
             above[c] = Math.max(hi, lo);
         }
+    }
+
+    /** The tables, for a device that searches as {@link #index} does. */
+    LevelSearchTable table() {
+        return new LevelSearchTable(inverseGap.clone(), below.clone(), above.clone());
     }
 
     /**

@@ -23,6 +23,8 @@ final class DeviceEncoding {
     private final LevelCodec codec;
     /** This step's plan of each worker, null where the host encodes. */
     private final DeviceLevelPlan[] plans;
+    /** A copy of the gradient being encoded, for a method whose level fit computes gradients into the worker's. */
+    private Tensor held;
 
     private DeviceEncoding(Backend backend, LevelCodec codec, int workers) {
         this.backend = backend;
@@ -51,12 +53,21 @@ final class DeviceEncoding {
         if (!(compressor instanceof DeviceEncodable encodable) || compressor.aggregation() != Aggregation.ALL_GATHER) {
             return null;
         }
+        Tensor source = gradient;
+        if (encodable.levelsAdapt()) {
+            // a refit while planning draws sampled gradients into the worker's gradient tensor (Worker.sampleGradient)
+            if (held == null || held.size() != gradient.size()) {
+                held = backend.allocate(1, gradient.size());
+            }
+            backend.copy(gradient, held);
+            source = held;
+        }
         Optional<DeviceLevelPlan> planned = encodable.planDeviceEncode(gradient.size());
         if (planned.isEmpty()) {
             return null;
         }
         DeviceLevelPlan plan = planned.get();
-        codec.encode(w, gradient, plan.format(), plan.key(), plan.firstDraw());
+        codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
         backend.synchronize();
         plans[w] = plan;
         return plan.payload();

@@ -66,9 +66,7 @@ final class ListCommand implements Callable<Integer> {
         try {
             if (Compressors.create(provider.name(), Map.of(), 0) instanceof DeviceEncodable encodable
                     && encodable.planDeviceEncode(4096).isPresent()) {
-                return encodable.levelsAdapt()
-                        ? "encodes on the GPU while its levels are uniform, on the host once it refits them"
-                        : "encodes on the GPU with these defaults (only the payload crosses to the host)";
+                return "encodes on the GPU with these defaults (only the payload crosses to the host)";
             }
         } catch (RuntimeException e) {
             // a method that needs parameters without defaults: its encode is the host's

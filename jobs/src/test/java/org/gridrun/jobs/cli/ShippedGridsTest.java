@@ -64,8 +64,9 @@ class ShippedGridsTest {
         assertTrue(text.contains("none") && text.contains("all-reduce"), text);
         assertTrue(text.contains("bucket_size") && text.contains("8192"), text);
         assertTrue(onCuda(text, "qsgd").contains("encodes on the GPU with these defaults"), text);
-        assertTrue(onCuda(text, "alq").contains("while its levels are uniform"), text);
-        assertTrue(onCuda(text, "nuq").contains("on the host"), text);
+        assertTrue(onCuda(text, "alq").contains("encodes on the GPU"), text);
+        assertTrue(onCuda(text, "nuq").contains("encodes on the GPU"), text);
+        assertTrue(onCuda(text, "trn").contains("encodes on the GPU"), text);
         assertTrue(onCuda(text, "powersgd").contains("on the host"), text);
     }
 

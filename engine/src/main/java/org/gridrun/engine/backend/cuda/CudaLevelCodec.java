@@ -1,10 +1,13 @@
 package org.gridrun.engine.backend.cuda;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.gridrun.engine.backend.LevelCodec;
 import org.gridrun.engine.backend.LevelFormat;
+import org.gridrun.engine.backend.LevelSearchTable;
 import org.gridrun.engine.backend.Tensor;
 
 /**
@@ -13,17 +16,75 @@ import org.gridrun.engine.backend.Tensor;
  * ({@code LevelQuantizer.planDeviceEncode}), and decoded from there into the workers' mean as the host collective
  * does, to the bit.
  *
- * <p>Each slot (a worker) keeps its payload buffer, grown once to the largest payload; the bucket starts are uploaded
- * when they change. {@link #close()} frees everything.
+ * <p>Each slot (a worker) keeps its payload buffer, grown once to the largest payload, and its levels (with their
+ * search tables), uploaded when they change; a method that refits its levels uploads them again. The bucket starts,
+ * shared, are uploaded when they change. {@link #close()} frees everything.
  */
 final class CudaLevelCodec implements LevelCodec, AutoCloseable {
     private final Gpu gpu;
-    private final List<long[]> slots = new ArrayList<>();  // {address, capacity in bytes}
-    private int[] starts = new int[0];
-    private long startsAddress;
+    private final List<Slot> slots = new ArrayList<>();
+    private final Upload starts;
 
     CudaLevelCodec(Gpu gpu) {
         this.gpu = gpu;
+        this.starts = new Upload(gpu);
+    }
+
+    /** A worker's device buffers: its payload and its levels. */
+    private static final class Slot {
+        final Upload payload;
+        final Upload levels;
+
+        Slot(Gpu gpu) {
+            payload = new Upload(gpu);
+            levels = new Upload(gpu);
+        }
+    }
+
+    /** A device buffer that holds the last bytes uploaded to it, grown as needed. */
+    private static final class Upload {
+        private final Gpu gpu;
+        private byte[] content = new byte[0];
+        private long address;
+        private long capacity;
+
+        Upload(Gpu gpu) {
+            this.gpu = gpu;
+        }
+
+        /** The buffer, at least {@code bytes} long; what it held is lost when it grows. */
+        long reserve(long bytes) {
+            if (bytes > capacity) {
+                free();
+                address = gpu.allocate(bytes);
+                capacity = bytes;
+            }
+            return address;
+        }
+
+        /** The buffer holding {@code bytes}, uploaded only when they differ from the last. */
+        long holding(byte[] bytes) {
+            if (!Arrays.equals(content, bytes)) {
+                content = new byte[0];
+                reserve(Math.max(4, bytes.length));
+                gpu.uploadBytes(bytes, address, bytes.length);
+                content = bytes;
+            }
+            return address;
+        }
+
+        long address() {
+            return address;
+        }
+
+        void free() {
+            if (address != 0) {
+                gpu.free(address);
+                address = 0;
+                capacity = 0;
+                content = new byte[0];
+            }
+        }
     }
 
     @Override
@@ -37,23 +98,36 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
 
     /** {@link #encode(int, Tensor, LevelFormat, long, long)} of the floats at device address {@code gradient}. */
     void encode(int slot, long gradient, LevelFormat format, long key, long firstDraw) {
+        Slot s = slot(slot);
         int buckets = format.buckets();
         long n = format.length();
         long words = Launches.ceilDiv((long) format.bits() * n, 32);
-        long startsOnDevice = starts(format.bucketStarts());
-        long payload = payload(slot, 4L * (buckets + words));
+        long startsOnDevice = starts.holding(ints(format.bucketStarts()));
+        long levels = s.levels.holding(levelBlock(format));
+        long payload = s.payload.reserve(4L * (buckets + words));
         Launches.linear(gpu, "gr_level_norms", buckets, KernelArgs.of().address(gradient).address(startsOnDevice)
                 .i32(buckets).i32(format.largestNorm() ? 1 : 0).address(payload));
-        if (words > 0) {
-            Launches.linear(gpu, "gr_level_uniform_codes", words, KernelArgs.of().address(gradient).i64(n)
-                    .address(startsOnDevice).i32(buckets).address(payload).i32(format.bits())
-                    .i32(format.levels() - 1).i64(key).i64(firstDraw).address(payload + 4L * buckets).i64(words));
+        if (words == 0) {
+            return;
         }
+        int top = format.levels().length - 1;
+        KernelArgs args = KernelArgs.of().address(gradient).i64(n).address(startsOnDevice).i32(buckets)
+                .address(payload).i32(format.bits());
+        LevelSearchTable table = format.search();
+        if (table == null) {
+            args.i32(top);
+        } else {
+            int count = format.levels().length;
+            args.address(levels).i32(top).address(levels + 8L * count).address(levels + 8L * (2 * count - 1))
+                    .address(levels + 8L * (2 * count - 1) + 4L * table.cells()).i32(table.cells());
+        }
+        args.i64(key).i64(firstDraw).address(payload + 4L * buckets).i64(words);
+        Launches.linear(gpu, table == null ? "gr_level_uniform_codes" : "gr_level_search_codes", words, args);
     }
 
     @Override
     public void download(int slot, LevelFormat format, byte[] out) {
-        gpu.downloadBytes(slots.get(slot)[0], out, format.payloadBytes());
+        gpu.downloadBytes(slot(slot).payload.address(), out, format.payloadBytes());
     }
 
     @Override
@@ -62,60 +136,61 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
             throw new IllegalArgumentException("a payload of " + format.length() + " values into a mean of "
                     + mean.size());
         }
-        Launches.linear(gpu, "gr_level_uniform_decode_mean", format.length(), KernelArgs.of()
-                .address(slots.get(slot)[0]).i64(format.length()).address(starts(format.bucketStarts()))
-                .i32(format.buckets()).i32(format.bits()).i32(format.levels()).i32(worker).i32(workers)
-                .f32(1f / workers).address(CudaBuffer.of(mean)));
+        Slot s = slot(slot);
+        Launches.linear(gpu, "gr_level_decode_mean", format.length(), KernelArgs.of().address(s.payload.address())
+                .i64(format.length()).address(starts.holding(ints(format.bucketStarts()))).i32(format.buckets())
+                .i32(format.bits()).address(s.levels.holding(levelBlock(format))).i32(format.levels().length)
+                .i32(worker).i32(workers).f32(1f / workers).address(CudaBuffer.of(mean)));
     }
 
-    /** The device copy of {@code bucketStarts}, uploaded when they change. */
-    private long starts(int[] bucketStarts) {
-        if (!Arrays.equals(starts, bucketStarts)) {
-            if (startsAddress != 0) {
-                gpu.free(startsAddress);
-                startsAddress = 0;
-            }
-            starts = bucketStarts.clone();
-            startsAddress = gpu.allocate(4L * starts.length);
-            // The upload copies bits; a non-negative index below 2^31 read as a float is never a NaN pattern
-            // that a copy could change (those start at 0x7F800001, past any gradient length used here).
-            float[] bits = new float[starts.length];
-            for (int k = 0; k < starts.length; k++) {
-                bits[k] = Float.intBitsToFloat(starts[k]);
-            }
-            gpu.upload(bits, 0, startsAddress, bits.length);
-        }
-        return startsAddress;
-    }
-
-    /** {@code slot}'s payload buffer, at least {@code bytes} long. */
-    private long payload(int slot, long bytes) {
+    private Slot slot(int slot) {
         while (slots.size() <= slot) {
-            slots.add(new long[2]);
+            slots.add(new Slot(gpu));
         }
-        long[] s = slots.get(slot);
-        if (bytes > s[1]) {
-            if (s[0] != 0) {
-                gpu.free(s[0]);
+        return slots.get(slot);
+    }
+
+    /**
+     * The levels as little-endian doubles, then, where the format searches, the inverse gaps (doubles) and the
+     * cells' below and above indices (ints): the layout {@link #encode} hands the kernels.
+     */
+    private static byte[] levelBlock(LevelFormat format) {
+        double[] levels = format.levels();
+        LevelSearchTable table = format.search();
+        int bytes = 8 * levels.length + (table == null ? 0 : 8 * table.inverseGap().length + 8 * table.cells());
+        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        for (double l : levels) {
+            b.putDouble(l);
+        }
+        if (table != null) {
+            for (double g : table.inverseGap()) {
+                b.putDouble(g);
             }
-            s[0] = gpu.allocate(bytes);
-            s[1] = bytes;
+            for (int i : table.below()) {
+                b.putInt(i);
+            }
+            for (int i : table.above()) {
+                b.putInt(i);
+            }
         }
-        return s[0];
+        return b.array();
+    }
+
+    private static byte[] ints(int[] values) {
+        ByteBuffer b = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (int v : values) {
+            b.putInt(v);
+        }
+        return b.array();
     }
 
     @Override
     public void close() {
-        for (long[] s : slots) {
-            if (s[0] != 0) {
-                gpu.free(s[0]);
-            }
+        for (Slot s : slots) {
+            s.payload.free();
+            s.levels.free();
         }
         slots.clear();
-        if (startsAddress != 0) {
-            gpu.free(startsAddress);
-            startsAddress = 0;
-        }
-        starts = new int[0];
+        starts.free();
     }
 }

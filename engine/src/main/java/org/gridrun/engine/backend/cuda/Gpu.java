@@ -33,6 +33,9 @@ interface Gpu extends AutoCloseable {
     /** Copies {@code count} floats from device address {@code src} into {@code dst[dstOffset…]}. */
     void download(long src, float[] dst, int dstOffset, int count);
 
+    /** Copies {@code count} bytes from {@code src[0…]} to device address {@code dst}. */
+    void uploadBytes(byte[] src, long dst, int count);
+
     /** Copies {@code count} bytes from device address {@code src} into {@code dst[0…]}. */
     void downloadBytes(long src, byte[] dst, int count);
 

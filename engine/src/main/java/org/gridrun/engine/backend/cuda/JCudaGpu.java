@@ -240,6 +240,15 @@ final class JCudaGpu implements Gpu {
     }
 
     @Override
+    public void uploadBytes(byte[] src, long dst, int count) {
+        enter();
+        ByteBuffer buffer = staging(count);
+        buffer.duplicate().put(src, 0, count);
+        cuMemcpyHtoDAsync(pointer(dst, count), staging, count, stream);
+        stagingBusy = true;
+    }
+
+    @Override
     public void downloadBytes(long src, byte[] dst, int count) {
         enter();
         ByteBuffer buffer = staging(count);

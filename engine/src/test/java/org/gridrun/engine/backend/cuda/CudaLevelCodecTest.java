@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The level quantizers' device codec ({@code quantize.cu}) against the CPU codec: payloads byte for byte, and the
- * mean of the decoded payloads of two workers to the bit, for qsgd and qinf at every width and trn, on lengths and
+ * mean of the decoded payloads of two workers to the bit, for qsgd, qinf, nuq (exponential levels, searched) and
+ * amq (its initial levels) at widths 1 to 8 and trn, on lengths and
  * bucket sizes that leave short last buckets and codes straddling words and bytes, per layer, over two consecutive
  * steps (the second starts later in the random stream), on gradients with a zero stretch, NaN, infinities,
  * subnormals (whose bucket norms are subnormal) and the largest floats.
@@ -35,7 +36,7 @@ class CudaLevelCodecTest {
         Gpu gpu = target.open();
         int compared = 0;
         try (CudaLevelCodec codec = new CudaLevelCodec(gpu)) {
-            for (String method : List.of("qsgd", "qinf", "trn")) {
+            for (String method : List.of("qsgd", "qinf", "trn", "nuq", "amq")) {
                 for (long bits : method.equals("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
                     for (int length : new int[] {1, 7, 1001, 20_011}) {
                         for (long bucket : new long[] {1, 333, 8192}) {

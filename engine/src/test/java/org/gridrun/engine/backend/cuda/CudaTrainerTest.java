@@ -85,28 +85,31 @@ class CudaTrainerTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void levelQuantizersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
-        Map<String, Object> params = mlp(3, 12);
-        params.put("log_interval", 4L);
-        params.put("chkpt_iter", 12L);
-        params.put("method", "qsgd");
-        params.put("bits", 3L);
-        params.put("bucket_size", 100L);
-        List<MetricRecord> device = train(target.backend(), params);
-        List<MetricRecord> host;
-        System.setProperty("gridrun.device_encode", "false");
-        try {
-            host = train(target.backend(), params);
-        } finally {
-            System.clearProperty("gridrun.device_encode");
-        }
-        assertEquals(host.size(), device.size());
-        assertTrue(host.stream().anyMatch(r -> r.name().equals("bits") && r.value() > 0), "payloads were sent");
-        for (int i = 0; i < host.size(); i++) {
-            MetricRecord e = host.get(i);
-            MetricRecord a = device.get(i);
-            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step());
-            assertEquals(e.value(), a.value(), 0, "device against host encode on " + target + ": " + e.name() + "@"
-                    + e.step());
+        // qsgd rounds arithmetically, nuq searches its exponential levels, alq refits its levels at steps 4 and 8
+        for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("method", "qsgd", "bits", 3L),
+                Map.of("method", "nuq", "bits", 3L), Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"))) {
+            Map<String, Object> params = mlp(3, 12);
+            params.put("log_interval", 4L);
+            params.put("chkpt_iter", 12L);
+            params.put("bucket_size", 100L);
+            params.putAll(method);
+            List<MetricRecord> device = train(target.backend(), params);
+            List<MetricRecord> host;
+            System.setProperty("gridrun.device_encode", "false");
+            try {
+                host = train(target.backend(), params);
+            } finally {
+                System.clearProperty("gridrun.device_encode");
+            }
+            assertEquals(host.size(), device.size());
+            assertTrue(host.stream().anyMatch(r -> r.name().equals("bits") && r.value() > 0), "payloads were sent");
+            for (int i = 0; i < host.size(); i++) {
+                MetricRecord e = host.get(i);
+                MetricRecord a = device.get(i);
+                assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step());
+                assertEquals(e.value(), a.value(), 0, method + ", device against host encode on " + target + ": "
+                        + e.name() + "@" + e.step());
+            }
         }
     }
 }

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** {@code bench compressors --backend cuda}'s measurement: which methods it times, and rows that add up. */
 class DeviceCodecTimingTest {
     @Test
-    void theUniformLevelQuantizersRunOnTheDevice() {
-        assertEquals(List.of("qinf", "qsgd", "trn"), DeviceCodecTiming.deviceMethods().stream().sorted().toList());
+    void theLevelQuantizersWithFixedLevelsRunOnTheDevice() {
+        assertEquals(List.of("nuq", "qinf", "qsgd", "trn"), DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
     @ParameterizedTest

@@ -90,6 +90,12 @@ final class EmulatedGpu implements Gpu {
     }
 
     @Override
+    public void uploadBytes(byte[] src, long dst, int count) {
+        checkRange(src.length, 0, count);
+        nUploadBytes(device(), src, dst, count);
+    }
+
+    @Override
     public void downloadBytes(long src, byte[] dst, int count) {
         checkRange(dst.length, 0, count);
         nDownloadBytes(device(), src, dst, count);
@@ -263,6 +269,8 @@ final class EmulatedGpu implements Gpu {
     private static native void nDownload(long device, long src, float[] dst, int offset, int count);
 
     private static native void nDownloadBytes(long device, long src, byte[] dst, int count);
+
+    private static native void nUploadBytes(long device, byte[] src, long dst, int count);
 
     private static native void nCopy(long device, long src, long dst, long bytes);
 
