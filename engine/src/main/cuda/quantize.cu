@@ -42,6 +42,24 @@ __device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long
     return lo;
 }
 
+// Word w of the codes of n values (`bits` each, LSB first): bits [32w, 32w + 32) of the code stream, zero past its
+// end; code(e) gives value e's level index.
+template <class Code>
+__device__ __forceinline__ unsigned gr_code_word(long long w, long long n, int bits, Code code) {
+    long long lowBit = 32 * w;
+    long long last = (lowBit + 31) / bits;
+    if (last > n - 1) {
+        last = n - 1;
+    }
+    unsigned long long word = 0;
+    for (long long e = lowBit / bits; e <= last; e++) {
+        unsigned long long c = code(e) & ((1ULL << bits) - 1ULL);
+        long long shift = e * bits - lowBit;
+        word |= shift >= 0 ? c << shift : c >> -shift;
+    }
+    return (unsigned) word;
+}
+
 // norms[k] of bucket k = [starts[k], starts[k + 1]) of g: the L2 norm (linf = 0) or the largest magnitude.
 extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int buckets, int linf, float* norms) {
     GR_FOR_EACH(k, buckets) {
@@ -99,26 +117,14 @@ __device__ __forceinline__ unsigned gr_uniform_code(const float* g, const int* s
     return (unsigned) min(code, top);
 }
 
-// Word w of the codes of n values (`bits` each, LSB first): bits [32w, 32w + 32) of the code stream, zero past its
-// end. One thread per word.
+// The codes of uniform levels (gr_uniform_code), one thread per 32-bit word (gr_code_word).
 extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, const int* starts, int buckets,
                                                   const float* norms, int bits, int top, unsigned long long key,
                                                   long long first, unsigned* words, long long wordCount) {
     GR_FOR_EACH(w, wordCount) {
-        long long lowBit = 32 * w;
-        long long e = lowBit / bits;
-        long long last = (lowBit + 31) / bits;
-        if (last > n - 1) {
-            last = n - 1;
-        }
-        unsigned long long word = 0;
-        for (; e <= last; e++) {
-            unsigned long long code = gr_uniform_code(g, starts, buckets, norms, top, key, first, e)
-                                      & ((1ULL << bits) - 1ULL);
-            long long shift = e * bits - lowBit;
-            word |= shift >= 0 ? code << shift : code >> -shift;
-        }
-        words[w] = (unsigned) word;
+        words[w] = gr_code_word(w, n, bits, [&](long long e) {
+            return gr_uniform_code(g, starts, buckets, norms, top, key, first, e);
+        });
     }
 }
 
@@ -171,20 +177,10 @@ extern "C" __global__ void gr_level_search_codes(const float* g, long long n, co
                                                  int cells, unsigned long long key, long long first, unsigned* words,
                                                  long long wordCount) {
     GR_FOR_EACH(w, wordCount) {
-        long long lowBit = 32 * w;
-        long long e = lowBit / bits;
-        long long last = (lowBit + 31) / bits;
-        if (last > n - 1) {
-            last = n - 1;
-        }
-        unsigned long long word = 0;
-        for (; e <= last; e++) {
-            unsigned long long code = gr_search_code(g, starts, buckets, norms, levels, top, inverseGap, below, above,
-                                                     cells, key, first, e) & ((1ULL << bits) - 1ULL);
-            long long shift = e * bits - lowBit;
-            word |= shift >= 0 ? code << shift : code >> -shift;
-        }
-        words[w] = (unsigned) word;
+        words[w] = gr_code_word(w, n, bits, [&](long long e) {
+            return gr_search_code(g, starts, buckets, norms, levels, top, inverseGap, below, above, cells, key, first,
+                                  e);
+        });
     }
 }
 
