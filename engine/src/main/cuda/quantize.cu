@@ -60,12 +60,74 @@ __device__ __forceinline__ unsigned gr_code_word(long long w, long long n, int b
     return (unsigned) word;
 }
 
-// norms[k] of bucket k = [starts[k], starts[k + 1]) of g: the L2 norm (linf = 0) or the largest magnitude.
-extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int buckets, int linf, float* norms) {
+// Java's Math.max and Math.min of floats: NaN if either is NaN, and +0 above −0.
+__device__ __forceinline__ float gr_java_maxf(float a, float b) {
+    if (a != a || b != b) {
+        return __int_as_float(0x7FC00000);
+    }
+    if (a == 0.0f && b == 0.0f) {
+        return (__float_as_int(a) & 0x80000000) ? b : a;
+    }
+    return a > b ? a : b;
+}
+__device__ __forceinline__ float gr_java_minf(float a, float b) {
+    if (a != a || b != b) {
+        return __int_as_float(0x7FC00000);
+    }
+    if (a == 0.0f && b == 0.0f) {
+        return (__float_as_int(a) & 0x80000000) ? a : b;
+    }
+    return a < b ? a : b;
+}
+
+// LevelQuantizer.clamp: v clipped to [−bound, bound], Java's rules.
+__device__ __forceinline__ float gr_clamp(float v, float bound) {
+    return gr_java_minf(gr_java_maxf(v, -bound), bound);
+}
+
+// The clipping bound of values [from, to) (TernGrad.clipBound): clipSigmas standard deviations (two passes in double,
+// the biased variance), or +∞ with clipSigmas = 0.
+__device__ __forceinline__ float gr_clip_bound(const float* g, int from, int to, double clipSigmas) {
+    if (clipSigmas == 0) {
+        return __int_as_float(0x7F800000);
+    }
+    double sum = 0;
+    for (int i = from; i < to; i++) {
+        sum = __dadd_rn(sum, (double) g[i]);
+    }
+    double mean = sum / (double) (to - from);
+    double squares = 0;
+    for (int i = from; i < to; i++) {
+        double d = __dsub_rn((double) g[i], mean);
+        squares = __dadd_rn(squares, __dmul_rn(d, d));
+    }
+    return (float) __dmul_rn(clipSigmas, sqrt(squares / (double) (to - from)));
+}
+
+// norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (+∞ without clipping; the
+// kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the
+// L2 norm (linf = 0) or the largest magnitude, of the values clamped to the bound where it is finite
+// (LevelQuantizer.Norm.of).
+extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int buckets, int linf,
+                                          float clipSigmas, float* bounds, float* norms) {
     GR_FOR_EACH(k, buckets) {
         int from = starts[k];
         int to = starts[k + 1];
-        if (linf) {
+        float bound = gr_clip_bound(g, from, to, clipSigmas);
+        bounds[k] = bound;
+        if (bound != __int_as_float(0x7F800000)) {
+            double acc = 0;
+            for (int i = from; i < to; i++) {
+                float v = gr_clamp(g[i], bound);
+                if (linf) {
+                    double m = (double) fabsf(v);
+                    acc = acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
+                } else {
+                    acc = __dadd_rn(acc, __dmul_rn((double) v, (double) v));
+                }
+            }
+            norms[k] = (float) (linf ? acc : sqrt(acc));
+        } else if (linf) {
             int largest = 0;
             for (int i = from; i < to; i++) {
                 largest = max(largest, __float_as_int(g[i]) & 0x7FFFFFFF);
@@ -99,15 +161,16 @@ extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int
 // The level index of value e on `top + 1` uniform levels in [-1, 1] (LevelQuantizer.uniformCode): t = v·ratio + top/2
 // with ratio = (top/2)/‖b‖, then floor(t + u/2^16) in integers, at most top; 0 for a zero or non-finite norm.
 __device__ __forceinline__ unsigned gr_uniform_code(const float* g, const int* starts, int buckets,
-                                                    const float* norms, int top, unsigned long long key,
-                                                    long long first, long long e) {
-    float scale = norms[gr_bucket_of(starts, buckets, e)];
+                                                    const float* norms, const float* bounds, int top,
+                                                    unsigned long long key, long long first, long long e) {
+    int k = gr_bucket_of(starts, buckets, e);
+    float scale = norms[k];
     if (scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f)) {
         return 0;
     }
     float half = top * 0.5f;
     float ratio = __fdiv_rn(half, scale);
-    float t = __fadd_rn(__fmul_rn(g[e], ratio), half);
+    float t = __fadd_rn(__fmul_rn(gr_clamp(g[e], bounds[k]), ratio), half);
     unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
     long long u = (long long) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
     // Java's long sum wraps (a saturated t plus u goes negative); in unsigned arithmetic, as C's signed overflow is
@@ -119,11 +182,12 @@ __device__ __forceinline__ unsigned gr_uniform_code(const float* g, const int* s
 
 // The codes of uniform levels (gr_uniform_code), one thread per 32-bit word (gr_code_word).
 extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, const int* starts, int buckets,
-                                                  const float* norms, int bits, int top, unsigned long long key,
-                                                  long long first, unsigned* words, long long wordCount) {
+                                                  const float* norms, const float* bounds, int bits, int top,
+                                                  unsigned long long key, long long first, unsigned* words,
+                                                  long long wordCount) {
     GR_FOR_EACH(w, wordCount) {
         words[w] = gr_code_word(w, n, bits, [&](long long e) {
-            return gr_uniform_code(g, starts, buckets, norms, top, key, first, e);
+            return gr_uniform_code(g, starts, buckets, norms, bounds, top, key, first, e);
         });
     }
 }
@@ -133,14 +197,15 @@ extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, c
 // (r − l_lo)·inverseGap_lo, as floor of that plus u/2^16. Values at or below the first level (and NaN) give 0, at or
 // above the last the top index; a zero or non-finite norm gives 0.
 __device__ __forceinline__ unsigned gr_search_code(const float* g, const int* starts, int buckets, const float* norms,
-                                                   const double* levels, int top, const double* inverseGap,
-                                                   const int* below, const int* above, int cells,
-                                                   unsigned long long key, long long first, long long e) {
-    float scale = norms[gr_bucket_of(starts, buckets, e)];
+                                                   const float* bounds, const double* levels, int top,
+                                                   const double* inverseGap, const int* below, const int* above,
+                                                   int cells, unsigned long long key, long long first, long long e) {
+    int k = gr_bucket_of(starts, buckets, e);
+    float scale = norms[k];
     if (scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f)) {
         return 0;
     }
-    double r = __dmul_rn((double) g[e], 1.0 / (double) scale);
+    double r = __dmul_rn((double) gr_clamp(g[e], bounds[k]), 1.0 / (double) scale);
     if (!(r > levels[0])) {
         return 0;
     }
@@ -172,14 +237,15 @@ __device__ __forceinline__ unsigned gr_search_code(const float* g, const int* st
 
 // gr_level_uniform_codes for any sorted levels, through LevelSearch's tables (gr_search_code).
 extern "C" __global__ void gr_level_search_codes(const float* g, long long n, const int* starts, int buckets,
-                                                 const float* norms, int bits, const double* levels, int top,
+                                                 const float* norms, const float* bounds, int bits,
+                                                 const double* levels, int top,
                                                  const double* inverseGap, const int* below, const int* above,
                                                  int cells, unsigned long long key, long long first, unsigned* words,
                                                  long long wordCount) {
     GR_FOR_EACH(w, wordCount) {
         words[w] = gr_code_word(w, n, bits, [&](long long e) {
-            return gr_search_code(g, starts, buckets, norms, levels, top, inverseGap, below, above, cells, key, first,
-                                  e);
+            return gr_search_code(g, starts, buckets, norms, bounds, levels, top, inverseGap, below, above, cells, key,
+                                  first, e);
         });
     }
 }

@@ -11,9 +11,11 @@ package org.gridrun.engine.backend;
  * @param search       how a value finds its two levels when they are not uniform; null for uniform levels, which
  *                     round arithmetically
  * @param largestNorm  whether a bucket is scaled by its largest magnitude, else by its L2 norm
+ * @param clipSigmas   {@code k} where each value is first clipped to {@code ±k} standard deviations of its bucket's
+ *                     values (TernGrad's clipping; the norm is then the clipped values'), 0 for none
  * @param bucketStarts the first value of each bucket, then the length
  */
-public record LevelFormat(int bits, double[] levels, LevelSearchTable search, boolean largestNorm,
+public record LevelFormat(int bits, double[] levels, LevelSearchTable search, boolean largestNorm, double clipSigmas,
                           int[] bucketStarts) {
     /** The number of buckets. */
     public int buckets() {

@@ -206,9 +206,12 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         return Float.POSITIVE_INFINITY;
     }
 
-    /** Whether {@link #clipBound} may be finite: values are clipped before scaling. */
-    protected boolean clips() {
-        return false;
+    /**
+     * The {@code k} of a {@link #clipBound} that is {@code k} standard deviations of the bucket's values (TernGrad's),
+     * as a device computes it; 0 where values are not clipped.
+     */
+    protected double clipSigmas() {
+        return 0;
     }
 
     @Override
@@ -216,12 +219,12 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         return adaptive;
     }
 
-    /** Whether an encode of {@code length} values can run on a device: not with clipped values or raw buckets. */
+    /** Whether an encode of {@code length} values can run on a device: not with raw buckets. */
     protected final boolean encodesOnDevice(int length) {
-        return !clips() && buckets.forLength(length).quantizedValues() == length;
+        return buckets.forLength(length).quantizedValues() == length;
     }
 
-    /** {@inheritDoc} Only the host encodes clipped values or raw buckets. */
+    /** {@inheritDoc} Only the host encodes raw buckets. */
     @Override
     public Optional<DeviceLevelPlan> planDeviceEncode(int length) {
         if (!encodesOnDevice(length)) {
@@ -235,7 +238,7 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         long first = rng.counter();
         rng.seek(first + Uniform16.draws(length));
         LevelFormat format = new LevelFormat(bits, levels.clone(), uniform ? null : search.table(), norm == Norm.LINF,
-                starts);
+                clipSigmas(), starts);
         return Optional.of(new DeviceLevelPlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first,
                 payloadBits(length), 32L * b.count()));
     }

@@ -32,8 +32,8 @@ public final class TernGrad extends LevelQuantizer {
     }
 
     @Override
-    protected boolean clips() {
-        return clip;
+    protected double clipSigmas() {
+        return clip ? CLIP_SIGMAS : 0;
     }
 
     @Override

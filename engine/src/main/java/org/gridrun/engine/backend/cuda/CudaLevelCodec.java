@@ -30,14 +30,16 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
         this.starts = new Upload(gpu);
     }
 
-    /** A worker's device buffers: its payload and its levels. */
+    /** A worker's device buffers: its payload, its levels and its buckets' clipping bounds. */
     private static final class Slot {
         final Upload payload;
         final Upload levels;
+        final Upload bounds;
 
         Slot(Gpu gpu) {
             payload = new Upload(gpu);
             levels = new Upload(gpu);
+            bounds = new Upload(gpu);
         }
     }
 
@@ -105,14 +107,16 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
         long startsOnDevice = starts.holding(ints(format.bucketStarts()));
         long levels = s.levels.holding(levelBlock(format));
         long payload = s.payload.reserve(4L * (buckets + words));
+        long bounds = s.bounds.reserve(4L * buckets);
         Launches.linear(gpu, "gr_level_norms", buckets, KernelArgs.of().address(gradient).address(startsOnDevice)
-                .i32(buckets).i32(format.largestNorm() ? 1 : 0).address(payload));
+                .i32(buckets).i32(format.largestNorm() ? 1 : 0).f32(clipSigmas(format)).address(bounds)
+                .address(payload));
         if (words == 0) {
             return;
         }
         int top = format.levels().length - 1;
         KernelArgs args = KernelArgs.of().address(gradient).i64(n).address(startsOnDevice).i32(buckets)
-                .address(payload).i32(format.bits());
+                .address(payload).address(bounds).i32(format.bits());
         LevelSearchTable table = format.search();
         if (table == null) {
             args.i32(top);
@@ -123,6 +127,16 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
         }
         args.i64(key).i64(firstDraw).address(payload + 4L * buckets).i64(words);
         Launches.linear(gpu, table == null ? "gr_level_uniform_codes" : "gr_level_search_codes", words, args);
+    }
+
+    /** The format's clipping in standard deviations, as the float the kernel takes (exactly). */
+    private static float clipSigmas(LevelFormat format) {
+        float k = (float) format.clipSigmas();
+        if (k != format.clipSigmas()) {
+            throw new IllegalArgumentException("a clipping of " + format.clipSigmas()
+                    + " standard deviations is not a float; the device codec takes floats");
+        }
+        return k;
     }
 
     @Override
@@ -189,6 +203,7 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
         for (Slot s : slots) {
             s.payload.free();
             s.levels.free();
+            s.bounds.free();
         }
         slots.clear();
         starts.free();

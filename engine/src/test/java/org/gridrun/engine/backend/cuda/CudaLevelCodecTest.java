@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The level quantizers' device codec ({@code quantize.cu}) against the CPU codec: payloads byte for byte, and the
  * mean of the decoded payloads of two workers to the bit, for qsgd, qinf, nuq (exponential levels, searched) and
- * amq (its initial levels) at widths 1 to 8 and trn, on lengths and
+ * amq (its initial levels) at widths 1 to 8 and trn with and without clipping, on lengths and
  * bucket sizes that leave short last buckets and codes straddling words and bytes, per layer, over two consecutive
  * steps (the second starts later in the random stream), on gradients with a zero stretch, NaN, infinities,
  * subnormals (whose bucket norms are subnormal) and the largest floats.
@@ -36,8 +36,8 @@ class CudaLevelCodecTest {
         Gpu gpu = target.open();
         int compared = 0;
         try (CudaLevelCodec codec = new CudaLevelCodec(gpu)) {
-            for (String method : List.of("qsgd", "qinf", "trn", "nuq", "amq")) {
-                for (long bits : method.equals("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
+            for (String method : List.of("qsgd", "qinf", "trn", "trn-clip", "nuq", "amq")) {
+                for (long bits : method.startsWith("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
                     for (int length : new int[] {1, 7, 1001, 20_011}) {
                         for (long bucket : new long[] {1, 333, 8192}) {
                             for (boolean perLayer : new boolean[] {false, true}) {
@@ -56,14 +56,15 @@ class CudaLevelCodecTest {
     /** Two steps of two workers of one configuration on both codecs; returns the payload bytes compared. */
     private static int compare(Gpu gpu, CudaLevelCodec codec, String method, long bits, int length, long bucket,
                                boolean perLayer) {
-        Map<String, Object> params = method.equals("trn")
-                ? Map.of("bucket_size", bucket, "per_layer", perLayer)
+        Map<String, Object> params = method.startsWith("trn")
+                ? Map.of("bucket_size", bucket, "per_layer", perLayer, "clip", method.equals("trn-clip"))
                 : Map.of("bits", bits, "bucket_size", bucket, "per_layer", perLayer);
+        String name = method.startsWith("trn") ? "trn" : method;
         Compressor[] host = new Compressor[WORKERS];
         Compressor[] device = new Compressor[WORKERS];
         for (int w = 0; w < WORKERS; w++) {
-            host[w] = Compressors.create(method, params, SEED).copy(w);
-            device[w] = Compressors.create(method, params, SEED).copy(w);
+            host[w] = Compressors.create(name, params, SEED).copy(w);
+            device[w] = Compressors.create(name, params, SEED).copy(w);
             if (perLayer) {
                 host[w].bind(layout(length));
                 device[w].bind(layout(length));
