@@ -111,13 +111,11 @@ public interface Backend extends AutoCloseable {
     void convolveWeightGradient(Tensor x, ConvGeometry g, Tensor dy, Tensor dw);
 
     /**
-     * The weights of the transposed convolution: {@code w} holds {@code filters} rows of {@code g.patchSize()}
-     * (kernel row, kernel column, channels together, as {@link #im2col} orders a patch); {@code out}, {@code
-     * g.channels()} × kernelHeight·kernelWidth·filters, gets each input channel's kernels turned by 180° with the
-     * filters together. A stride-1 convolution's input gradient is then the convolution of the output gradient with
-     * {@code out}: one {@link #im2col} and one {@link #gemm}, no {@link #col2im}.
+     * The input gradient {@code dx = col2im(dy·w)} of {@link #convolve}, overwriting {@code dx} (n ×
+     * {@code g.inputSize()}): {@code dy} is n·{@code g.outPositions()} × filters, {@code w} filters ×
+     * {@code g.patchSize()}.
      */
-    void flipKernels(Tensor w, ConvGeometry g, Tensor out);
+    void convolveDataGradient(Tensor dy, ConvGeometry g, Tensor w, Tensor dx);
 
     /**
      * Max pooling of channels-last images: {@code y} is n × outPositions·channels. Windows may reach into the

@@ -50,6 +50,17 @@ public record ConvGeometry(int height, int width, int channels, int kernelHeight
         return kernelHeight * kernelWidth * channels;
     }
 
+    /**
+     * The geometry whose convolution of the output gradient, with {@code filters} channels, is the input gradient
+     * (the kernels turned by 180°), where there is one: a stride-1 "same" convolution (square kernel, padding
+     * (k − 1)/2) other than 1×1; else null.
+     */
+    public ConvGeometry transposed(int filters) {
+        boolean same = stride == 1 && kernelHeight == kernelWidth && 2 * padding + 1 == kernelHeight;
+        return same && kernelHeight > 1 ? new ConvGeometry(outHeight(), outWidth(), filters, kernelHeight,
+                kernelWidth, 1, padding) : null;
+    }
+
     /** The values in one input image: {@code height × width × channels}. */
     public int inputSize() {
         return height * width * channels;

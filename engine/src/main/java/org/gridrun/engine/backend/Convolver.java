@@ -5,7 +5,8 @@ package org.gridrun.engine.backend;
  * im2col and {@code sgemm}, {@link OneDnnConvolution}'s oneDNN), chosen once per process by {@link ConvPaths}.
  *
  * <p>Images are rows of {@code g.inputSize()} values (NHWC), weights {@code filters × g.patchSize()} (filter by
- * filter, kernel row by kernel column, the input channels together), outputs {@code (images·positions) × filters}.
+ * filter, kernel row by kernel column, the input channels together), outputs and their
+ * gradients {@code (images·positions) × filters}.
  * Results depend only on the shapes and the thread count, never on timing.
  */
 interface Convolver {
@@ -15,4 +16,8 @@ interface Convolver {
     /** {@code dw = ∂(x ⊛ w)/∂w · dy}, overwriting dw. */
     void weightGradient(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, int filters, float[] dw,
                         int dwo);
+
+    /** {@code dx = ∂(x ⊛ w)/∂x · dy}, overwriting dx (images × {@code g.inputSize()}). */
+    void dataGradient(float[] dy, int dyo, ConvGeometry g, int images, float[] w, int wo, int filters, float[] dx,
+                      int dxo);
 }

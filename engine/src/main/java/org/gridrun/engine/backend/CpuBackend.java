@@ -281,12 +281,11 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
-    public void flipKernels(Tensor w, ConvGeometry g, Tensor out) {
-        int kernel = g.kernelHeight() * g.kernelWidth();
-        int filters = w.rows();
-        Shapes.requireShape(w, filters, g.patchSize());
-        Shapes.requireShape(out, g.channels(), kernel * filters);
-        CpuWindowKernels.flipKernels(data(w), w.offset(), g, filters, data(out), out.offset());
+    public void convolveDataGradient(Tensor dy, ConvGeometry g, Tensor w, Tensor dx) {
+        int n = Shapes.images(dx, g.inputSize());
+        Shapes.requireShape(w, w.rows(), g.patchSize());
+        Shapes.requireShape(dy, n * g.outPositions(), w.rows());
+        convolution.dataGradient(data(dy), dy.offset(), g, n, data(w), w.offset(), w.rows(), data(dx), dx.offset());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.gridrun.engine.backend;
 
 import static org.bytedeco.dnnl.global.dnnl.DNNL_ARG_DIFF_DST;
+import static org.bytedeco.dnnl.global.dnnl.DNNL_ARG_DIFF_SRC;
 import static org.bytedeco.dnnl.global.dnnl.DNNL_ARG_DIFF_WEIGHTS;
 import static org.bytedeco.dnnl.global.dnnl.DNNL_ARG_DST;
 import static org.bytedeco.dnnl.global.dnnl.DNNL_ARG_FROM;
@@ -11,6 +12,7 @@ import static org.bytedeco.dnnl.global.dnnl.DNNL_ARG_WEIGHTS;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.dnnl.IntMemoryMap;
+import org.bytedeco.dnnl.convolution_backward_data;
 import org.bytedeco.dnnl.convolution_backward_weights;
 import org.bytedeco.dnnl.convolution_forward;
 import org.bytedeco.dnnl.engine;
@@ -26,10 +28,11 @@ import org.bytedeco.javacpp.Pointer;
 
 /**
  * oneDNN's primitives for one convolution shape (geometry, images, filters), created once and reused: the forward
- * convolution and, on first need, the weight gradient, each with the reorders between gridrun's weight layout
- * ({@code ohwi}: filter, kernel row, kernel column, input channel) and the blocked one oneDNN picks.
+ * convolution and, on first need, the weight and data gradients, each with the reorders between gridrun's weight
+ * layout ({@code ohwi}: filter, kernel row, kernel column, input channel) and the blocked one oneDNN picks for it.
  *
- * <p>Images and outputs are {@code nhwc} in the backend's off-heap scratch, whose addresses each call passes in.
+ * <p>Images and outputs, and their gradients, are {@code nhwc} in the backend's off-heap scratch, whose addresses
+ * each call passes in.
  */
 final class OneDnnConvShape implements AutoCloseable {
     private final engine cpu = OneDnn.cpu();
@@ -55,6 +58,10 @@ final class OneDnnConvShape implements AutoCloseable {
     private primitive weightsOut;
     private final IntMemoryMap gradientArgs = keep(new IntMemoryMap());
     private final IntMemoryMap weightsOutArgs = keep(new IntMemoryMap());
+    private primitive dataGradient;
+    private primitive dataWeightsIn;
+    private final IntMemoryMap dataGradientArgs = keep(new IntMemoryMap());
+    private final IntMemoryMap dataWeightsInArgs = keep(new IntMemoryMap());
 
     /** The primitives of this shape, run on {@code stream}. */
     OneDnnConvShape(ConvGeometry g, int images, int filters, stream stream) {
@@ -85,12 +92,7 @@ final class OneDnnConvShape implements AutoCloseable {
 
     /** {@code y = x ⊛ w}: x at {@code x}'s address, w from the heap, y to {@code y}'s address. */
     void forward(Pointer x, float[] w, int wo, Pointer y) {
-        userWeightValues.position(0).put(w, wo, weightCount);
-        srcMemory.set_data_handle(x);
-        dstMemory.set_data_handle(y);
-        weightsIn.execute(stream, weightsInArgs);
-        forward.execute(stream, forwardArgs);
-        stream._wait();
+        withWeights(w, wo, x, y, weightsIn, weightsInArgs, forward, forwardArgs);
     }
 
     /** {@code dw = ∂(x ⊛ w)/∂w · dy}: x and dy at their addresses, dw to the heap. */
@@ -118,6 +120,40 @@ final class OneDnnConvShape implements AutoCloseable {
         gradientArgs.put(DNNL_ARG_SRC, srcMemory).put(DNNL_ARG_DIFF_DST, dstMemory)
                 .put(DNNL_ARG_DIFF_WEIGHTS, gradient);
         weightsOutArgs.put(DNNL_ARG_FROM, gradient).put(DNNL_ARG_TO, userWeightMemory);
+    }
+
+    /** {@code dx = ∂(x ⊛ w)/∂x · dy}: dy at its address, w from the heap, dx to {@code dx}'s address. */
+    void dataGradient(Pointer dy, float[] w, int wo, Pointer dx) {
+        if (dataGradient == null) {
+            createDataGradient();
+        }
+        withWeights(w, wo, dx, dy, dataWeightsIn, dataWeightsInArgs, dataGradient, dataGradientArgs);
+    }
+
+    /**
+     * Runs {@code step} on w from the heap, reordered by {@code reorderIn} into the layout {@code step} takes, with
+     * the image side at {@code image} and the output side at {@code output}.
+     */
+    private void withWeights(float[] w, int wo, Pointer image, Pointer output, primitive reorderIn,
+                             IntMemoryMap reorderArgs, primitive step, IntMemoryMap stepArgs) {
+        userWeightValues.position(0).put(w, wo, weightCount);
+        srcMemory.set_data_handle(image);
+        dstMemory.set_data_handle(output);
+        reorderIn.execute(stream, reorderArgs);
+        step.execute(stream, stepArgs);
+        stream._wait();
+    }
+
+    private void createDataGradient() {
+        memory.desc anyWeights = keep(new memory.desc(weightDims, memory.data_type.f32, memory.format_tag.any));
+        convolution_backward_data.primitive_desc desc = keep(new convolution_backward_data.primitive_desc(cpu,
+                algorithm.convolution_direct, src, anyWeights, dst, strides, padding, padding, forwardDesc));
+        memory weights = keep(new memory(desc.weights_desc(), cpu));
+        dataGradient = keep(new convolution_backward_data(desc));
+        dataWeightsIn = keep(new reorder(userWeightMemory, weights));
+        dataWeightsInArgs.put(DNNL_ARG_FROM, userWeightMemory).put(DNNL_ARG_TO, weights);
+        dataGradientArgs.put(DNNL_ARG_DIFF_DST, dstMemory).put(DNNL_ARG_WEIGHTS, weights)
+                .put(DNNL_ARG_DIFF_SRC, srcMemory);
     }
 
     private LongPointer dims(long... values) {

@@ -1,6 +1,7 @@
 package org.gridrun.engine.backend;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +46,38 @@ class CpuConvolutionTest {
             backend.convolveWeightGradient(xt, g, dyt, dw);
             assertArrayEquals(first, values(dw), g + ", second run");
         }
+    }
+
+    /**
+     * The im2col path's data gradient is the adjoint of its forward convolution, ⟨x ⊛ w, dy⟩ = ⟨x, dx⟩, both on the
+     * flipped kernels' convolution (stride 1, "same") and on col2im (stride 2), over several chunks a thread.
+     */
+    @Test
+    void dataGradientIsTheAdjointOfTheConvolutionAndRepeatsBitForBit() {
+        Convolver im2col = new CpuConvolution(NetlibBlas.instance());
+        for (ConvGeometry g : geometries()) {
+            Random rng = new Random(7);
+            float[] x = TestTensors.gaussian(rng, IMAGES * g.inputSize());
+            float[] w = TestTensors.gaussian(rng, FILTERS * g.patchSize());
+            float[] dy = TestTensors.gaussian(rng, IMAGES * g.outPositions() * FILTERS);
+            float[] y = new float[dy.length];
+            float[] dx = TestTensors.gaussian(rng, x.length);
+            im2col.forward(x, 0, g, IMAGES, w, 0, FILTERS, y, 0);
+            im2col.dataGradient(dy, 0, g, IMAGES, w, 0, FILTERS, dx, 0);
+            double left = dot(y, dy);
+            assertEquals(left, dot(x, dx), 1e-4 * Math.abs(left) + 1e-2, g.toString());
+            float[] again = new float[dx.length];
+            im2col.dataGradient(dy, 0, g, IMAGES, w, 0, FILTERS, again, 0);
+            assertArrayEquals(dx, again, g + ", second run");
+        }
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += (double) a[i] * b[i];
+        }
+        return s;
     }
 
     private static ConvGeometry[] geometries() {

@@ -68,6 +68,24 @@ class OneDnnConvolutionTest {
     }
 
     @Test
+    void dataGradientAgreesWithIm2col() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        Convolver oneDnn = new OneDnnConvolution();
+        for (Case c : CASES) {
+            Random rng = new Random(14);
+            float[] dy = TestTensors.gaussian(rng, c.images * c.g.outPositions() * c.filters + 2);
+            float[] w = TestTensors.gaussian(rng, c.filters * c.g.patchSize() + 3);
+            float[] expected = new float[c.images * c.g.inputSize() + 1];
+            float[] actual = TestTensors.gaussian(rng, expected.length);
+            expected[0] = actual[0];
+            im2col.dataGradient(dy, 2, c.g, c.images, w, 3, c.filters, expected, 1);
+            oneDnn.dataGradient(dy, 2, c.g, c.images, w, 3, c.filters, actual, 1);
+            float tolerance = 1e-4f * (float) Math.sqrt(c.filters * c.g.kernelHeight() * c.g.kernelWidth());
+            assertArrayEquals(expected, actual, tolerance, c.toString());
+        }
+    }
+
+    @Test
     void repeatsBitForBit() {
         assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
         Convolver first = new OneDnnConvolution();
@@ -81,14 +99,17 @@ class OneDnnConvolutionTest {
         float[] w = TestTensors.gaussian(rng, filters * g.patchSize());
         float[][] y = new float[3][images * g.outPositions() * filters];
         float[][] dw = new float[3][filters * g.patchSize()];
+        float[][] dx = new float[3][images * g.inputSize()];
         Convolver[] runs = {first, first, second};
         for (int i = 0; i < 3; i++) {
             runs[i].forward(x, 0, g, images, w, 0, filters, y[i], 0);
             runs[i].weightGradient(x, 0, g, images, y[i], 0, filters, dw[i], 0);
+            runs[i].dataGradient(y[i], 0, g, images, w, 0, filters, dx[i], 0);
         }
         for (int i = 1; i < 3; i++) {
             assertArrayEquals(y[0], y[i], "forward, run " + i);
             assertArrayEquals(dw[0], dw[i], "weight gradient, run " + i);
+            assertArrayEquals(dx[0], dx[i], "data gradient, run " + i);
         }
     }
 

@@ -259,13 +259,18 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
-    public void flipKernels(Tensor w, ConvGeometry g, Tensor out) {
-        int filters = w.rows();
-        Shapes.requireShape(w, filters, g.patchSize());
-        Shapes.requireShape(out, g.channels(), g.kernelHeight() * g.kernelWidth() * filters);
-        if (filters > 0) {
-            blas.flipKernels(CudaBuffer.of(w), filters, g, CudaBuffer.of(out));
+    public void convolveDataGradient(Tensor dy, ConvGeometry g, Tensor w, Tensor dx) {
+        int n = Shapes.images(dx, g.inputSize());
+        Shapes.requireShape(w, w.rows(), g.patchSize());
+        Shapes.requireShape(dy, n * g.outPositions(), w.rows());
+        if (n == 0) {
+            return;
         }
+        if (w.rows() == 0) {
+            fill(dx, 0f);
+            return;
+        }
+        blas.convolveDataGradient(CudaBuffer.of(dy), n, g, CudaBuffer.of(w), w.rows(), CudaBuffer.of(dx));
     }
 
     @Override

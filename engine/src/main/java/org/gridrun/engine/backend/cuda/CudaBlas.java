@@ -84,8 +84,30 @@ final class CudaBlas {
         convolution("gr_conv_weights_", dy, x, dw, filters, g.patchSize(), images * g.outPositions(), g);
     }
 
-    /** See {@code Backend#flipKernels}: {@code out} is channels × kernelHeight·kernelWidth·filters. */
-    void flipKernels(long w, int filters, ConvGeometry g, long out) {
+    /**
+     * See {@code Backend#convolveDataGradient}: {@code dx} (images × g.inputSize()) is overwritten; the flipped
+     * kernels' convolution of dy where there is one ({@link ConvGeometry#transposed}), else {@code col2im(dy·w)}.
+     */
+    void convolveDataGradient(long dy, int images, ConvGeometry g, long w, int filters, long dx) {
+        ConvGeometry transposed = g.transposed(filters);
+        if (transposed != null) {
+            long flipped = scratch.floats(Scratch.Slot.KERNELS, (long) filters * g.patchSize());
+            flipKernels(w, filters, g, flipped);
+            convolve(dy, images, transposed, flipped, g.channels(), dx);
+        } else {
+            int rows = images * g.outPositions();
+            long cols = scratch.floats(Scratch.Slot.PATCHES, (long) rows * g.patchSize());
+            gemm(false, false, rows, g.patchSize(), filters, 1f, dy, filters, w, g.patchSize(), 0f, cols,
+                    g.patchSize());
+            col2im(cols, images, g, dx);
+        }
+    }
+
+    /**
+     * Each input channel's kernels of {@code w} (filters × patchSize) turned by 180°, with the filters together, into
+     * {@code out} (channels × kernelHeight·kernelWidth·filters): the weights of the transposed convolution.
+     */
+    private void flipKernels(long w, int filters, ConvGeometry g, long out) {
         long total = (long) filters * g.patchSize();
         Launches.linear(gpu, "gr_flip_kernels", total,
                 KernelArgs.of().address(w).address(out).i64(total).i32(filters).i32(g.channels())

@@ -16,6 +16,8 @@ final class Scratch implements AutoCloseable {
     enum Slot {
         /** Unfolded patches of a convolution (im2col). */
         PATCHES,
+        /** A convolution's kernels turned by 180°, for its input gradient. */
+        KERNELS,
         /** Partial products of a split-K matrix product. */
         SPLIT_K,
         /** Per-block partial sums of a reduction. */

@@ -10,12 +10,7 @@ import org.gridrun.engine.backend.Tensor;
  * <p>The weights are stored filter by filter, each filter's window kernel row by kernel column with the input
  * channels together (the order im2col writes), so its tensor shape is {@code [filters, kH, kW, channels]}. A
  * 1×1 convolution with stride 1 and no padding skips the unfolding: its input already is the patch matrix.
- *
- * <p>The input gradient of a stride-1 "same" convolution (square kernel, padding (k − 1)/2) is itself such a
- * convolution, of the output gradient with the kernels turned by 180°: unfolding the output gradient and one
- * matrix product with k·k·filters terms per value replaces the product with only {@code filters} terms and the
- * col2im scatter, for the same arithmetic. Other convolutions take the product into the context's scratch and
- * col2im.
+ * The backend's {@code convolveWeightGradient} and {@code convolveDataGradient} give the gradients.
  */
 final class Conv extends Layer {
     private final ConvGeometry g;
@@ -23,8 +18,6 @@ final class Conv extends Layer {
     private final Slot weight;
     private final Slot bias;
     private final boolean pointwise;
-    private final ConvGeometry transposed;
-    private Tensor flipped;
     private Tensor x;
 
     Conv(Shape in, ConvGeometry g, int filters, Slot weight, Slot bias) {
@@ -34,20 +27,6 @@ final class Conv extends Layer {
         this.weight = weight;
         this.bias = bias;
         this.pointwise = g.kernelHeight() == 1 && g.kernelWidth() == 1 && g.stride() == 1 && g.padding() == 0;
-        boolean same = g.stride() == 1 && g.kernelHeight() == g.kernelWidth() && 2 * g.padding() + 1
-                == g.kernelHeight();
-        this.transposed = same && !pointwise ? new ConvGeometry(g.outHeight(), g.outWidth(), filters,
-                g.kernelHeight(), g.kernelWidth(), 1, g.padding()) : null;
-    }
-
-    @Override
-    void allocate(Context ctx, int capacity) {
-        super.allocate(ctx, capacity);
-        if (transposed != null) {
-            flipped = own(ctx, g.channels(), transposed.patchSize());
-        } else if (!pointwise) {
-            ctx.reserveScratch(capacity * g.outPositions() * g.patchSize());
-        }
     }
 
     @Override
@@ -86,14 +65,8 @@ final class Conv extends Layer {
         if (pointwise) {
             ctx.backend.gemm(false, false, 1f, dyMatrix, weight.of(ctx.parameters), 0f, dx.reshape(rows,
                     g.patchSize()));
-        } else if (transposed != null) {
-            ctx.backend.flipKernels(weight.of(ctx.parameters).reshape(filters, g.patchSize()), g, flipped);
-            ctx.backend.convolve(dy, transposed, flipped, dx.reshape(x.rows() * g.inputSize() / g.channels(),
-                    g.channels()));
         } else {
-            Tensor cols = ctx.scratch(rows, g.patchSize());
-            ctx.backend.gemm(false, false, 1f, dyMatrix, weight.of(ctx.parameters), 0f, cols);
-            ctx.backend.col2im(cols, g, dx);
+            ctx.backend.convolveDataGradient(dyMatrix, g, weight.of(ctx.parameters), dx);
         }
         return dx;
     }

@@ -236,7 +236,7 @@ class CudaBlasAgreementTest {
                 Operand dw = operand(p, filters, g.patchSize(), null, 3);
                 Operand patches = operand(p, rows, g.patchSize(), null, 1);
                 Operand dx = operand(p, images, g.inputSize(), null, 7);
-                Operand flipped = operand(p, g.channels(), g.kernelHeight() * g.kernelWidth() * filters, null, 2);
+                Operand dxFromDy = operand(p, images, g.inputSize(), null, 2);
                 check("convolve " + what, p, y, false, be -> be.convolve(side(be, p, x), g, side(be, p, w),
                         side(be, p, y)));
                 check("convolveWeightGradient " + what, p, dw, false, be -> be.convolveWeightGradient(
@@ -244,8 +244,8 @@ class CudaBlasAgreementTest {
                 check("im2col " + what, p, patches, false, be -> be.im2col(side(be, p, x), g,
                         side(be, p, patches)));
                 check("col2im " + what, p, dx, false, be -> be.col2im(side(be, p, cols), g, side(be, p, dx)));
-                check("flipKernels " + what, p, flipped, false, be -> be.flipKernels(side(be, p, w), g,
-                        side(be, p, flipped)));
+                check("convolveDataGradient " + what, p, dxFromDy, false, be -> be.convolveDataGradient(
+                        side(be, p, dy), g, side(be, p, w), side(be, p, dxFromDy)));
             }
             weights.assertComplete("convolveWeightGradient");
             System.out.println("convolve runs tile shapes " + forward.shapes + ", split k " + forward.split);
@@ -281,7 +281,7 @@ class CudaBlasAgreementTest {
         return s;
     }
 
-    /** The stride-1 input gradient the Conv layer computes: flipKernels, then the convolution of dy with them. */
+    /** The stride-1 "same" input gradient, the flipped kernels' convolution of dy, against the CPU's. */
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void stride1InputGradientAsFlippedConvolutionAgrees(GpuTarget target) {
@@ -290,14 +290,10 @@ class CudaBlasAgreementTest {
             ConvGeometry g = ConvGeometry.square(6, 6, 3, 3, 1, 1);
             int images = 2;
             int filters = 5;
-            ConvGeometry back = new ConvGeometry(g.outHeight(), g.outWidth(), filters, 3, 3, 1,
-                    g.kernelHeight() - 1 - g.padding());
             Operand w = random(p, rng, filters, g.patchSize());
-            Operand dy = random(p, rng, images, back.inputSize());
-            Operand flipped = operand(p, g.channels(), 9 * filters, null, 3);
-            Operand dx = operand(p, images * back.outPositions(), g.channels(), null, 1);
-            check("flip", p, flipped, false, be -> be.flipKernels(side(be, p, w), g, side(be, p, flipped)));
-            check("dx", p, dx, false, be -> be.convolve(side(be, p, dy), back, side(be, p, flipped),
+            Operand dy = random(p, rng, images * g.outPositions(), filters);
+            Operand dx = operand(p, images, g.inputSize(), null, 1);
+            check("dx", p, dx, false, be -> be.convolveDataGradient(side(be, p, dy), g, side(be, p, w),
                     side(be, p, dx)));
         });
     }
