@@ -58,21 +58,35 @@ final class CpuNormKernels {
     }
 
     /**
-     * Runs {@code body} on runs of {@link #RUN} rows of each of the fixed row blocks, adding each run's float sums
-     * to the block's double {@code partial}/{@code partialSquares}, then sets {@code sum} and {@code sumSquares} to
-     * the sums of the blocks, block 0 first: the order depends only on the shape, never on the threads.
+     * {@link VectorNormRows}' part of a block's sums: channels {@code [0, first)} of rows {@code [from, to)} added to
+     * the block's {@code partial}/{@code partialSquares} at {@code offset}, run by run.
      */
-    private void blockSums(int rows, int channels, RunSum body) {
+    private interface VectorPart {
+        void run(int from, int to, int offset);
+    }
+
+    /**
+     * Sums each of the fixed row blocks run by run ({@link #RUN} rows summed in float, each run's sums then added
+     * to the block's double {@code partial}/{@code partialSquares}): channels below {@code first} by {@code vector},
+     * the others by {@code body} a run at a time. Then sets {@code sum} and {@code sumSquares} to the sums of the
+     * blocks, block 0 first: the order depends only on the shape, never on the threads.
+     */
+    private void blockSums(int rows, int channels, int first, VectorPart vector, RunSum body) {
         CpuParallel.forEach(BLOCKS, (long) rows * channels, (from, to) -> {
             for (int b = from; b < to; b++) {
                 int p = b * channels;
                 java.util.Arrays.fill(partial, p, p + channels, 0);
                 java.util.Arrays.fill(partialSquares, p, p + channels, 0);
-                for (int r = b * rows / BLOCKS, end = (b + 1) * rows / BLOCKS; r < end; r += RUN) {
-                    java.util.Arrays.fill(runSums, p, p + channels, 0f);
-                    java.util.Arrays.fill(runSquares, p, p + channels, 0f);
+                int start = b * rows / BLOCKS;
+                int end = (b + 1) * rows / BLOCKS;
+                if (first > 0) {
+                    vector.run(start, end, p);
+                }
+                for (int r = start; first < channels && r < end; r += RUN) {
+                    java.util.Arrays.fill(runSums, p + first, p + channels, 0f);
+                    java.util.Arrays.fill(runSquares, p + first, p + channels, 0f);
                     body.run(r, Math.min(end, r + RUN), p);
-                    for (int c = 0; c < channels; c++) {
+                    for (int c = first; c < channels; c++) {
                         partial[p + c] += runSums[p + c];
                         partialSquares[p + c] += runSquares[p + c];
                     }
@@ -107,10 +121,8 @@ final class CpuNormKernels {
         reserve(channels);
         boolean vector = CpuVectors.enabled;
         int first = vector ? VectorNormRows.bound(channels) : 0;
-        blockSums(rows, channels, (from, to, p) -> {
-            if (vector) {
-                VectorNormRows.sums(x, xo + from * channels, to - from, channels, runSums, p);
-            }
+        blockSums(rows, channels, first, (from, to, p) -> VectorNormRows.sums(x, xo, from, to, channels, RUN,
+                partial, p), (from, to, p) -> {
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
                 for (int c = first; c < channels; c++) {
                     runSums[p + c] += x[base + c];
@@ -121,10 +133,8 @@ final class CpuNormKernels {
             centre[c] = (float) (sum[c] / rows);
         }
         float[] m = centre;
-        blockSums(rows, channels, (from, to, p) -> {
-            if (vector) {
-                VectorNormRows.squares(x, xo + from * channels, to - from, channels, m, runSquares, p);
-            }
+        blockSums(rows, channels, first, (from, to, p) -> VectorNormRows.squares(x, xo, from, to, channels, RUN, m,
+                partialSquares, p), (from, to, p) -> {
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
                 for (int c = first; c < channels; c++) {
                     float d = x[base + c] - m[c];
@@ -213,11 +223,8 @@ final class CpuNormKernels {
         }
         boolean vector = CpuVectors.enabled;
         int first = vector ? VectorNormRows.bound(channels) : 0;
-        blockSums(rows, channels, (from, to, p) -> {
-            if (vector) {
-                VectorNormRows.gradientSums(x, xo + from * channels, dy, dyo + from * channels, to - from, channels,
-                        m, runSums, runSquares, p);
-            }
+        blockSums(rows, channels, first, (from, to, p) -> VectorNormRows.gradientSums(x, xo, dy, dyo, from, to,
+                channels, RUN, m, partial, partialSquares, p), (from, to, p) -> {
             for (int r = from; r < to; r++) {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;

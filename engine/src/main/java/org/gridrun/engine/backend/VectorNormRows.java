@@ -1,5 +1,6 @@
 package org.gridrun.engine.backend;
 
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -16,6 +17,10 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorNormRows {
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
     private static final int LANES = SPECIES.length();
+    private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
+    private static final int DOUBLE_LANES = DOUBLES.length();
+    /** Double vectors a float vector converts into. */
+    private static final int PARTS = LANES / DOUBLE_LANES;
 
     private VectorNormRows() {
     }
@@ -25,47 +30,71 @@ final class VectorNormRows {
         return channels - channels % LANES;
     }
 
-    /** {@code sums[p + c] = Σ x[base + r·channels + c]} over {@code rows} rows in order, for {@code c < bound}. */
-    static void sums(float[] x, int base, int rows, int channels, float[] sums, int p) {
-        for (int c = 0, bound = bound(channels); c < bound; c += LANES) {
-            FloatVector acc = FloatVector.zero(SPECIES);
-            for (int r = 0, i = base + c; r < rows; r++, i += channels) {
-                acc = acc.add(FloatVector.fromArray(SPECIES, x, i));
+    /**
+     * Adds to {@code partial[p + c]}, for {@code c < bound}, the sums of {@code x}'s rows {@code [from, to)} (row
+     * {@code r} at {@code xo + r·channels}) run by run: each run of {@code run} rows summed in float in row order, the
+     * run's sum then added in double, runs in order, as the scalar loop does.
+     */
+    static void sums(float[] x, int xo, int from, int to, int channels, int run, double[] partial, int p) {
+        for (int r = from; r < to; r += run) {
+            int rows = Math.min(to, r + run) - r;
+            for (int c = 0, bound = bound(channels); c < bound; c += LANES) {
+                FloatVector acc = FloatVector.zero(SPECIES);
+                for (int k = 0, i = xo + r * channels + c; k < rows; k++, i += channels) {
+                    acc = acc.add(FloatVector.fromArray(SPECIES, x, i));
+                }
+                addInDouble(acc, partial, p + c);
             }
-            acc.intoArray(sums, p + c);
         }
     }
 
-    /** {@code squares[p + c] = Σ (x − mean[c])²} over {@code rows} rows in order, for {@code c < bound}. */
-    static void squares(float[] x, int base, int rows, int channels, float[] mean, float[] squares, int p) {
-        for (int c = 0, bound = bound(channels); c < bound; c += LANES) {
-            FloatVector m = FloatVector.fromArray(SPECIES, mean, c);
-            FloatVector acc = FloatVector.zero(SPECIES);
-            for (int r = 0, i = base + c; r < rows; r++, i += channels) {
-                FloatVector d = FloatVector.fromArray(SPECIES, x, i).sub(m);
-                acc = acc.add(d.mul(d));
+    /** As {@link #sums}, of {@code (x − mean[c])²}, into {@code partialSquares}. */
+    static void squares(float[] x, int xo, int from, int to, int channels, int run, float[] mean,
+                        double[] partialSquares, int p) {
+        for (int r = from; r < to; r += run) {
+            int rows = Math.min(to, r + run) - r;
+            for (int c = 0, bound = bound(channels); c < bound; c += LANES) {
+                FloatVector m = FloatVector.fromArray(SPECIES, mean, c);
+                FloatVector acc = FloatVector.zero(SPECIES);
+                for (int k = 0, i = xo + r * channels + c; k < rows; k++, i += channels) {
+                    FloatVector d = FloatVector.fromArray(SPECIES, x, i).sub(m);
+                    acc = acc.add(d.mul(d));
+                }
+                addInDouble(acc, partialSquares, p + c);
             }
-            acc.intoArray(squares, p + c);
         }
     }
 
     /**
-     * {@code sums[p + c] = Σ dy} and {@code products[p + c] = Σ dy·(x − mean[c])} over {@code rows} rows in order,
-     * for {@code c < bound}; the rows start at {@code xs} in {@code x} and {@code ds} in {@code dy}.
+     * As {@link #sums}, of {@code dy} into {@code partial} and of {@code dy·(x − mean[c])} into
+     * {@code partialProducts}; rows of {@code dy} at {@code dyo + r·channels}.
      */
-    static void gradientSums(float[] x, int xs, float[] dy, int ds, int rows, int channels, float[] mean,
-                             float[] sums, float[] products, int p) {
-        for (int c = 0, bound = bound(channels); c < bound; c += LANES) {
-            FloatVector m = FloatVector.fromArray(SPECIES, mean, c);
-            FloatVector sum = FloatVector.zero(SPECIES);
-            FloatVector product = FloatVector.zero(SPECIES);
-            for (int r = 0, i = xs + c, j = ds + c; r < rows; r++, i += channels, j += channels) {
-                FloatVector g = FloatVector.fromArray(SPECIES, dy, j);
-                sum = sum.add(g);
-                product = product.add(g.mul(FloatVector.fromArray(SPECIES, x, i).sub(m)));
+    static void gradientSums(float[] x, int xo, float[] dy, int dyo, int from, int to, int channels, int run,
+                             float[] mean, double[] partial, double[] partialProducts, int p) {
+        for (int r = from; r < to; r += run) {
+            int rows = Math.min(to, r + run) - r;
+            for (int c = 0, bound = bound(channels); c < bound; c += LANES) {
+                FloatVector m = FloatVector.fromArray(SPECIES, mean, c);
+                FloatVector sum = FloatVector.zero(SPECIES);
+                FloatVector product = FloatVector.zero(SPECIES);
+                for (int k = 0, i = xo + r * channels + c, j = dyo + r * channels + c; k < rows;
+                     k++, i += channels, j += channels) {
+                    FloatVector g = FloatVector.fromArray(SPECIES, dy, j);
+                    sum = sum.add(g);
+                    product = product.add(g.mul(FloatVector.fromArray(SPECIES, x, i).sub(m)));
+                }
+                addInDouble(sum, partial, p + c);
+                addInDouble(product, partialProducts, p + c);
             }
-            sum.intoArray(sums, p + c);
-            product.intoArray(products, p + c);
+        }
+    }
+
+    /** {@code to[at + l] += (double) v[l]} for every lane {@code l}. */
+    private static void addInDouble(FloatVector v, double[] to, int at) {
+        for (int part = 0; part < PARTS; part++) {
+            int i = at + part * DOUBLE_LANES;
+            DoubleVector.fromArray(DOUBLES, to, i)
+                    .add((DoubleVector) v.convertShape(VectorOperators.F2D, DOUBLES, part)).intoArray(to, i);
         }
     }
 
