@@ -206,16 +206,28 @@ final class CpuNormKernels {
         });
     }
 
+    /** Whether {@link #backward} masks by a ReLU's output as it sums: on vectors, for whole vectors of channels. */
+    static boolean masksAsItSums(int channels) {
+        return CpuVectors.enabled && VectorNormRows.bound(channels) == channels;
+    }
+
     /**
      * The backward pass of {@link #forwardTraining}: with {@code xhat = (x − mean)·invStd},
      * {@code dBeta = Σ dy}, {@code dGamma = Σ dy·xhat} (both overwritten) and
      * {@code dx = gamma·invStd/rows · (rows·dy − dBeta − xhat·dGamma)}; {@code dx} may be {@code dy}.
      *
      * <p>The second pass computes {@code dx = k·dy + kx·(x − mean) + k0} with per-channel float coefficients.
+     *
+     * <p>With {@code y} (the output of the ReLU after the batch norm, {@link #masksAsItSums}), {@code dy} is first
+     * masked where {@code y} is not positive, in the first pass, which writes it back: the ReLU's backward pass and
+     * this one, to the same bits, one pass over the data fewer.
      */
-    void backward(float[] x, int xo, float[] dy, int dyo, int rows, int channels, float[] gamma, int go,
-                  float[] mean, int mo, float[] invStd, int io, float[] dGamma, int dgo, float[] dBeta, int dbo,
-                  float[] dx, int dxo) {
+    void backward(float[] x, int xo, float[] y, int yo, float[] dy, int dyo, int rows, int channels, float[] gamma,
+                  int go, float[] mean, int mo, float[] invStd, int io, float[] dGamma, int dgo, float[] dBeta,
+                  int dbo, float[] dx, int dxo) {
+        if (y != null && !masksAsItSums(channels)) {
+            throw new IllegalArgumentException("no fused ReLU mask for " + channels + " channels here");
+        }
         reserve(channels);
         float[] m = centre;
         for (int c = 0; c < channels; c++) {
@@ -223,8 +235,8 @@ final class CpuNormKernels {
         }
         boolean vector = CpuVectors.enabled;
         int first = vector ? VectorNormRows.bound(channels) : 0;
-        blockSums(rows, channels, first, (from, to, p) -> VectorNormRows.gradientSums(x, xo, dy, dyo, from, to,
-                channels, RUN, m, partial, partialSquares, p), (from, to, p) -> {
+        blockSums(rows, channels, first, (from, to, p) -> VectorNormRows.gradientSums(x, xo, y, yo, dy, dyo, from,
+                to, channels, RUN, m, partial, partialSquares, p), (from, to, p) -> {
             for (int r = from; r < to; r++) {
                 int xs = xo + r * channels;
                 int ds = dyo + r * channels;

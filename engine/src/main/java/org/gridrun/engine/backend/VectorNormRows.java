@@ -67,19 +67,26 @@ final class VectorNormRows {
 
     /**
      * As {@link #sums}, of {@code dy} into {@code partial} and of {@code dy·(x − mean[c])} into
-     * {@code partialProducts}; rows of {@code dy} at {@code dyo + r·channels}.
+     * {@code partialProducts}; rows of {@code dy} at {@code dyo + r·channels}. With {@code y} (rows at
+     * {@code yo + r·channels}), {@code dy} is first set to +0 where {@code y} is not positive, as the ReLU's backward
+     * pass does, and written back.
      */
-    static void gradientSums(float[] x, int xo, float[] dy, int dyo, int from, int to, int channels, int run,
-                             float[] mean, double[] partial, double[] partialProducts, int p) {
+    static void gradientSums(float[] x, int xo, float[] y, int yo, float[] dy, int dyo, int from, int to,
+                             int channels, int run, float[] mean, double[] partial, double[] partialProducts, int p) {
+        FloatVector zero = FloatVector.zero(SPECIES);
         for (int r = from; r < to; r += run) {
             int rows = Math.min(to, r + run) - r;
             for (int c = 0, bound = bound(channels); c < bound; c += LANES) {
                 FloatVector m = FloatVector.fromArray(SPECIES, mean, c);
                 FloatVector sum = FloatVector.zero(SPECIES);
                 FloatVector product = FloatVector.zero(SPECIES);
-                for (int k = 0, i = xo + r * channels + c, j = dyo + r * channels + c; k < rows;
-                     k++, i += channels, j += channels) {
+                for (int k = 0, i = xo + r * channels + c, j = dyo + r * channels + c, o = yo + r * channels + c;
+                     k < rows; k++, i += channels, j += channels, o += channels) {
                     FloatVector g = FloatVector.fromArray(SPECIES, dy, j);
+                    if (y != null) {
+                        g = zero.blend(g, FloatVector.fromArray(SPECIES, y, o).compare(VectorOperators.GT, 0f));
+                        g.intoArray(dy, j);
+                    }
                     sum = sum.add(g);
                     product = product.add(g.mul(FloatVector.fromArray(SPECIES, x, i).sub(m)));
                 }

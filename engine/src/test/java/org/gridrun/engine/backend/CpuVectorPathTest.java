@@ -140,8 +140,8 @@ class CpuVectorPathTest {
         float[] dGamma = new float[channels];
         float[] dBeta = new float[channels];
         float[] dx = new float[offset + rows * channels];
-        kernels.backward(x, offset, dy, offset, rows, channels, gamma, 0, mean, 0, invStd, 0, dGamma, 0, dBeta, 0,
-                dx, offset);
+        kernels.backward(x, offset, null, 0, dy, offset, rows, channels, gamma, 0, mean, 0, invStd, 0, dGamma, 0,
+                dBeta, 0, dx, offset);
         return new ArrayList<>(List.of(y, mean, invStd, runningMean, runningVar, yRelu, yInference, dGamma, dBeta,
                 dx));
     }
