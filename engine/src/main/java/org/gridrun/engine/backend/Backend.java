@@ -45,6 +45,15 @@ public interface Backend extends AutoCloseable {
     void axpy(float alpha, Tensor x, Tensor y);
 
     /**
+     * {@code y ← max(x + y, 0)}, a residual block's sum and ReLU: {@link #axpy} with 1 then {@link #relu}, to the
+     * same bits (a backend may do both in one pass).
+     */
+    default void addRelu(Tensor x, Tensor y) {
+        axpy(1f, x, y);
+        relu(y, y);
+    }
+
+    /**
      * {@code c ← alpha·op(a)·op(b) + beta·c}, where {@code op} transposes when its flag is set.
      *
      * <p>{@code op(a)} is m×k, {@code op(b)} k×n and {@code c} m×n; with {@code beta = 0} the old contents of

@@ -122,6 +122,22 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void addRelu(Tensor x, Tensor y) {
+        Shapes.sameSize(x, y);
+        float[] xd = data(x);
+        float[] yd = data(y);
+        int xo = x.offset();
+        int yo = y.offset();
+        boolean vector = CpuVectors.enabled;
+        CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
+            int start = vector ? VectorElementwise.addRelu(xd, xo, yd, yo, from, to) : from;
+            for (int i = start; i < to; i++) {
+                yd[yo + i] = Math.max(yd[yo + i] + 1f * xd[xo + i], 0f);
+            }
+        });
+    }
+
+    @Override
     public void gemm(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c) {
         int[] mnk = Shapes.gemm(transA, transB, a, b, c);
         int m = mnk[0];

@@ -27,6 +27,16 @@ final class VectorElementwise {
         return end;
     }
 
+    /** {@code y[yo + i] = max(x[xo + i] + y[yo + i], 0)} ({@link Math#max}'s rules). */
+    static int addRelu(float[] x, int xo, float[] y, int yo, int from, int to) {
+        int end = from + SPECIES.loopBound(to - from);
+        for (int i = from; i < end; i += SPECIES.length()) {
+            FloatVector.fromArray(SPECIES, y, yo + i).add(FloatVector.fromArray(SPECIES, x, xo + i))
+                    .lanewise(VectorOperators.MAX, 0f).intoArray(y, yo + i);
+        }
+        return end;
+    }
+
     /** {@code y[yo + i] = max(x[xo + i], 0)} with {@link Math#max}'s rules (NaN stays NaN, −0 gives +0). */
     static int relu(float[] x, int xo, float[] y, int yo, int from, int to) {
         int end = from + SPECIES.loopBound(to - from);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The CPU backend's Vector API loops against the scalar ones, to the bit. Batch norm: forward (with and without
  * ReLU), inference and backward, on channel counts below, at and between vector lengths and row counts that leave
  * partial runs and split (or not) over the threads; the CUDA kernel reproduces the scalar summation order, so equal
- * bits here keep the backends equal too. ReLU, its backward and axpy on values that test the edge rules (NaN, ±0,
+ * bits here keep the backends equal too. ReLU, its backward, axpy and the residual sum + ReLU on values that test the edge rules (NaN, ±0,
  * ±∞, subnormals) at lengths and offsets that leave tails.
  */
 class CpuVectorPathTest {
@@ -66,7 +66,10 @@ class CpuVectorPathTest {
         }
     }
 
-    /** relu(x), reluBackward(y = values, g = other), other + 0.7·values; each on views at offset 1. */
+    /**
+     * relu(x), reluBackward(y = values, g = other), other + 0.7·values, max(other + values, 0) (checked against
+     * axpy and relu apart); each on views at offset 1.
+     */
     private static List<float[]> elementwise(Backend backend, float[] values, float[] other, boolean vectors) {
         CpuVectors.enabled = vectors;
         int n = values.length;
@@ -83,6 +86,14 @@ class CpuVectorPathTest {
         backend.upload(other, 0, g);
         backend.axpy(0.7f, x, g);
         results.add(download(backend, g));
+        backend.upload(other, 0, g);
+        backend.addRelu(x, g);
+        float[] fused = download(backend, g);
+        backend.upload(other, 0, g);
+        backend.axpy(1f, x, g);
+        backend.relu(g, g);
+        assertArrayEquals(bits(download(backend, g)), bits(fused), "addRelu is axpy then relu");
+        results.add(fused);
         return results;
     }
 

@@ -52,9 +52,10 @@ final class Residual extends Layer {
         for (Layer layer : shortcut) {
             s = layer.forward(ctx, s);
         }
-        ctx.backend.axpy(1f, s, h);
         if (relu) {
-            ctx.backend.relu(h, h);
+            ctx.backend.addRelu(s, h);
+        } else {
+            ctx.backend.axpy(1f, s, h);
         }
         y = h;
         return h;
