@@ -107,31 +107,40 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void axpy(float alpha, Tensor x, Tensor y) {
-        Shapes.sameSize(x, y);
         float[] xd = data(x);
         float[] yd = data(y);
         int xo = x.offset();
         int yo = y.offset();
-        boolean vector = CpuVectors.enabled;
-        CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
-            int start = vector ? VectorElementwise.axpy(alpha, xd, xo, yd, yo, from, to) : from;
-            for (int i = start; i < to; i++) {
+        pairwise(x, y, (from, to) -> VectorElementwise.axpy(alpha, xd, xo, yd, yo, from, to), (from, to) -> {
+            for (int i = from; i < to; i++) {
                 yd[yo + i] += alpha * xd[xo + i];
             }
         });
     }
 
+    /** The vector part of an elementwise pass over {@code [from, to)}; returns where its scalar loop takes over. */
+    private interface VectorPart {
+        int run(int from, int to);
+    }
+
+    /**
+     * An elementwise pass over two tensors of one size, split over the threads: each part on vectors where they run
+     * ({@link CpuVectors}), the rest by {@code scalar}'s loop, the same bits.
+     */
+    private static void pairwise(Tensor a, Tensor b, VectorPart vector, CpuParallel.Range scalar) {
+        Shapes.sameSize(a, b);
+        boolean vectors = CpuVectors.enabled;
+        CpuParallel.forEach(a.size(), a.size(), (from, to) -> scalar.run(vectors ? vector.run(from, to) : from, to));
+    }
+
     @Override
     public void addRelu(Tensor x, Tensor y) {
-        Shapes.sameSize(x, y);
         float[] xd = data(x);
         float[] yd = data(y);
         int xo = x.offset();
         int yo = y.offset();
-        boolean vector = CpuVectors.enabled;
-        CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
-            int start = vector ? VectorElementwise.addRelu(xd, xo, yd, yo, from, to) : from;
-            for (int i = start; i < to; i++) {
+        pairwise(x, y, (from, to) -> VectorElementwise.addRelu(xd, xo, yd, yo, from, to), (from, to) -> {
+            for (int i = from; i < to; i++) {
                 yd[yo + i] = Math.max(yd[yo + i] + 1f * xd[xo + i], 0f);
             }
         });
@@ -186,15 +195,12 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void relu(Tensor x, Tensor y) {
-        Shapes.sameSize(x, y);
         float[] xd = data(x);
         float[] yd = data(y);
         int xo = x.offset();
         int yo = y.offset();
-        boolean vector = CpuVectors.enabled;
-        CpuParallel.forEach(x.size(), x.size(), (from, to) -> {
-            int start = vector ? VectorElementwise.relu(xd, xo, yd, yo, from, to) : from;
-            for (int i = start; i < to; i++) {
+        pairwise(x, y, (from, to) -> VectorElementwise.relu(xd, xo, yd, yo, from, to), (from, to) -> {
+            for (int i = from; i < to; i++) {
                 yd[yo + i] = Math.max(xd[xo + i], 0f);
             }
         });
@@ -202,15 +208,12 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void reluBackward(Tensor y, Tensor grad) {
-        Shapes.sameSize(y, grad);
         float[] yd = data(y);
         float[] gd = data(grad);
         int yo = y.offset();
         int go = grad.offset();
-        boolean vector = CpuVectors.enabled;
-        CpuParallel.forEach(y.size(), y.size(), (from, to) -> {
-            int start = vector ? VectorElementwise.reluBackward(yd, yo, gd, go, from, to) : from;
-            for (int i = start; i < to; i++) {
+        pairwise(y, grad, (from, to) -> VectorElementwise.reluBackward(yd, yo, gd, go, from, to), (from, to) -> {
+            for (int i = from; i < to; i++) {
                 gd[go + i] = reluPassed(yd[yo + i], gd[go + i]);
             }
         });
