@@ -26,9 +26,9 @@ import jdk.incubator.vector.VectorSpecies;
  *       index {@code k − 1} with fraction 1: both give {@code k} whatever the uniform;</li>
  *   <li>{@code a < 2^-jmax} (zeros and subnormals included): between {@code −2^-jmax} (index {@code jmax}) and
  *       {@code 2^-jmax}, fraction {@code (r + 2^-jmax)·2^(jmax−1)}, the same two roundings as LevelSearch's;</li>
- *   <li>{@code a ≥ 1} (only a rounding error past the norm): {@code r} is first clamped to ±1, where the formulas
- *       give {@code top} and 0 (fraction 0, and 1 with index −1), LevelSearch's end levels for any {@code r} past
- *       them.</li>
+ *   <li>{@code a ≥ 1} (only a rounding error past the norm): the lower index is at least {@code top} for
+ *       {@code r > 0} and at most −1 for {@code r < 0}, so the code clamped to {@code [0, top]} is LevelSearch's end
+ *       level ({@code r = −1} exactly: index −1, fraction 1, code 0, as there).</li>
  * </ul>
  * The code is then the lower index plus one where {@code fraction + u·2^-16 ≥ 1}, the sum rounded in double as
  * LevelSearch's is before its truncation.
@@ -120,11 +120,13 @@ final class VectorLevels {
      * {@code codes[j]}, the index of the level below {@code r} plus one where {@code sums[j] ≥ 1}, for {@code j} in
      * {@code [0, count)}: with {@code |r|} in {@code [2^-k, 2^(1−k))} and {@code d = min(k − 1 − jmax, 0)} (negative
      * outside the middle gap, 0 in it), {@code jmax − d = top − k} where {@code r > 0}, {@code jmax + d = k − 1} where
-     * {@code r < 0}, {@code jmax} in the middle. Stores whole vectors of the preferred ints, {@code codes} being long
-     * enough, their upper lanes zeros that the next vector or the scalar tail overwrites.
+     * {@code r < 0}, {@code jmax} in the middle; clamped to {@code [0, top]} (only {@code |r| ≥ 1} leaves it). Stores
+     * whole vectors of the preferred ints, {@code codes} being long enough, their upper lanes zeros that the next
+     * vector or the scalar tail overwrites.
      */
     private static void lowerLevels(float[] g, int at, int count, double[] sums, int[] codes, double inverse,
                                     int jmax) {
+        int top = 2 * jmax + 1;
         for (int j = 0; j < count; j += LANES) {
             LongVector bits = scaled(g, at + j, inverse).reinterpretAsLongs();
             LongVector d = bits.lanewise(VectorOperators.LSHL, 1).lanewise(VectorOperators.LSHR, 53).neg()
@@ -135,16 +137,16 @@ final class VectorLevels {
             // the sum is at least 0, and at least 1 where its bits are at least 1's
             LongVector up = DoubleVector.fromArray(DOUBLES, sums, j).reinterpretAsLongs().neg().add(ONE - 1)
                     .lanewise(VectorOperators.LSHR, 63);
-            ((IntVector) lower.add(up).convertShape(VectorOperators.L2I, INTS, 0)).intoArray(codes, j);
+            LongVector code = lower.add(up);
+            code = code.sub(code.and(code.lanewise(VectorOperators.ASHR, 63))).sub(top);
+            code = code.and(code.lanewise(VectorOperators.ASHR, 63)).add(top);
+            ((IntVector) code.convertShape(VectorOperators.L2I, INTS, 0)).intoArray(codes, j);
         }
     }
 
-    /**
-     * {@code g[i … i + LANES)·inverse} in double, as the scalar path computes it, clamped to [−1, 1]: a value a
-     * rounding error past the norm gives the end level there as at ±1, and no index leaves {@code [0, top]}.
-     */
+    /** {@code g[i … i + LANES)·inverse} in double, as the scalar path computes it. */
     private static DoubleVector scaled(float[] g, int i, double inverse) {
         return ((DoubleVector) FloatVector.fromArray(FEW_FLOATS, g, i).convertShape(VectorOperators.F2D, DOUBLES, 0))
-                .mul(inverse).max(-1.0).min(1.0);
+                .mul(inverse);
     }
 }
