@@ -15,6 +15,7 @@ final class Chunks {
     private final BitReader[] readers = {new BitReader(), new BitReader()};
     private final int[][] codes = new int[2][SIZE];
     private final int[][] uniforms = new int[2][SIZE];
+    private final double[][] sums = new double[2][SIZE];
 
     /** Part {@code part}'s packer, writing into {@code bytes} from bit {@code bitOffset}. */
     BitPacker packer(int part, byte[] bytes, long bitOffset) {
@@ -34,5 +35,10 @@ final class Chunks {
     /** Part {@code part}'s buffer of {@link #SIZE} 16-bit uniforms. */
     int[] uniforms(int part) {
         return uniforms[part];
+    }
+
+    /** Part {@code part}'s buffer of {@link #SIZE} doubles. */
+    double[] sums(int part) {
+        return sums[part];
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.gridrun.engine.backend.LevelFormat;
 import org.gridrun.engine.random.CounterRng;
+import org.gridrun.engine.simd.Simd;
 
 /**
  * What the bucketed level quantizers share (qsgd, qinf, nuq, trn, and the methods that learn their levels): a gradient
@@ -97,6 +98,8 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
     private final double[] initialLevels;
     private double[] levels;
     private boolean uniform;
+    /** Whether the levels are {@code ±2^-j} ({@link VectorLevels#binaryExponential}): nuq's with {@code mul = 0.5}. */
+    private boolean binary;
     private LevelSearch search;
     private final CounterRng rng;
     private final Buckets buckets;
@@ -177,6 +180,7 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         }
         levels = l.clone();
         uniform = Arrays.equals(levels, uniformLevels(l.length));
+        binary = Simd.enabled() && VectorLevels.binaryExponential(levels);
         search = new LevelSearch(levels);
     }
 
@@ -298,7 +302,8 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
 
     /**
      * The level indices of values {@code [from, to)} of one bucket of norm {@code scale}, into {@code codes}; with
-     * vectors, any levels take their uniforms from the vector generator too, and search one value at a time.
+     * vectors, any levels take their uniforms from the vector generator too, the levels {@code ±2^-j} are found from
+     * each value's exponent bits ({@link VectorLevels}), and others searched one value at a time.
      */
     private void bucketCodes(float[] g, int offset, int from, int to, int[] codes, int part, long first, float scale,
                              float bound) {
@@ -316,7 +321,9 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
             rng.uniforms16(first, from, u, to - from);
             LevelSearch s = search;
             double inverse = 1.0 / scale;
-            for (int j = 0; j < to - from; j++) {
+            int j = binary && bound == Float.POSITIVE_INFINITY ? VectorLevels.binaryCodes(g, offset + from,
+                    to - from, u, codes, chunks.sums(part), inverse, levels.length / 2 - 1) : 0;
+            for (; j < to - from; j++) {
                 codes[j] = s.index(clamp(g[offset + from + j], bound) * inverse, u[j]);
             }
         } else {

@@ -138,7 +138,7 @@ class VectorPathTest {
     }
 
     /** Two encodes and decodes of {@code g[3 … 3 + length)} with a layout of three odd tensors; bytes and values. */
-    private static List<Object> run(String name, Map<String, Object> params, float[] g, int length, boolean vectors) {
+    static List<Object> run(String name, Map<String, Object> params, float[] g, int length, boolean vectors) {
         Vectors.enabled = vectors;
         Compressor c = Compressors.create(name, params, 9).copy(1);
         int a = Math.max(1, length / 3 + 5);
