@@ -139,23 +139,32 @@ final class CpuWindowKernels {
         int image = g.inputSize();
         int outImage = g.outPositions() * c;
         Arrays.fill(dx, dxo + from * image, dxo + to * image, 0f);
+        int[] window = new int[g.kernelHeight() * g.kernelWidth()];
+        int bound = CpuVectors.enabled ? VectorWindows.bound(c) : 0;
+        int[] lanes = bound > 0 ? VectorWindows.lanes() : null;
         for (int n = from; n < to; n++) {
             int out = n * outImage;
             for (int oy = 0; oy < g.outHeight(); oy++) {
                 Span rows = Span.of(oy, g.stride(), g.padding(), g.kernelHeight(), g.height());
                 for (int ox = 0; ox < g.outWidth(); ox++, out += c) {
                     Span cols = Span.of(ox, g.stride(), g.padding(), g.kernelWidth(), g.width());
-                    int first = n * image + rows.first(cols, g);
-                    for (int ch = 0; ch < c; ch++) {
-                        int at = first + ch;
+                    int count = 0;
+                    for (int iy = rows.from; iy < rows.to; iy++) {
+                        for (int ix = cols.from; ix < cols.to; ix++) {
+                            window[count++] = n * image + (iy * g.width() + ix) * c;
+                        }
+                    }
+                    if (bound > 0) {
+                        VectorWindows.maxPoolBackward(x, xo, window, count, dy, dyo + out, dx, dxo, bound, lanes);
+                    }
+                    for (int ch = bound; ch < c; ch++) {
+                        int at = window[0] + ch;
                         float max = x[xo + at];
-                        for (int iy = rows.from; iy < rows.to; iy++) {
-                            for (int ix = cols.from; ix < cols.to; ix++) {
-                                int src = n * image + (iy * g.width() + ix) * c + ch;
-                                if (x[xo + src] > max) {
-                                    max = x[xo + src];
-                                    at = src;
-                                }
+                        for (int k = 1; k < count; k++) {
+                            int src = window[k] + ch;
+                            if (x[xo + src] > max) {
+                                max = x[xo + src];
+                                at = src;
                             }
                         }
                         dx[dxo + at] += dy[dyo + out + ch];

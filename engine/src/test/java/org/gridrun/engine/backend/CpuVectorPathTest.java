@@ -124,6 +124,45 @@ class CpuVectorPathTest {
         return out;
     }
 
+    @Test
+    void maxPoolBackwardGivesTheScalarBits() {
+        assumeTrue(Simd.enabled(), Simd.describe());
+        Backend backend = new CpuBackend();
+        try {
+            // overlapping 3x3 windows with padding, and 2x2 ones; channels below, at and past whole vectors; values
+            // from a few integers, so that windows hold ties that the first position in kernel order must win
+            for (int channels : new int[] {6, 16, 37, 64}) {
+                for (ConvGeometry g : List.of(new ConvGeometry(9, 7, channels, 3, 3, 2, 1),
+                        new ConvGeometry(8, 8, channels, 2, 2, 2, 0))) {
+                    Random rng = new Random(channels);
+                    int images = 5;
+                    float[] x = new float[images * g.inputSize()];
+                    for (int i = 0; i < x.length; i++) {
+                        x[i] = rng.nextInt(4) - 1;
+                    }
+                    float[] dy = TestTensors.gaussian(rng, images * g.outPositions() * channels);
+                    int[] scalar = bits(maxPoolBackward(backend, g, images, x, dy, false));
+                    int[] vector = bits(maxPoolBackward(backend, g, images, x, dy, true));
+                    assertArrayEquals(scalar, vector, "max pool backward, " + channels + " channels, " + g);
+                }
+            }
+        } finally {
+            backend.close();
+        }
+    }
+
+    private static float[] maxPoolBackward(Backend backend, ConvGeometry g, int images, float[] x, float[] dy,
+                                           boolean vectors) {
+        CpuVectors.enabled = vectors;
+        Tensor xt = TestTensors.tensor(backend, images, g.inputSize(), x);
+        Tensor y = backend.allocate(images, g.outPositions() * g.channels());
+        backend.maxPool(xt, g, y);
+        Tensor dyt = TestTensors.tensor(backend, images, g.outPositions() * g.channels(), dy);
+        Tensor dx = backend.allocate(images, g.inputSize());
+        backend.maxPoolBackward(xt, y, dyt, g, dx);
+        return download(backend, dx);
+    }
+
     /** Forward y, mean, invStd, running mean and variance, fused ReLU y, inference y, dGamma, dBeta, dx. */
     private static List<float[]> run(int rows, int channels, boolean vectors) {
         CpuVectors.enabled = vectors;
