@@ -57,7 +57,8 @@ final class CpuKernels {
             }
             return;
         }
-        for (int i = 0; i < n; i++) {
+        int start = CpuVectors.enabled ? VectorElementwise.sgd(p, po, g, go, v, vo, n, lr, momentum, nesterov, wd) : 0;
+        for (int i = start; i < n; i++) {
             float d = g[go + i] + wd * p[po + i];
             float vel = momentum * v[vo + i] + d;
             v[vo + i] = vel;

@@ -61,7 +61,7 @@ final class SplitGemm {
                 }
             }
         });
-        for (int i = 0; i < m * n; i++) {
+        for (int i = CpuVectors.enabled ? VectorElementwise.add(second, 0, c, co, m * n) : 0; i < m * n; i++) {
             c[co + i] += second[i];
         }
     }

@@ -27,6 +27,36 @@ final class VectorElementwise {
         return end;
     }
 
+    /** {@code y[yo + i] += x[xo + i]} for {@code i < n}; returns how many it did (a whole number of vectors). */
+    static int add(float[] x, int xo, float[] y, int yo, int n) {
+        int end = SPECIES.loopBound(n);
+        for (int i = 0; i < end; i += SPECIES.length()) {
+            FloatVector.fromArray(SPECIES, y, yo + i).add(FloatVector.fromArray(SPECIES, x, xo + i))
+                    .intoArray(y, yo + i);
+        }
+        return end;
+    }
+
+    /**
+     * SGD with momentum on {@code n} parameters, as {@link CpuKernels#sgd} does it value by value:
+     * {@code d = g + wd·p}, {@code vel = momentum·v + d}, {@code v = vel},
+     * {@code p = p − lr·(nesterov ? d + momentum·vel : vel)}. Returns
+     * how many it did (a whole number of vectors).
+     */
+    static int sgd(float[] p, int po, float[] g, int go, float[] v, int vo, int n, float lr, float momentum,
+                   boolean nesterov, float wd) {
+        int end = SPECIES.loopBound(n);
+        for (int i = 0; i < end; i += SPECIES.length()) {
+            FloatVector param = FloatVector.fromArray(SPECIES, p, po + i);
+            FloatVector d = FloatVector.fromArray(SPECIES, g, go + i).add(param.mul(wd));
+            FloatVector vel = FloatVector.fromArray(SPECIES, v, vo + i).mul(momentum).add(d);
+            vel.intoArray(v, vo + i);
+            FloatVector step = nesterov ? d.add(vel.mul(momentum)) : vel;
+            param.sub(step.mul(lr)).intoArray(p, po + i);
+        }
+        return end;
+    }
+
     /** {@code y[yo + i] = max(x[xo + i] + y[yo + i], 0)} ({@link Math#max}'s rules). */
     static int addRelu(float[] x, int xo, float[] y, int yo, int from, int to) {
         int end = from + SPECIES.loopBound(to - from);

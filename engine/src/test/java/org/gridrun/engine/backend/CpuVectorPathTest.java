@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * The CPU backend's Vector API loops against the scalar ones, to the bit. Batch norm: forward (with and without
  * ReLU), inference and backward, on channel counts below, at and between vector lengths and row counts that leave
  * partial runs and split (or not) over the threads; the CUDA kernel reproduces the scalar summation order, so equal
- * bits here keep the backends equal too. ReLU, its backward, axpy and the residual sum + ReLU on values that test the edge rules (NaN, ±0,
- * ±∞, subnormals) at lengths and offsets that leave tails.
+ * bits here keep the backends equal too. ReLU, its backward, axpy and the residual sum + ReLU on values that test
+ * the edge rules (NaN, ±0, ±∞, subnormals) at lengths and offsets that leave tails; the SGD step (NaNs compared as
+ * NaN, whichever payload the CPU gave them); max pooling's backward pass on ties.
  */
 class CpuVectorPathTest {
     private static final int[] CHANNELS = {1, 7, 8, 13, 16, 24, 35, 64, 100};
@@ -116,12 +117,57 @@ class CpuVectorPathTest {
         return out;
     }
 
+    /** The bits, every NaN as the canonical one: which NaN an operation on NaNs and infinities gives is the CPU's. */
+    private static int[] canonical(float[] values) {
+        int[] out = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = Float.floatToIntBits(values[i]);
+        }
+        return out;
+    }
+
     private static int[] bits(float[] values) {
         int[] out = new int[values.length];
         for (int i = 0; i < values.length; i++) {
             out[i] = Float.floatToRawIntBits(values[i]);
         }
         return out;
+    }
+
+    @Test
+    void sgdGivesTheScalarBits() {
+        assumeTrue(Simd.enabled(), Simd.describe());
+        Backend backend = new CpuBackend();
+        try {
+            for (int n : new int[] {7, 1003, 70_001}) {
+                for (boolean nesterov : new boolean[] {false, true}) {
+                    for (float momentum : new float[] {0f, 0.9f}) {
+                        List<float[]> scalar = sgdSteps(backend, n, nesterov, momentum, false);
+                        List<float[]> vector = sgdSteps(backend, n, nesterov, momentum, true);
+                        for (int i = 0; i < scalar.size(); i++) {
+                            assertArrayEquals(canonical(scalar.get(i)), canonical(vector.get(i)), "sgd " + n
+                                    + " values, nesterov " + nesterov + ", momentum " + momentum + ", output " + i);
+                        }
+                    }
+                }
+            }
+        } finally {
+            backend.close();
+        }
+    }
+
+    /** Parameters and velocity after three steps with weight decay, from the same random start. */
+    private static List<float[]> sgdSteps(Backend backend, int n, boolean nesterov, float momentum,
+                                          boolean vectors) {
+        CpuVectors.enabled = vectors;
+        Random rng = new Random(n);
+        Tensor params = TestTensors.tensor(backend, 1, n, TestTensors.gaussian(rng, n));
+        Tensor velocity = TestTensors.tensor(backend, 1, n, TestTensors.gaussian(rng, n));
+        for (int step = 0; step < 3; step++) {
+            Tensor grad = TestTensors.tensor(backend, 1, n, edgeValues(n, rng));
+            backend.sgdUpdate(params, grad, velocity, 0.1f, momentum, nesterov, 5e-4f);
+        }
+        return List.of(download(backend, params), download(backend, velocity));
     }
 
     @Test
