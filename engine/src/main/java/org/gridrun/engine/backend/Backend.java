@@ -127,6 +127,17 @@ public interface Backend extends AutoCloseable {
     void convolveDataGradient(Tensor dy, ConvGeometry g, Tensor w, Tensor dx);
 
     /**
+     * {@link #convolveWeightGradient} into {@code dw} and, where {@code dx} is not null,
+     * {@link #convolveDataGradient} into {@code dx}: the same results, in one call a backend may share work in.
+     */
+    default void convolveBackward(Tensor x, ConvGeometry g, Tensor dy, Tensor w, Tensor dw, Tensor dx) {
+        convolveWeightGradient(x, g, dy, dw);
+        if (dx != null) {
+            convolveDataGradient(dy, g, w, dx);
+        }
+    }
+
+    /**
      * Max pooling of channels-last images: {@code y} is n × outPositions·channels. Windows may reach into the
      * padding (at most half the kernel), whose positions never win, as in PyTorch's {@code max_pool2d}.
      */

@@ -20,4 +20,16 @@ interface Convolver {
     /** {@code dx = ∂(x ⊛ w)/∂x · dy}, overwriting dx (images × {@code g.inputSize()}). */
     void dataGradient(float[] dy, int dyo, ConvGeometry g, int images, float[] w, int wo, int filters, float[] dx,
                       int dxo);
+
+    /**
+     * {@link #weightGradient} and, where {@code dx} is not null, {@link #dataGradient}, the same results; a path
+     * may share what the two read (oneDNN copies {@code dy} in once).
+     */
+    default void backward(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, float[] w, int wo,
+                          int filters, float[] dw, int dwo, float[] dx, int dxo) {
+        weightGradient(x, xo, g, images, dy, dyo, filters, dw, dwo);
+        if (dx != null) {
+            dataGradient(dy, dyo, g, images, w, wo, filters, dx, dxo);
+        }
+    }
 }

@@ -300,6 +300,20 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void convolveBackward(Tensor x, ConvGeometry g, Tensor dy, Tensor w, Tensor dw, Tensor dx) {
+        int n = Shapes.images(x, g.inputSize());
+        Shapes.requireShape(dw, dw.rows(), g.patchSize());
+        Shapes.requireShape(w, dw.rows(), g.patchSize());
+        Shapes.requireShape(dy, n * g.outPositions(), dw.rows());
+        if (dx != null && Shapes.images(dx, g.inputSize()) != n) {
+            throw new IllegalArgumentException("the input gradient " + dx + " must hold the input's " + n
+                    + " images");
+        }
+        convolution.backward(data(x), x.offset(), g, n, data(dy), dy.offset(), data(w), w.offset(), dw.rows(),
+                data(dw), dw.offset(), dx == null ? null : data(dx), dx == null ? 0 : dx.offset());
+    }
+
+    @Override
     public void convolveDataGradient(Tensor dy, ConvGeometry g, Tensor w, Tensor dx) {
         int n = Shapes.images(dx, g.inputSize());
         Shapes.requireShape(w, w.rows(), g.patchSize());

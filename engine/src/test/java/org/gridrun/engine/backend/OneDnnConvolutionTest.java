@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +84,32 @@ class OneDnnConvolutionTest {
             oneDnn.dataGradient(dy, 2, c.g, c.images, w, 3, c.filters, actual, 1);
             float tolerance = 1e-4f * (float) Math.sqrt(c.filters * c.g.kernelHeight() * c.g.kernelWidth());
             assertArrayEquals(expected, actual, tolerance, c.toString());
+        }
+    }
+
+    @Test
+    void bothGradientsInOneCallAreTheTwoApart() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        Convolver oneDnn = new OneDnnConvolution();
+        List<Case> cases = new ArrayList<>(List.of(CASES));
+        cases.add(new Case(ConvGeometry.square(16, 16, 16, 3, 1, 1), 32, 16));  // both threads share the halves
+        for (Case c : cases) {
+            Random rng = new Random(15);
+            float[] x = TestTensors.gaussian(rng, c.images * c.g.inputSize() + 3);
+            float[] dy = TestTensors.gaussian(rng, c.images * c.g.outPositions() * c.filters + 2);
+            float[] w = TestTensors.gaussian(rng, c.filters * c.g.patchSize() + 1);
+            float[] dwApart = new float[c.filters * c.g.patchSize() + 4];
+            float[] dxApart = new float[c.images * c.g.inputSize() + 1];
+            oneDnn.weightGradient(x, 3, c.g, c.images, dy, 2, c.filters, dwApart, 4);
+            oneDnn.dataGradient(dy, 2, c.g, c.images, w, 1, c.filters, dxApart, 1);
+            float[] dw = new float[dwApart.length];
+            float[] dx = new float[dxApart.length];
+            oneDnn.backward(x, 3, c.g, c.images, dy, 2, w, 1, c.filters, dw, 4, dx, 1);
+            assertArrayEquals(dwApart, dw, "weight gradient, " + c);
+            assertArrayEquals(dxApart, dx, "data gradient, " + c);
+            float[] dwOnly = new float[dwApart.length];
+            oneDnn.backward(x, 3, c.g, c.images, dy, 2, w, 1, c.filters, dwOnly, 4, null, 0);
+            assertArrayEquals(dwApart, dwOnly, "weight gradient alone, " + c);
         }
     }
 

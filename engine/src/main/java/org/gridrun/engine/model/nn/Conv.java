@@ -50,23 +50,18 @@ final class Conv extends Layer {
     Tensor backward(Context ctx, Tensor dy, boolean needInput) {
         int rows = x.rows() * g.outPositions();
         Tensor dyMatrix = dy.reshape(rows, filters);
-        if (pointwise) {
-            ctx.backend.gemm(true, false, 1f, dyMatrix, x.reshape(rows, g.patchSize()), 0f, weight.of(ctx.gradient));
-        } else {
-            ctx.backend.convolveWeightGradient(x, g, dyMatrix, weight.of(ctx.gradient));
-        }
         if (bias != null) {
             ctx.backend.columnSums(dyMatrix, 0f, bias.of(ctx.gradient));
         }
-        if (!needInput) {
-            return null;
+        Tensor dx = needInput ? inputGradient(x.rows()) : null;
+        if (!pointwise) {
+            ctx.backend.convolveBackward(x, g, dyMatrix, weight.of(ctx.parameters), weight.of(ctx.gradient), dx);
+            return dx;
         }
-        Tensor dx = inputGradient(x.rows());
-        if (pointwise) {
+        ctx.backend.gemm(true, false, 1f, dyMatrix, x.reshape(rows, g.patchSize()), 0f, weight.of(ctx.gradient));
+        if (dx != null) {
             ctx.backend.gemm(false, false, 1f, dyMatrix, weight.of(ctx.parameters), 0f, dx.reshape(rows,
                     g.patchSize()));
-        } else {
-            ctx.backend.convolveDataGradient(dyMatrix, g, weight.of(ctx.parameters), dx);
         }
         return dx;
     }
