@@ -48,24 +48,7 @@ final class OneDnnConvolution implements Convolver {
     @Override
     public void weightGradient(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, int filters,
                                float[] dw, int dwo) {
-        int weights = filters * g.patchSize();
-        if (partial.length < weights) {
-            partial = new float[weights];
-        }
-        int outImage = g.outPositions() * filters;
-        long work = work(g, images, filters);
-        CpuParallel.forEach(images, work, (from, to) -> {
-            int half = from == 0 ? 0 : 1;
-            OneDnnConvShape shape = shape(g, to - from, filters, half);
-            Pointer in = inputs[half].copyIn(x, xo + from * g.inputSize(), (to - from) * g.inputSize());
-            Pointer gradient = outputs[half].copyIn(dy, dyo + from * outImage, (to - from) * outImage);
-            shape.weightGradient(in, gradient, half == 0 ? dw : partial, half == 0 ? dwo : 0);
-        });
-        if (CpuParallel.splits(images, work)) {
-            for (int i = 0; i < weights; i++) {
-                dw[dwo + i] += partial[i];
-            }
-        }
+        backward(x, xo, g, images, dy, dyo, null, 0, filters, dw, dwo, null, 0);
     }
 
     @Override
@@ -82,16 +65,12 @@ final class OneDnnConvolution implements Convolver {
     }
 
     /**
-     * Both gradients, each half's {@code dy} copied in once: the weight gradient from the copies of x and dy, then
-     * the data gradient from the same dy into the buffer that held x.
+     * The weight gradient from each half's copies of x and dy, then, where {@code dx} is not null, the data gradient
+     * from the same copy of dy into the buffer that held x: dy crosses to oneDNN once for both.
      */
     @Override
     public void backward(float[] x, int xo, ConvGeometry g, int images, float[] dy, int dyo, float[] w, int wo,
                          int filters, float[] dw, int dwo, float[] dx, int dxo) {
-        if (dx == null) {
-            weightGradient(x, xo, g, images, dy, dyo, filters, dw, dwo);
-            return;
-        }
         int weights = filters * g.patchSize();
         if (partial.length < weights) {
             partial = new float[weights];
@@ -104,8 +83,10 @@ final class OneDnnConvolution implements Convolver {
             Pointer in = inputs[half].copyIn(x, xo + from * g.inputSize(), (to - from) * g.inputSize());
             Pointer gradient = outputs[half].copyIn(dy, dyo + from * outImage, (to - from) * outImage);
             shape.weightGradient(in, gradient, half == 0 ? dw : partial, half == 0 ? dwo : 0);
-            shape.dataGradient(gradient, w, wo, inputs[half].ensure((long) (to - from) * g.inputSize()));
-            inputs[half].copyOut(dx, dxo + from * g.inputSize(), (to - from) * g.inputSize());
+            if (dx != null) {
+                shape.dataGradient(gradient, w, wo, inputs[half].ensure((long) (to - from) * g.inputSize()));
+                inputs[half].copyOut(dx, dxo + from * g.inputSize(), (to - from) * g.inputSize());
+            }
         });
         if (CpuParallel.splits(images, work)) {
             for (int i = 0; i < weights; i++) {
