@@ -60,6 +60,12 @@ __device__ __forceinline__ unsigned gr_code_word(long long w, long long n, int b
     return (unsigned) word;
 }
 
+// A NaN norm as the one canonical NaN, as the host writes it (LevelQuantizer): which NaN an operation on NaNs gives
+// is the processor's.
+__device__ __forceinline__ float gr_canonical(float v) {
+    return v != v ? __int_as_float(0x7FC00000) : v;
+}
+
 // Java's Math.max and Math.min of floats: NaN if either is NaN, and +0 above −0.
 __device__ __forceinline__ float gr_java_maxf(float a, float b) {
     if (a != a || b != b) {
@@ -126,13 +132,13 @@ extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int
                     acc = __dadd_rn(acc, __dmul_rn((double) v, (double) v));
                 }
             }
-            norms[k] = (float) (linf ? acc : sqrt(acc));
+            norms[k] = gr_canonical((float) (linf ? acc : sqrt(acc)));
         } else if (linf) {
             int largest = 0;
             for (int i = from; i < to; i++) {
                 largest = max(largest, __float_as_int(g[i]) & 0x7FFFFFFF);
             }
-            norms[k] = __int_as_float(largest);
+            norms[k] = gr_canonical(__int_as_float(largest));
         } else {
             double q0 = 0;
             double q1 = 0;
@@ -153,7 +159,7 @@ extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int
                 double a = g[i];
                 q0 = __dadd_rn(q0, __dmul_rn(a, a));
             }
-            norms[k] = (float) sqrt(__dadd_rn(__dadd_rn(__dadd_rn(q0, q1), q2), q3));
+            norms[k] = gr_canonical((float) sqrt(__dadd_rn(__dadd_rn(__dadd_rn(q0, q1), q2), q3)));
         }
     }
 }

@@ -288,7 +288,9 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
             float bound = clipBound(g, start, end);
             float scale = norm.of(g, start, end, bound);
             if (owned) {
-                LittleEndian.putFloat(bytes, 4 * b.header(k), scale);
+                // a NaN norm goes as the one canonical NaN: which NaN a sum over NaNs and infinities gives depends
+                // on the order the compiled code adds in (and differs on a GPU), and the payload must not
+                LittleEndian.putFloat(bytes, 4 * b.header(k), Float.isNaN(scale) ? Float.NaN : scale);
             }
             for (int last = Math.min(to, b.start(k + 1)); e < last; ) {
                 int stop = Math.min(last, e + Chunks.SIZE);
