@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
  * <p>Fair to PyTorch: every PyTorch measurement runs first, while this JVM is idle (no JIT compiler thread busy with
  * gridrun's kernels yet), with PyTorch's own thread pool at the CPU backend's thread count and OpenBLAS given as many
  * threads, whatever this process's {@code OPENBLAS_NUM_THREADS} says; on the CPU, images in both memory formats
- * (NCHW and channels-last) are timed and the faster kept. Both sides report the fastest and the median step.
+ * (NCHW and channels-last) are timed and the faster kept, in two PyTorch processes, the one with the lower median
+ * kept ({@link TorchBench#times}). Both sides report the fastest and the median step.
  */
 @Command(name = "train", mixinStandardHelpOptions = true,
         description = "Milliseconds per training step (forward + backward + SGD momentum update, one worker, no "

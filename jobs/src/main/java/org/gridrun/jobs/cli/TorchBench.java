@@ -23,6 +23,8 @@ final class TorchBench {
     private static final String TRAIN_SCRIPT = "bench_train.py";
     private static final String QSGD_SCRIPT = "bench_qsgd.py";
     private static final long TIMEOUT_MINUTES = 10;
+    /** PyTorch processes a CPU step is timed in; the faster is kept. */
+    static final int CPU_PROCESSES = 2;
 
     /**
      * The interpreters tried in order: the one on the PATH, then Debian's, which has {@code python3-torch}'s torch
@@ -84,8 +86,24 @@ final class TorchBench {
         return python;
     }
 
-    /** The fastest and median milliseconds PyTorch takes for one training step of {@code model} on {@code device}. */
+    /**
+     * The fastest and median milliseconds PyTorch takes for one training step of {@code model} on {@code device}: on
+     * the CPU, of the process (of {@value #CPU_PROCESSES}) with the lower median. One process's OpenMP threads may
+     * land badly for its whole life (a 2-thread mlp ran at 4.4 ms a step in some processes and 19 ms in others on a
+     * shared 2-core machine), and the comparison gives PyTorch its best.
+     */
     StepTimes times(String model, int batch, int threads, int warmup, int steps, String device) {
+        StepTimes best = null;
+        for (int i = 0; i < (device.equals("cpu") ? CPU_PROCESSES : 1); i++) {
+            StepTimes t = timesOnce(model, batch, threads, warmup, steps, device);
+            if (best == null || t.median() < best.median()) {
+                best = t;
+            }
+        }
+        return best;
+    }
+
+    private StepTimes timesOnce(String model, int batch, int threads, int warmup, int steps, String device) {
         Map<String, String> printed = runScript(TRAIN_SCRIPT, List.of(model, Integer.toString(batch),
                 Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps), device), threads);
         String what = "PyTorch benchmark of " + model;
