@@ -23,6 +23,8 @@ final class DeviceEncoding {
     private final LevelCodec codec;
     /** This step's plan of each worker, null where the host encodes. */
     private final DeviceLevelPlan[] plans;
+    /** Each worker's last payload, reused while its size stays (its bytes are written only when downloaded). */
+    private final Payload[] payloads;
     /** A copy of the gradient being encoded, for a method whose level fit computes gradients into the worker's. */
     private Tensor held;
 
@@ -30,6 +32,7 @@ final class DeviceEncoding {
         this.backend = backend;
         this.codec = codec;
         this.plans = new DeviceLevelPlan[workers];
+        this.payloads = new Payload[workers];
     }
 
     /** The device encoding of {@code backend} for {@code workers} workers, or null where it has none or it is off. */
@@ -46,8 +49,8 @@ final class DeviceEncoding {
     }
 
     /**
-     * Worker {@code w}'s payload of {@code gradient}, encoded on the device and left there (its bytes are zero until
-     * {@link #download}); null, with nothing drawn, where the host must encode.
+     * Worker {@code w}'s payload of {@code gradient}, encoded on the device and left there (its bytes are this step's
+     * only after {@link #download}); null, with nothing drawn, where the host must encode.
      */
     Payload encode(int w, Compressor compressor, Tensor gradient) {
         if (!(compressor instanceof DeviceEncodable encodable) || compressor.aggregation() != Aggregation.ALL_GATHER) {
@@ -70,7 +73,12 @@ final class DeviceEncoding {
         codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
         backend.synchronize();
         plans[w] = plan;
-        return plan.payload();
+        Payload last = payloads[w];
+        if (last == null || last.bits() != plan.payloadBits() || last.sideBits() != plan.sideBits()
+                || last.elements() != plan.format().length()) {
+            payloads[w] = plan.payload();
+        }
+        return payloads[w];
     }
 
     /** Whether every worker's payload of this step is on the device. */
