@@ -284,30 +284,23 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void convolve(Tensor x, ConvGeometry g, Tensor w, Tensor y) {
-        int n = Shapes.images(x, g.inputSize());
-        Shapes.requireShape(w, w.rows(), g.patchSize());
-        Shapes.requireShape(y, n * g.outPositions(), w.rows());
+        int n = Shapes.convolution(x, g, w, y);
         convolution.forward(data(x), x.offset(), g, n, data(w), w.offset(), w.rows(), data(y), y.offset());
     }
 
     @Override
     public void convolveWeightGradient(Tensor x, ConvGeometry g, Tensor dy, Tensor dw) {
-        int n = Shapes.images(x, g.inputSize());
-        Shapes.requireShape(dw, dw.rows(), g.patchSize());
-        Shapes.requireShape(dy, n * g.outPositions(), dw.rows());
+        int n = Shapes.convolution(x, g, dw, dy);
         convolution.weightGradient(data(x), x.offset(), g, n, data(dy), dy.offset(), dw.rows(), data(dw),
                 dw.offset());
     }
 
     @Override
     public void convolveBackward(Tensor x, ConvGeometry g, Tensor dy, Tensor w, Tensor dw, Tensor dx) {
-        int n = Shapes.images(x, g.inputSize());
-        Shapes.requireShape(dw, dw.rows(), g.patchSize());
+        int n = Shapes.convolution(x, g, dw, dy);
         Shapes.requireShape(w, dw.rows(), g.patchSize());
-        Shapes.requireShape(dy, n * g.outPositions(), dw.rows());
-        if (dx != null && Shapes.images(dx, g.inputSize()) != n) {
-            throw new IllegalArgumentException("the input gradient " + dx + " must hold the input's " + n
-                    + " images");
+        if (dx != null) {
+            Shapes.convolution(dx, g, w, dy);
         }
         convolution.backward(data(x), x.offset(), g, n, data(dy), dy.offset(), data(w), w.offset(), dw.rows(),
                 data(dw), dw.offset(), dx == null ? null : data(dx), dx == null ? 0 : dx.offset());
@@ -315,9 +308,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void convolveDataGradient(Tensor dy, ConvGeometry g, Tensor w, Tensor dx) {
-        int n = Shapes.images(dx, g.inputSize());
-        Shapes.requireShape(w, w.rows(), g.patchSize());
-        Shapes.requireShape(dy, n * g.outPositions(), w.rows());
+        int n = Shapes.convolution(dx, g, w, dy);
         convolution.dataGradient(data(dy), dy.offset(), g, n, data(w), w.offset(), w.rows(), data(dx), dx.offset());
     }
 

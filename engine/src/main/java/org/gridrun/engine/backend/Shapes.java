@@ -17,6 +17,19 @@ public final class Shapes {
         return x.rows();
     }
 
+    /**
+     * The number of images of a convolution and its gradients: {@code images} holds one image of
+     * {@code g.inputSize()} values a row (the input, or its gradient), {@code weights} one filter of
+     * {@code g.patchSize()} values a row, and {@code outputs} (the output, or its gradient) one row per output position
+     * of every image with one value per filter.
+     */
+    public static int convolution(Tensor images, ConvGeometry g, Tensor weights, Tensor outputs) {
+        int n = images(images, g.inputSize());
+        requireShape(weights, weights.rows(), g.patchSize());
+        requireShape(outputs, n * g.outPositions(), weights.rows());
+        return n;
+    }
+
     public static int positions(Tensor x, int channels) {
         if (channels < 1 || x.cols() % channels != 0) {
             throw new IllegalArgumentException(x + " rows do not hold whole pixels of " + channels + " channels");

@@ -235,9 +235,7 @@ public final class CudaBackend implements Backend {
 
     @Override
     public void convolve(Tensor x, ConvGeometry g, Tensor w, Tensor y) {
-        int n = Shapes.images(x, g.inputSize());
-        Shapes.requireShape(w, w.rows(), g.patchSize());
-        Shapes.requireShape(y, n * g.outPositions(), w.rows());
+        int n = Shapes.convolution(x, g, w, y);
         if (n > 0 && w.rows() > 0) {
             blas.convolve(CudaBuffer.of(x), n, g, CudaBuffer.of(w), w.rows(), CudaBuffer.of(y));
         }
@@ -245,9 +243,7 @@ public final class CudaBackend implements Backend {
 
     @Override
     public void convolveWeightGradient(Tensor x, ConvGeometry g, Tensor dy, Tensor dw) {
-        int n = Shapes.images(x, g.inputSize());
-        Shapes.requireShape(dw, dw.rows(), g.patchSize());
-        Shapes.requireShape(dy, n * g.outPositions(), dw.rows());
+        int n = Shapes.convolution(x, g, dw, dy);
         if (dw.rows() == 0) {
             return;
         }
@@ -260,9 +256,7 @@ public final class CudaBackend implements Backend {
 
     @Override
     public void convolveDataGradient(Tensor dy, ConvGeometry g, Tensor w, Tensor dx) {
-        int n = Shapes.images(dx, g.inputSize());
-        Shapes.requireShape(w, w.rows(), g.patchSize());
-        Shapes.requireShape(dy, n * g.outPositions(), w.rows());
+        int n = Shapes.convolution(dx, g, w, dy);
         if (n == 0) {
             return;
         }
