@@ -325,12 +325,13 @@ public final class Trainer implements AutoCloseable {
         }
         loss /= workers.length;
         long decode = 0;
+        boolean decodedOnDevice = onDevice && deviceEncoding.allOnDevice();
         if (Double.isFinite(loss)) {
             if (!encodes) {
                 collective.sendFullPrecision(n);
             } else if (collectives != null) {
                 collective.reduce(collectives, workerGradients, hostAverage);
-            } else if (onDevice && deviceEncoding.allOnDevice()) {
+            } else if (decodedOnDevice) {
                 long t = System.nanoTime();
                 deviceEncoding.decodeIntoMean(average);
                 collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
@@ -341,7 +342,7 @@ public final class Trainer implements AutoCloseable {
                 collective.aggregate(aggregation, compressors, payloads, hostAverage);
             }
             decode = collective.decodeNanos();
-            if (!(onDevice && deviceEncoding.allOnDevice())) {
+            if (!decodedOnDevice) {
                 backend.upload(plain ? hostPlain : hostAverage, 0, average);
             }
             optimizer.step(model.parameters(), average);
