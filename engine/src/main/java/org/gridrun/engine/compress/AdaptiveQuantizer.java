@@ -76,11 +76,19 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
+        nextStep(gradient, offset, length);
+        return super.encode(gradient, offset, length);
+    }
+
+    /**
+     * Counts a step and refits the levels where the schedule says so: to the sampler's gradients, or without a
+     * sampler to {@code g} (which may then not be null).
+     */
+    private void nextStep(float[] g, int offset, int length) {
         step++;
         if (refitsAt(step, params.osnapIter())) {
-            refit(gradient, offset, length);
+            refit(g, offset, length);
         }
-        return super.encode(gradient, offset, length);
     }
 
     /**
@@ -89,14 +97,10 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
      */
     @Override
     public Optional<DeviceLevelPlan> planDeviceEncode(int length) {
-        boolean refits = refitsAt(step + 1, params.osnapIter());
-        if (!encodesOnDevice(length) || refits && sampler == null) {
+        if (!encodesOnDevice(length) || refitsAt(step + 1, params.osnapIter()) && sampler == null) {
             return Optional.empty();
         }
-        step++;
-        if (refits) {
-            refit(null, 0, length);
-        }
+        nextStep(null, 0, length);
         return super.planDeviceEncode(length);
     }
 
