@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.Settings;
@@ -58,6 +59,22 @@ public final class Compressors {
      * parameter, a value of the wrong type or out of range fails with a
      * {@link ConfigException} naming it.
      */
+    /**
+     * Method {@code name} with its default parameters where, so configured, it plans its encodes on a device
+     * ({@link DeviceEncodable}); else empty, also for a method whose parameters have no defaults.
+     */
+    public static Optional<DeviceEncodable> onDevice(String name) {
+        try {
+            if (create(name, Map.of(), 0) instanceof DeviceEncodable encodable
+                    && encodable.planDeviceEncode(4096).isPresent()) {
+                return Optional.of(encodable);
+            }
+        } catch (RuntimeException e) {
+            // a parameter without a default: nothing to plan
+        }
+        return Optional.empty();
+    }
+
     public static Compressor create(String name, Map<String, ?> params, long seed) {
         CompressorProvider provider = provider(name);
         Map<String, Object> own = new java.util.LinkedHashMap<>(params);

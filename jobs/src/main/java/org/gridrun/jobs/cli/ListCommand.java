@@ -2,13 +2,11 @@ package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.gridrun.engine.backend.BackendProbe;
 import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.compress.CompressorProvider;
 import org.gridrun.engine.compress.Compressors;
-import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.train.TrainerConfig;
 import picocli.CommandLine.Command;
@@ -63,15 +61,9 @@ final class ListCommand implements Callable<Integer> {
 
     /** Where the method, with its defaults, encodes when the gradient lives on a CUDA backend's GPU. */
     private static String whereItEncodes(CompressorProvider provider) {
-        try {
-            if (Compressors.create(provider.name(), Map.of(), 0) instanceof DeviceEncodable encodable
-                    && encodable.planDeviceEncode(4096).isPresent()) {
-                return "encodes on the GPU with these defaults (only the payload crosses to the host)";
-            }
-        } catch (RuntimeException e) {
-            // a method that needs parameters without defaults: its encode is the host's
-        }
-        return "encodes on the host (the gradient is downloaded)";
+        return Compressors.onDevice(provider.name()).isPresent()
+                ? "encodes on the GPU with these defaults (only the payload crosses to the host)"
+                : "encodes on the host (the gradient is downloaded)";
     }
 
     private static void printBackend(PrintWriter out, BackendProbe probe) {
