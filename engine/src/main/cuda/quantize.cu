@@ -27,19 +27,23 @@ __device__ __forceinline__ long long gr_java_long(float t) {
     return (long long) t;
 }
 
-// The bucket holding value e: the last k with starts[k] <= e (Buckets.indexOf).
-__device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long long e) {
-    int lo = 0;
-    int hi = buckets;
+// Halves the bracket [lo, hi) of sorted a, whose a[lo] <= v, down to one index: the last in it with a[i] <= v.
+template <class T, class V>
+__device__ __forceinline__ int gr_last_at_most(const T* a, int lo, int hi, V v) {
     while (hi - lo > 1) {
         int mid = (lo + hi) >> 1;
-        if (starts[mid] <= e) {
+        if (a[mid] <= v) {
             lo = mid;
         } else {
             hi = mid;
         }
     }
     return lo;
+}
+
+// The bucket holding value e: the last k with starts[k] <= e (Buckets.indexOf).
+__device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long long e) {
+    return gr_last_at_most(starts, 0, buckets, e);
 }
 
 // Word w of the codes of n values (`bits` each, LSB first): bits [32w, 32w + 32) of the code stream, zero past its
@@ -227,14 +231,7 @@ __device__ __forceinline__ unsigned gr_search_code(const float* g, const int* st
     while (hi < top && levels[hi] < r) {
         hi++;
     }
-    while (hi - lo > 1) {
-        int mid = (lo + hi) >> 1;
-        if (levels[mid] <= r) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    lo = gr_last_at_most(levels, lo, hi, r);
     unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
     double u = (double) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
     return (unsigned) (lo + (int) __dadd_rn(__dmul_rn(__dsub_rn(r, levels[lo]), inverseGap[lo]),
