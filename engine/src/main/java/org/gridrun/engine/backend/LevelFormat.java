@@ -4,7 +4,8 @@ package org.gridrun.engine.backend;
  * The wire format of a bucketed level quantizer, as a device codec needs it: the bucket norms as little-endian
  * float32 (the largest magnitude or the L2 norm of each bucket), then one {@code bits}-bit level index per value,
  * least significant bit first, no padding. Index {@code j} of a bucket with norm {@code s} decodes to
- * {@code (float) (s·levels[j])}.
+ * {@code (float) (s·levels[j])}. Its arrays are never changed once it is made: a codec may keep what it made of
+ * them for as long as it is handed the same format.
  *
  * @param bits         bits per level index
  * @param levels       the levels, sorted, in [-1, 1], at most {@code 2^bits}

@@ -101,6 +101,12 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
     /** Whether the levels are {@code ±2^-j} ({@link VectorLevels#binaryExponential}): nuq's with {@code mul = 0.5}. */
     private boolean binary;
     private LevelSearch search;
+    /**
+     * The wire format a device encodes this quantizer's payloads in, made on the first plan and kept while the
+     * levels, the layout and the length stay, so that a device codec sees the same object (and uploads nothing)
+     * step after step; never changed in place.
+     */
+    private LevelFormat deviceFormat;
     private final CounterRng rng;
     private final Buckets buckets;
     /** Per half ({@link Halves}): a packer, a reader and level indices of one chunk, and a decoding table. */
@@ -182,6 +188,7 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         uniform = Arrays.equals(levels, uniformLevels(l.length));
         binary = Simd.enabled() && VectorLevels.binaryExponential(levels);
         search = new LevelSearch(levels);
+        deviceFormat = null;
     }
 
     /** The buckets of a gradient of {@code length} values (for a method that fits its levels to them). */
@@ -203,6 +210,7 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
     @Override
     public void bind(TensorLayout layout) {
         buckets.bind(layout);
+        deviceFormat = null;
     }
 
     /** The bound every value of {@code g[start … end)} is clamped to before scaling; infinite (none) by default. */
@@ -235,15 +243,17 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
             return Optional.empty();
         }
         Buckets b = buckets.forLength(length);
-        int[] starts = new int[b.count() + 1];
-        for (int k = 0; k <= b.count(); k++) {
-            starts[k] = b.start(k);
+        if (deviceFormat == null || deviceFormat.length() != length) {
+            int[] starts = new int[b.count() + 1];
+            for (int k = 0; k <= b.count(); k++) {
+                starts[k] = b.start(k);
+            }
+            deviceFormat = new LevelFormat(bits, levels.clone(), uniform ? null : search.table(), norm == Norm.LINF,
+                    clipSigmas(), starts);
         }
         long first = rng.counter();
         rng.seek(first + Uniform16.draws(length));
-        LevelFormat format = new LevelFormat(bits, levels.clone(), uniform ? null : search.table(), norm == Norm.LINF,
-                clipSigmas(), starts);
-        return Optional.of(new DeviceLevelPlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first,
+        return Optional.of(new DeviceLevelPlan(deviceFormat, CounterRng.keyOf(rng.seed(), rng.stream()), first,
                 payloadBits(length), 32L * b.count()));
     }
 

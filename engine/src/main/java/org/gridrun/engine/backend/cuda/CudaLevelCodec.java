@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import org.gridrun.engine.backend.LevelCodec;
 import org.gridrun.engine.backend.LevelFormat;
 import org.gridrun.engine.backend.LevelSearchTable;
@@ -16,36 +17,48 @@ import org.gridrun.engine.backend.Tensor;
  * ({@code LevelQuantizer.planDeviceEncode}), and decoded from there into the workers' mean as the host collective
  * does, to the bit.
  *
- * <p>Each slot (a worker) keeps its payload buffer, grown once to the largest payload, and its levels (with their
- * search tables), uploaded when they change; a method that refits its levels uploads them again. The bucket starts,
- * shared, are uploaded when they change. {@link #close()} frees everything.
+ * <p>Each slot (a worker) keeps its payload buffer, grown once to the largest payload, and its bucket starts and
+ * levels (with their search tables), uploaded when its format changes; a method that refits its levels uploads them
+ * again. {@link #close()} frees everything.
  */
 final class CudaLevelCodec implements LevelCodec, AutoCloseable {
     private final Gpu gpu;
     private final List<Slot> slots = new ArrayList<>();
-    private final Upload starts;
 
     CudaLevelCodec(Gpu gpu) {
         this.gpu = gpu;
-        this.starts = new Upload(gpu);
     }
 
-    /** A worker's device buffers: its payload, its levels and its buckets' clipping bounds. */
+    /**
+     * A worker's device buffers: its payload, its bucket starts, its levels and its buckets' clipping bounds. Each
+     * worker's quantizer keeps its format while it stays, so a slot's uploads are made once.
+     */
     private static final class Slot {
         final Upload payload;
+        final Upload starts;
         final Upload levels;
         final Upload bounds;
 
         Slot(Gpu gpu) {
             payload = new Upload(gpu);
+            starts = new Upload(gpu);
             levels = new Upload(gpu);
             bounds = new Upload(gpu);
         }
+
+        /** The device copy of the format's bucket starts. */
+        long starts(LevelFormat format) {
+            return starts.holding(format.bucketStarts(), () -> ints(format.bucketStarts()));
+        }
     }
 
-    /** A device buffer that holds the last bytes uploaded to it, grown as needed. */
+    /**
+     * A device buffer that holds the last bytes uploaded to it, grown as needed, and the object they were made from:
+     * a format's arrays are never changed in place, so the same object again needs neither bytes nor a comparison.
+     */
     private static final class Upload {
         private final Gpu gpu;
+        private Object source;
         private byte[] content = new byte[0];
         private long address;
         private long capacity;
@@ -64,13 +77,20 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
             return address;
         }
 
-        /** The buffer holding {@code bytes}, uploaded only when they differ from the last. */
-        long holding(byte[] bytes) {
-            if (!Arrays.equals(content, bytes)) {
-                content = new byte[0];
-                reserve(Math.max(4, bytes.length));
-                gpu.uploadBytes(bytes, address, bytes.length);
-                content = bytes;
+        /**
+         * The buffer holding the bytes {@code bytes} makes of {@code from}: made only for another object than the
+         * last, uploaded only when they differ from the last bytes.
+         */
+        long holding(Object from, Supplier<byte[]> bytes) {
+            if (from != source) {
+                byte[] b = bytes.get();
+                if (!Arrays.equals(content, b)) {
+                    content = new byte[0];
+                    reserve(Math.max(4, b.length));
+                    gpu.uploadBytes(b, address, b.length);
+                    content = b;
+                }
+                source = from;
             }
             return address;
         }
@@ -85,6 +105,7 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
                 address = 0;
                 capacity = 0;
                 content = new byte[0];
+                source = null;
             }
         }
     }
@@ -104,8 +125,8 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
         int buckets = format.buckets();
         long n = format.length();
         long words = Launches.ceilDiv((long) format.bits() * n, 32);
-        long startsOnDevice = starts.holding(ints(format.bucketStarts()));
-        long levels = s.levels.holding(levelBlock(format));
+        long startsOnDevice = s.starts(format);
+        long levels = s.levels.holding(format, () -> levelBlock(format));
         long payload = s.payload.reserve(4L * (buckets + words));
         long bounds = s.bounds.reserve(4L * buckets);
         Launches.linear(gpu, "gr_level_norms", buckets, KernelArgs.of().address(gradient).address(startsOnDevice)
@@ -152,8 +173,8 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
         }
         Slot s = slot(slot);
         Launches.linear(gpu, "gr_level_decode_mean", format.length(), KernelArgs.of().address(s.payload.address())
-                .i64(format.length()).address(starts.holding(ints(format.bucketStarts()))).i32(format.buckets())
-                .i32(format.bits()).address(s.levels.holding(levelBlock(format))).i32(format.levels().length)
+                .i64(format.length()).address(s.starts(format)).i32(format.buckets())
+                .i32(format.bits()).address(s.levels.holding(format, () -> levelBlock(format))).i32(format.levels().length)
                 .i32(worker).i32(workers).f32(1f / workers).address(CudaBuffer.of(mean)));
     }
 
@@ -202,10 +223,10 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
     public void close() {
         for (Slot s : slots) {
             s.payload.free();
+            s.starts.free();
             s.levels.free();
             s.bounds.free();
         }
         slots.clear();
-        starts.free();
     }
 }
