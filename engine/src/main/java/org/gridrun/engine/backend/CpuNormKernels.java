@@ -119,8 +119,7 @@ final class CpuNormKernels {
                          float eps, float[] mean, int mo, float[] invStd, int io, float[] runningMean, int rmo,
                          float[] runningVar, int rvo, float momentum, float[] y, int yo, boolean relu) {
         reserve(channels);
-        boolean vector = CpuVectors.enabled;
-        int first = vector ? VectorNormRows.bound(channels) : 0;
+        int first = vectorChannels(channels);
         blockSums(rows, channels, first, (from, to, p) -> VectorNormRows.sums(x, xo, from, to, channels, RUN,
                 partial, p), (from, to, p) -> {
             for (int r = from, base = xo + from * channels; r < to; r++, base += channels) {
@@ -184,10 +183,9 @@ final class CpuNormKernels {
             k[c] = gamma[go + c] * invStd[io + c];
             b[c] = beta[bo + c];
         }
-        boolean vector = CpuVectors.enabled;
-        int first = vector ? VectorNormRows.bound(channels) : 0;
+        int first = vectorChannels(channels);
         CpuParallel.forEach(rows, (long) rows * channels, (from, to) -> {
-            if (vector) {
+            if (first > 0) {
                 VectorNormRows.normalize(x, xo, y, yo, from, to, channels, m, k, b, relu);
             }
             for (int r = from; r < to; r++) {
@@ -206,9 +204,17 @@ final class CpuNormKernels {
         });
     }
 
+    /**
+     * The channels {@link VectorNormRows} takes, {@code [0, first)}: whole vectors of them where the Vector API runs,
+     * none where it does not; the scalar loops take the rest.
+     */
+    private static int vectorChannels(int channels) {
+        return CpuVectors.enabled ? VectorNormRows.bound(channels) : 0;
+    }
+
     /** Whether {@link #backward} masks by a ReLU's output as it sums: on vectors, for whole vectors of channels. */
     static boolean masksAsItSums(int channels) {
-        return CpuVectors.enabled && VectorNormRows.bound(channels) == channels;
+        return vectorChannels(channels) == channels;
     }
 
     /**
@@ -233,8 +239,7 @@ final class CpuNormKernels {
         for (int c = 0; c < channels; c++) {
             m[c] = mean[mo + c];
         }
-        boolean vector = CpuVectors.enabled;
-        int first = vector ? VectorNormRows.bound(channels) : 0;
+        int first = vectorChannels(channels);
         blockSums(rows, channels, first, (from, to, p) -> VectorNormRows.gradientSums(x, xo, y, yo, dy, dyo, from,
                 to, channels, RUN, m, partial, partialSquares, p), (from, to, p) -> {
             for (int r = from; r < to; r++) {
@@ -264,7 +269,7 @@ final class CpuNormKernels {
             return;
         }
         CpuParallel.forEach(rows, (long) rows * channels, (from, to) -> {
-            if (vector) {
+            if (first > 0) {
                 VectorNormRows.gradient(x, xo, dy, dyo, dx, dxo, from, to, channels, m, k, kx, k0);
             }
             for (int r = from; r < to; r++) {
