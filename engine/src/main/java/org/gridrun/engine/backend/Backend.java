@@ -321,8 +321,8 @@ public interface Backend extends AutoCloseable {
     default void synchronize() {
     }
 
-    /** The codec of level quantizers that runs on this backend's device, or empty where the host encodes. */
-    default java.util.Optional<LevelCodec> levelCodec() {
+    /** The codec of compressors' payloads that runs on this backend's device, or empty where the host encodes. */
+    default java.util.Optional<DeviceCodec> deviceCodec() {
         return java.util.Optional.empty();
     }
 

@@ -17,18 +17,20 @@ package org.gridrun.engine.backend;
  * @param bucketStarts the first value of each bucket, then the length
  */
 public record LevelFormat(int bits, double[] levels, LevelSearchTable search, boolean largestNorm, double clipSigmas,
-                          int[] bucketStarts) {
+                          int[] bucketStarts) implements DeviceFormat {
     /** The number of buckets. */
     public int buckets() {
         return bucketStarts.length - 1;
     }
 
     /** The number of values. */
+    @Override
     public int length() {
         return bucketStarts[bucketStarts.length - 1];
     }
 
     /** The payload's bytes on the wire: {@code ceil((32·buckets + bits·length) / 8)}. */
+    @Override
     public int payloadBytes() {
         return (int) ((32L * buckets() + (long) bits * length() + 7) / 8);
     }

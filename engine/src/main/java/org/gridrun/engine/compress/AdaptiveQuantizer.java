@@ -96,7 +96,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
      * gradients; one that would fit to the encoded gradient itself is the host's (empty, the step not counted).
      */
     @Override
-    public Optional<DeviceLevelPlan> planDeviceEncode(int length) {
+    public Optional<DevicePlan> planDeviceEncode(int length) {
         if (!encodesOnDevice(length) || refitsAt(step + 1, params.osnapIter()) && sampler == null) {
             return Optional.empty();
         }

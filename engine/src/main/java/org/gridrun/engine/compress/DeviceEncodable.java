@@ -8,7 +8,7 @@ public interface DeviceEncodable {
      * This step's encode of {@code length} values as a plan for the device, taking the step's random draws as
      * {@link Compressor#encode} does; empty, with nothing drawn, where this configuration encodes only on the host.
      */
-    Optional<DeviceLevelPlan> planDeviceEncode(int length);
+    Optional<DevicePlan> planDeviceEncode(int length);
 
     /** Whether the method refits its levels while it trains, so that a step's plan may be empty after a refit. */
     default boolean levelsAdapt() {

@@ -238,7 +238,7 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
 
     /** {@inheritDoc} Only the host encodes raw buckets. */
     @Override
-    public Optional<DeviceLevelPlan> planDeviceEncode(int length) {
+    public Optional<DevicePlan> planDeviceEncode(int length) {
         if (!encodesOnDevice(length)) {
             return Optional.empty();
         }
@@ -253,7 +253,7 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         }
         long first = rng.counter();
         rng.seek(first + Uniform16.draws(length));
-        return Optional.of(new DeviceLevelPlan(deviceFormat, CounterRng.keyOf(rng.seed(), rng.stream()), first,
+        return Optional.of(new DevicePlan(deviceFormat, CounterRng.keyOf(rng.seed(), rng.stream()), first,
                 payloadBits(length), 32L * b.count()));
     }
 

@@ -5,15 +5,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.gridrun.engine.backend.Backend;
-import org.gridrun.engine.backend.LevelCodec;
+import org.gridrun.engine.backend.DeviceCodec;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.DeviceEncodable;
-import org.gridrun.engine.compress.DeviceLevelPlan;
+import org.gridrun.engine.compress.DevicePlan;
 
 /**
- * Encode + decode time of the methods that run on a backend's device codec ({@link Backend#levelCodec()}), each
+ * Encode + decode time of the methods that run on a backend's device codec ({@link Backend#deviceCodec()}), each
  * with its default parameters on one Gaussian vector in device memory, next to a device-to-device copy of the same
  * vector timed between the method's repetitions: {@code grid-run bench compressors --backend cuda}. Each timing is
  * the best of its repetitions after two untimed ones, the device synchronised before the clock stops.
@@ -48,7 +48,7 @@ public final class DeviceCodecTiming {
      * row comes first, named {@code copy}, its ratio 1.
      */
     public static List<Row> measure(Backend backend, List<String> methods, int size, int repeat) {
-        LevelCodec codec = backend.levelCodec().orElseThrow(() -> new IllegalArgumentException(
+        DeviceCodec codec = backend.deviceCodec().orElseThrow(() -> new IllegalArgumentException(
                 "the " + backend.name() + " backend encodes on the host; bench compressors measures it there"));
         float[] values = new float[size];
         Random rng = new Random(1);
@@ -62,13 +62,13 @@ public final class DeviceCodecTiming {
             rows.add(new Row("copy", gbps(size, copy), 1, 32));
             for (String method : methods) {
                 Compressor compressor = Compressors.create(method, Map.of(), 1);
-                DeviceLevelPlan first = plan(compressor, size);
+                DevicePlan first = plan(compressor, size);
                 if (first == null) {
                     throw new IllegalArgumentException(method + " does not encode on the " + backend.name()
                             + " device with its default parameters");
                 }
                 double seconds = best(backend, repeat, () -> {
-                    DeviceLevelPlan plan = plan(compressor, size);
+                    DevicePlan plan = plan(compressor, size);
                     codec.encode(0, gradient, plan.format(), plan.key(), plan.firstDraw());
                     codec.decodeIntoMean(0, plan.format(), 0, 1, out);
                 });
@@ -79,7 +79,7 @@ public final class DeviceCodecTiming {
         return rows;
     }
 
-    private static DeviceLevelPlan plan(Compressor compressor, int size) {
+    private static DevicePlan plan(Compressor compressor, int size) {
         return compressor instanceof DeviceEncodable encodable
                 ? encodable.planDeviceEncode(size).orElse(null) : null;
     }

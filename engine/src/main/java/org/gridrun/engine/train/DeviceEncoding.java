@@ -3,35 +3,34 @@ package org.gridrun.engine.train;
 import java.util.Arrays;
 import java.util.Optional;
 import org.gridrun.engine.backend.Backend;
-import org.gridrun.engine.backend.LevelCodec;
+import org.gridrun.engine.backend.DeviceCodec;
 import org.gridrun.engine.backend.Tensor;
-import org.gridrun.engine.compress.Aggregation;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.DeviceEncodable;
-import org.gridrun.engine.compress.DeviceLevelPlan;
+import org.gridrun.engine.compress.DevicePlan;
 import org.gridrun.engine.compress.Payload;
 
 /**
- * A step's encodes and decodes on the backend's device, where it has a codec ({@link Backend#levelCodec()}) and the
- * workers' compressors can use it ({@link DeviceEncodable}): the gradients then never cross to the host; when every
+ * A step's encodes and decodes on the backend's device, where it has a codec ({@link Backend#deviceCodec()}) and the
+ * workers' compressors plan for it ({@link DeviceEncodable}): the gradients then never cross to the host; when every
  * worker's payload is on the device the collective decodes there too and nothing crosses, else the device payloads'
  * bytes are downloaded for the host's collective. Payloads and results are the host encoder's to the bit.
  * {@code -Dgridrun.device_encode=false} keeps every encode on the host.
  */
 final class DeviceEncoding {
     private final Backend backend;
-    private final LevelCodec codec;
+    private final DeviceCodec codec;
     /** This step's plan of each worker, null where the host encodes. */
-    private final DeviceLevelPlan[] plans;
+    private final DevicePlan[] plans;
     /** Each worker's last payload, reused while its size stays (its bytes are written only when downloaded). */
     private final Payload[] payloads;
     /** A copy of the gradient being encoded, for a method whose level fit computes gradients into the worker's. */
     private Tensor held;
 
-    private DeviceEncoding(Backend backend, LevelCodec codec, int workers) {
+    private DeviceEncoding(Backend backend, DeviceCodec codec, int workers) {
         this.backend = backend;
         this.codec = codec;
-        this.plans = new DeviceLevelPlan[workers];
+        this.plans = new DevicePlan[workers];
         this.payloads = new Payload[workers];
     }
 
@@ -40,7 +39,7 @@ final class DeviceEncoding {
         if ("false".equals(System.getProperty("gridrun.device_encode"))) {
             return null;
         }
-        return backend.levelCodec().map(codec -> new DeviceEncoding(backend, codec, workers)).orElse(null);
+        return backend.deviceCodec().map(codec -> new DeviceEncoding(backend, codec, workers)).orElse(null);
     }
 
     /** Forgets the last step's plans; call before the first worker's encode of a step. */
@@ -53,7 +52,7 @@ final class DeviceEncoding {
      * only after {@link #download}); null, with nothing drawn, where the host must encode.
      */
     Payload encode(int w, Compressor compressor, Tensor gradient) {
-        if (!(compressor instanceof DeviceEncodable encodable) || compressor.aggregation() != Aggregation.ALL_GATHER) {
+        if (!(compressor instanceof DeviceEncodable encodable)) {
             return null;
         }
         Tensor source = gradient;
@@ -65,11 +64,16 @@ final class DeviceEncoding {
             backend.copy(gradient, held);
             source = held;
         }
-        Optional<DeviceLevelPlan> planned = encodable.planDeviceEncode(gradient.size());
+        Optional<DevicePlan> planned = encodable.planDeviceEncode(gradient.size());
         if (planned.isEmpty()) {
             return null;
         }
-        DeviceLevelPlan plan = planned.get();
+        DevicePlan plan = planned.get();
+        if (!codec.accepts(plan.format())) {
+            // the plan took the step's draws: encoding on the host now would draw them again
+            throw new IllegalStateException(compressor.name() + " planned a " + plan.format().getClass()
+                    .getSimpleName() + " that " + backend.name() + "'s device codec does not take");
+        }
         codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
         backend.synchronize();
         plans[w] = plan;
@@ -83,7 +87,7 @@ final class DeviceEncoding {
 
     /** Whether every worker's payload of this step is on the device. */
     boolean allOnDevice() {
-        for (DeviceLevelPlan plan : plans) {
+        for (DevicePlan plan : plans) {
             if (plan == null) {
                 return false;
             }

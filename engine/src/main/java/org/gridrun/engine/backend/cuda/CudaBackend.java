@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.gridrun.engine.backend.AdamStep;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.ConvGeometry;
-import org.gridrun.engine.backend.LevelCodec;
+import org.gridrun.engine.backend.DeviceCodec;
 import org.gridrun.engine.backend.Shapes;
 import org.gridrun.engine.backend.Tensor;
 
@@ -28,7 +28,7 @@ public final class CudaBackend implements Backend {
     private final CudaReductions reductions;
     private final CudaSequence sequence;
     private final CudaRecurrent recurrent;
-    private final CudaLevelCodec levelCodec;
+    private final CudaDeviceCodec deviceCodec;
     private final List<CudaBuffer> buffers = new ArrayList<>();
 
     /** A backend on {@code gpu}, which it closes on {@link #close()}. */
@@ -41,7 +41,7 @@ public final class CudaBackend implements Backend {
         this.reductions = new CudaReductions(gpu, scratch);
         this.sequence = new CudaSequence(gpu);
         this.recurrent = new CudaRecurrent(gpu);
-        this.levelCodec = new CudaLevelCodec(gpu);
+        this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu)));
     }
 
     @Override
@@ -50,8 +50,8 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
-    public Optional<LevelCodec> levelCodec() {
-        return Optional.of(levelCodec);
+    public Optional<DeviceCodec> deviceCodec() {
+        return Optional.of(deviceCodec);
     }
 
     @Override
@@ -484,7 +484,7 @@ public final class CudaBackend implements Backend {
         buffers.forEach(CudaBuffer::close);
         buffers.clear();
         scratch.close();
-        levelCodec.close();
+        deviceCodec.close();
         gpu.close();
     }
 }

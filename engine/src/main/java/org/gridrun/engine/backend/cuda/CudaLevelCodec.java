@@ -6,10 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
-import org.gridrun.engine.backend.LevelCodec;
 import org.gridrun.engine.backend.LevelFormat;
 import org.gridrun.engine.backend.LevelSearchTable;
-import org.gridrun.engine.backend.Tensor;
 
 /**
  * Level quantizers' payloads on the GPU ({@code quantize.cu}): the bucket norms and the level indices written into a
@@ -21,7 +19,7 @@ import org.gridrun.engine.backend.Tensor;
  * levels (with their search tables), uploaded when its format changes; a method that refits its levels uploads them
  * again. {@link #close()} frees everything.
  */
-final class CudaLevelCodec implements LevelCodec, AutoCloseable {
+final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     private final Gpu gpu;
     private final List<Slot> slots = new ArrayList<>();
 
@@ -111,16 +109,12 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
     }
 
     @Override
-    public void encode(int slot, Tensor gradient, LevelFormat format, long key, long firstDraw) {
-        if (gradient.size() != format.length()) {
-            throw new IllegalArgumentException("a payload of " + format.length() + " values from a gradient of "
-                    + gradient.size());
-        }
-        encode(slot, CudaBuffer.of(gradient), format, key, firstDraw);
+    public Class<LevelFormat> formats() {
+        return LevelFormat.class;
     }
 
-    /** {@link #encode(int, Tensor, LevelFormat, long, long)} of the floats at device address {@code gradient}. */
-    void encode(int slot, long gradient, LevelFormat format, long key, long firstDraw) {
+    @Override
+    public void encode(int slot, long gradient, LevelFormat format, long key, long firstDraw) {
         Slot s = slot(slot);
         int buckets = format.buckets();
         long n = format.length();
@@ -166,16 +160,12 @@ final class CudaLevelCodec implements LevelCodec, AutoCloseable {
     }
 
     @Override
-    public void decodeIntoMean(int slot, LevelFormat format, int worker, int workers, Tensor mean) {
-        if (mean.size() != format.length()) {
-            throw new IllegalArgumentException("a payload of " + format.length() + " values into a mean of "
-                    + mean.size());
-        }
+    public void decodeIntoMean(int slot, LevelFormat format, int worker, int workers, long mean) {
         Slot s = slot(slot);
         Launches.linear(gpu, "gr_level_decode_mean", format.length(), KernelArgs.of().address(s.payload.address())
                 .i64(format.length()).address(s.starts(format)).i32(format.buckets())
                 .i32(format.bits()).address(s.levels.holding(format, () -> levelBlock(format))).i32(format.levels().length)
-                .i32(worker).i32(workers).f32(1f / workers).address(CudaBuffer.of(mean)));
+                .i32(worker).i32(workers).f32(1f / workers).address(mean));
     }
 
     private Slot slot(int slot) {

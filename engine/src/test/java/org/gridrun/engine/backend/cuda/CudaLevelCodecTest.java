@@ -11,7 +11,7 @@ import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.DeviceEncodable;
-import org.gridrun.engine.compress.DeviceLevelPlan;
+import org.gridrun.engine.compress.DevicePlan;
 import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.compress.TensorLayout;
 import org.gridrun.engine.train.SimulatedCollective;
@@ -35,7 +35,7 @@ class CudaLevelCodecTest {
     void payloadsAndMeansAreTheCpuCodecs(GpuTarget target) {
         Gpu gpu = target.open();
         int compared = 0;
-        try (CudaLevelCodec codec = new CudaLevelCodec(gpu)) {
+        try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu)))) {
             for (String method : List.of("qsgd", "qinf", "trn", "trn-clip", "nuq", "amq")) {
                 for (long bits : method.startsWith("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
                     for (int length : new int[] {1, 7, 1001, 20_011}) {
@@ -54,7 +54,7 @@ class CudaLevelCodecTest {
     }
 
     /** Two steps of two workers of one configuration on both codecs; returns the payload bytes compared. */
-    private static int compare(Gpu gpu, CudaLevelCodec codec, String method, long bits, int length, long bucket,
+    private static int compare(Gpu gpu, CudaDeviceCodec codec, String method, long bits, int length, long bucket,
                                boolean perLayer) {
         Map<String, Object> params = method.startsWith("trn")
                 ? Map.of("bucket_size", bucket, "per_layer", perLayer, "clip", method.equals("trn-clip"))
@@ -74,12 +74,13 @@ class CudaLevelCodecTest {
                 + perLayer;
         long gradient = gpu.allocate(4L * length);
         long mean = gpu.allocate(4L * length);
+        Tensor gradientTensor = Tensor.owning(new CudaBuffer(gpu, gradient, length), 1, length);
         int compared = 0;
         try {
             for (int step = 0; step < 2; step++) {
                 float[] expectedMean = new float[length];
                 float[] decoded = new float[length];
-                DeviceLevelPlan[] plans = new DeviceLevelPlan[WORKERS];
+                DevicePlan[] plans = new DevicePlan[WORKERS];
                 for (int w = 0; w < WORKERS; w++) {
                     float[] g = gradient(length, new Random(length * 31L + step * 7L + w + bits));
                     gpu.upload(g, 0, gradient, length);
@@ -87,7 +88,7 @@ class CudaLevelCodecTest {
                     host[w].decode(expected, decoded, 0);
                     SimulatedCollective.addToMean(decoded, w, WORKERS, expectedMean);
                     plans[w] = ((DeviceEncodable) device[w]).planDeviceEncode(length).orElseThrow();
-                    codec.encode(w, gradient, plans[w].format(), plans[w].key(), plans[w].firstDraw());
+                    codec.encode(w, gradientTensor, plans[w].format(), plans[w].key(), plans[w].firstDraw());
                     Payload actual = plans[w].payload();
                     codec.download(w, plans[w].format(), actual.bytes());
                     assertEquals(expected.bits(), actual.bits(), what);

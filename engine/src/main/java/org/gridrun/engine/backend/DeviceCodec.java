@@ -1,0 +1,31 @@
+package org.gridrun.engine.backend;
+
+/**
+ * Encodes and decodes compressors' payloads ({@link DeviceFormat}) where a backend's tensors live, writing the bytes
+ * the host encoder writes for the same random draws. A backend offers one where its device can
+ * ({@link Backend#deviceCodec()}), and says which formats it takes ({@link #accepts}). Each worker's payload stays in
+ * a device slot of its own, so a step whose collective also runs on the device moves nothing to the host;
+ * {@link #download} fetches a payload's bytes where the host must decode it.
+ */
+public interface DeviceCodec {
+    /** Whether this codec encodes and decodes payloads of {@code format}. */
+    boolean accepts(DeviceFormat format);
+
+    /**
+     * Encodes {@code gradient} (its {@code format.length()} values) into {@code slot}'s payload, with the draws of the
+     * random stream of {@code key} ({@code CounterRng.keyOf}) from position {@code firstDraw} on, as the format's
+     * family takes them (a level quantizer: value {@code e} rounds with the 16-bit piece {@code e mod 4} of draw
+     * {@code firstDraw + e/4}); a format without randomness ignores both.
+     */
+    void encode(int slot, Tensor gradient, DeviceFormat format, long key, long firstDraw);
+
+    /** Copies {@code slot}'s payload to {@code out}, {@code format.payloadBytes()} long. */
+    void download(int slot, DeviceFormat format, byte[] out);
+
+    /**
+     * Decodes {@code slot}'s payload and adds it to the mean of {@code workers} gradients building in {@code mean}
+     * as the host's simulated collective does: worker 0 overwrites it, the others add in order, the last scales the
+     * sum by {@code 1/workers}.
+     */
+    void decodeIntoMean(int slot, DeviceFormat format, int worker, int workers, Tensor mean);
+}

@@ -1,0 +1,77 @@
+package org.gridrun.engine.backend.cuda;
+
+import java.util.List;
+import org.gridrun.engine.backend.DeviceCodec;
+import org.gridrun.engine.backend.DeviceFormat;
+import org.gridrun.engine.backend.Tensor;
+
+/**
+ * The CUDA backend's device codec: hands each format to the {@link FormatCodec} of its family, after checking the
+ * tensors' sizes against it. A format no family takes is refused by {@link #accepts}, so the trainer encodes it on the
+ * host.
+ */
+final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
+    private final List<FormatCodec<?>> families;
+
+    CudaDeviceCodec(List<FormatCodec<?>> families) {
+        this.families = List.copyOf(families);
+    }
+
+    @Override
+    public boolean accepts(DeviceFormat format) {
+        for (FormatCodec<?> family : families) {
+            if (family.formats().isInstance(format)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void encode(int slot, Tensor gradient, DeviceFormat format, long key, long firstDraw) {
+        requireLength("a payload of %d values from a gradient of %d", format, gradient);
+        familyOf(format).encode(slot, CudaBuffer.of(gradient), format, key, firstDraw);
+    }
+
+    @Override
+    public void download(int slot, DeviceFormat format, byte[] out) {
+        if (out.length < format.payloadBytes()) {
+            throw new IllegalArgumentException("a payload of " + format.payloadBytes() + " bytes into "
+                    + out.length);
+        }
+        familyOf(format).download(slot, format, out);
+    }
+
+    @Override
+    public void decodeIntoMean(int slot, DeviceFormat format, int worker, int workers, Tensor mean) {
+        requireLength("a payload of %d values into a mean of %d", format, mean);
+        if (worker < 0 || worker >= workers) {
+            throw new IllegalArgumentException("worker " + worker + " of " + workers);
+        }
+        familyOf(format).decodeIntoMean(slot, format, worker, workers, CudaBuffer.of(mean));
+    }
+
+    private static void requireLength(String message, DeviceFormat format, Tensor tensor) {
+        if (tensor.size() != format.length()) {
+            throw new IllegalArgumentException(String.format(message, format.length(), tensor.size()));
+        }
+    }
+
+    /** The family of {@code format}, typed so that its operations take it. */
+    @SuppressWarnings("unchecked")
+    private <F extends DeviceFormat> FormatCodec<F> familyOf(F format) {
+        for (FormatCodec<?> family : families) {
+            if (family.formats().isInstance(format)) {
+                return (FormatCodec<F>) family;
+            }
+        }
+        throw new IllegalArgumentException("the GPU has no codec for " + format.getClass().getSimpleName());
+    }
+
+    @Override
+    public void close() {
+        for (FormatCodec<?> family : families) {
+            family.close();
+        }
+    }
+}

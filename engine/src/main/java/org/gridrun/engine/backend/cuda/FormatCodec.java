@@ -1,0 +1,25 @@
+package org.gridrun.engine.backend.cuda;
+
+import org.gridrun.engine.backend.DeviceFormat;
+
+/**
+ * The GPU codec of one family of wire formats ({@code F}), one of those {@link CudaDeviceCodec} dispatches to. The
+ * contract of each operation is {@link org.gridrun.engine.backend.DeviceCodec}'s, with tensors as device addresses;
+ * {@link #close()} frees the codec's slots.
+ */
+interface FormatCodec<F extends DeviceFormat> extends AutoCloseable {
+    /** The format records this codec takes. */
+    Class<F> formats();
+
+    /** Encodes the {@code format.length()} floats at {@code gradient} into {@code slot}'s payload. */
+    void encode(int slot, long gradient, F format, long key, long firstDraw);
+
+    /** Copies {@code slot}'s payload to {@code out}. */
+    void download(int slot, F format, byte[] out);
+
+    /** Decodes {@code slot}'s payload into the mean building at {@code mean} ({@code format.length()} floats). */
+    void decodeIntoMean(int slot, F format, int worker, int workers, long mean);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,21 @@
+package org.gridrun.engine.compress;
+
+import org.gridrun.engine.backend.DeviceFormat;
+
+/**
+ * One step's encode of a compressor, as a device codec ({@link org.gridrun.engine.backend.DeviceCodec}) needs it to
+ * write the payload the compressor's {@link Compressor#encode} would have written, byte for byte.
+ *
+ * @param format      the wire format (a level quantizer's bits, levels, norm and buckets)
+ * @param key         the random stream's key ({@link org.gridrun.engine.random.CounterRng#keyOf})
+ * @param firstDraw   the stream's position this step's draws start at, as the format's family takes
+ *                    them (a level quantizer's value {@code e} takes draw {@code firstDraw + e/4})
+ * @param payloadBits the payload's size in bits
+ * @param sideBits    the bits of the payload that are not values (a level quantizer's bucket norms)
+ */
+public record DevicePlan(DeviceFormat format, long key, long firstDraw, long payloadBits, long sideBits) {
+    /** A payload of this plan's size, its bytes zero until the device's are downloaded into them. */
+    public Payload payload() {
+        return new Payload(new byte[Payload.byteCount(payloadBits)], payloadBits, sideBits, format.length());
+    }
+}
