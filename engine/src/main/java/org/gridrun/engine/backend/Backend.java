@@ -82,6 +82,21 @@ public interface Backend extends AutoCloseable {
      */
     double softmaxCrossEntropy(Tensor logits, Tensor labels, Tensor grad, float gradScale);
 
+    /**
+     * {@link #softmaxCrossEntropy(Tensor, Tensor, Tensor, float)} whose summed loss goes to {@code slot} of
+     * {@code sums} ({@link #lossSums}) instead of being returned: a device backend does not wait for it, and a label
+     * that is not a class index fails when the sums are read.
+     */
+    default void softmaxCrossEntropy(Tensor logits, Tensor labels, Tensor grad, float gradScale, LossSums sums,
+                                     int slot) {
+        sums.put(slot, softmaxCrossEntropy(logits, labels, grad, gradScale));
+    }
+
+    /** Loss sums of {@code slots} batches for {@link #softmaxCrossEntropy(Tensor, Tensor, Tensor, float, LossSums, int)}. */
+    default LossSums lossSums(int slots) {
+        return new LossSums(slots);
+    }
+
     /** How many rows of {@code logits} have their largest value at the class in {@code labels}. */
     int countCorrect(Tensor logits, Tensor labels);
 
@@ -319,6 +334,19 @@ public interface Backend extends AutoCloseable {
      * returning (the CPU) does nothing.
      */
     default void synchronize() {
+    }
+
+    /**
+     * Marks the start of a training step whose work repeats step after step (the same operations on the same
+     * buffers, its scalars aside). A backend may queue nothing until {@link #endStep()} and then replay the whole step
+     * as one graph; reading a result inside the step (a download, a loss returned as a number) is allowed but makes
+     * that step run as usual. The CPU backend runs every operation at once and ignores both calls.
+     */
+    default void beginStep() {
+    }
+
+    /** Ends the step {@link #beginStep()} began: its work is queued (not necessarily finished) when this returns. */
+    default void endStep() {
     }
 
     /** The codec of compressors' payloads that runs on this backend's device, or empty where the host encodes. */

@@ -1,6 +1,8 @@
 package org.gridrun.engine.model;
 
 import java.util.Map;
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 
 /**
@@ -63,6 +65,12 @@ public interface Model extends AutoCloseable {
      * keeps what {@link #backward} needs in {@code ws}.
      */
     double forward(Workspace ws, Tensor x, Tensor labels);
+
+    /**
+     * {@link #forward(Workspace, Tensor, Tensor)} that leaves the batch's summed loss (its mean times
+     * {@code x.rows()}) in {@code slot} of {@code sums} instead of waiting for it ({@link Backend#lossSums}).
+     */
+    void forward(Workspace ws, Tensor x, Tensor labels, LossSums sums, int slot);
 
     /** Writes the gradient of the last {@link #forward} loss on {@code ws} into {@code gradient} (1 × parameters). */
     void backward(Workspace ws, Tensor gradient);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.backend.TensorIo;
 import org.gridrun.engine.compress.Aggregation;
@@ -111,6 +112,8 @@ public final class Trainer implements AutoCloseable {
     private final MetricsConfig modes;
     private final StepMetrics stepMetrics;
     private final Tensor average;
+    /** The workers' summed losses of a step, left on the device until the step is queued. */
+    private final LossSums losses;
     private final IntervalStats interval = new IntervalStats();
     /** SmaQ's memory mode, or null when off. */
     private final MemoryCodec memory;
@@ -168,6 +171,7 @@ public final class Trainer implements AutoCloseable {
         this.hostAverage = new float[n];
         this.hostPlain = new float[n];
         this.average = backend.allocate(1, n);
+        this.losses = backend.lossSums(workers.length);
         this.modes = config.metrics();
         this.stepMetrics = new StepMetrics(modes, backend, model, data.train(), dataThreads, workspace, workers,
                 prototype);
@@ -279,27 +283,37 @@ public final class Trainer implements AutoCloseable {
     }
 
     /**
-     * One training step; returns the mean loss over workers (not finite: the step was not applied). The step applies
-     * the compressed average, or the plain one where {@link MetricsConfig#plainAt} says so; the compressor encodes
-     * where {@link MetricsConfig#encodesAt} says so, else the step is counted as sent in full precision.
+     * One training step; returns the mean loss over workers (not finite: the step was not applied, except in a step
+     * replayed as a graph, whose update is queued before its loss is known; the run stops as diverged either way and
+     * saves and evaluates nothing after it). The step applies the compressed average, or the plain one where
+     * {@link MetricsConfig#plainAt} says so; the compressor encodes where {@link MetricsConfig#encodesAt} says so,
+     * else the step is counted as sent in full precision.
+     *
+     * <p>Each worker's loss stays on the backend's device until every worker has queued its work
+     * ({@link LossSums}). A step whose encodes go to the device codec is bracketed by {@link Backend#beginStep()}
+     * and {@link Backend#endStep()} when {@code cuda_graph} is on, so that the CUDA backend replays it as one graph;
+     * where a worker encodes on the host after all, its download makes that step run kernel by kernel.
      */
     private double advance() {
         long start = System.nanoTime();
         optimizer.setLearningRate(schedule.at(step));
         boolean plain = modes.plainAt(step);
         boolean encodes = modes.encodesAt(step);
-        double loss = 0;
         long encode = 0;
         long compute = 0;
         int n = hostGradient.length;
         boolean onDevice = deviceEncoding != null && collectives == null && encodes && !plain
                 && config.language().clipNorm() <= 0;
+        boolean graphed = onDevice && config.cudaGraph() && memory == null;
         if (onDevice) {
             deviceEncoding.beginStep();
         }
+        if (graphed) {
+            backend.beginStep();
+        }
         for (int w = 0; w < workers.length; w++) {
             long c = System.nanoTime();
-            loss += workers[w].computeGradient(step);
+            workers[w].computeGradient(step, losses, w);
             compute += System.nanoTime() - c;
             if (onDevice) {
                 long t = System.nanoTime();
@@ -323,35 +337,57 @@ public final class Trainer implements AutoCloseable {
                 encode += System.nanoTime() - t;
             }
         }
-        loss /= workers.length;
         long decode = 0;
-        boolean decodedOnDevice = onDevice && deviceEncoding.allOnDevice();
-        if (Double.isFinite(loss)) {
-            if (!encodes) {
-                collective.sendFullPrecision(n);
-            } else if (collectives != null) {
-                collective.reduce(collectives, workerGradients, hostAverage);
-            } else if (decodedOnDevice) {
-                long t = System.nanoTime();
-                deviceEncoding.decodeIntoMean(average);
-                collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
-            } else {
-                if (onDevice) {
-                    deviceEncoding.download(payloads);
-                }
-                collective.aggregate(aggregation, compressors, payloads, hostAverage);
-            }
-            decode = collective.decodeNanos();
-            if (!decodedOnDevice) {
-                backend.upload(plain ? hostPlain : hostAverage, 0, average);
-            }
-            optimizer.step(model.parameters(), average);
-            if (memory != null) {
-                memory.afterStep(model.parameters(), optimizer);
-            }
+        double loss = graphed ? Double.NaN : meanLoss();
+        if (graphed || Double.isFinite(loss)) {
+            decode = applyAverage(plain, encodes, onDevice, n);
+        }
+        if (graphed) {
+            backend.endStep();
+            loss = meanLoss();
         }
         interval.add(loss, System.nanoTime() - start, encode / workers.length, decode, compute / workers.length);
         return loss;
+    }
+
+    /** The mean of the workers' losses of this step (waits for them). */
+    private double meanLoss() {
+        double[] sums = losses.read();
+        double loss = 0;
+        for (int w = 0; w < workers.length; w++) {
+            loss += workers[w].meanLoss(sums[w]);
+        }
+        return loss / workers.length;
+    }
+
+    /**
+     * Averages the step's payloads (or gradients) as the compressor's aggregation says and applies the average with
+     * the optimizer; {@code onDevice}: the device codec had the step's encodes. Returns the decoding time.
+     */
+    private long applyAverage(boolean plain, boolean encodes, boolean onDevice, int n) {
+        boolean decodedOnDevice = onDevice && deviceEncoding.allOnDevice();
+        if (!encodes) {
+            collective.sendFullPrecision(n);
+        } else if (collectives != null) {
+            collective.reduce(collectives, workerGradients, hostAverage);
+        } else if (decodedOnDevice) {
+            long t = System.nanoTime();
+            deviceEncoding.decodeIntoMean(average);
+            collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
+        } else {
+            if (onDevice) {
+                deviceEncoding.download(payloads);
+            }
+            collective.aggregate(aggregation, compressors, payloads, hostAverage);
+        }
+        if (!decodedOnDevice) {
+            backend.upload(plain ? hostPlain : hostAverage, 0, average);
+        }
+        optimizer.step(model.parameters(), average);
+        if (memory != null) {
+            memory.afterStep(model.parameters(), optimizer);
+        }
+        return collective.decodeNanos();
     }
 
     private void log(MetricSpool.Writer metrics, TrainListener listener) {
@@ -459,6 +495,7 @@ public final class Trainer implements AutoCloseable {
         workspace.close();
         dataThreads.close();
         average.close();
+        losses.close();
         optimizer.close();
         model.close();
     }

@@ -58,6 +58,7 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param logInterval      iterations between training-metric records
  * @param chkptIter        iterations between test-set evaluations (and one at the end) and between checkpoints
  * @param backend          the backend name, or {@code auto}
+ * @param cudaGraph        whether a step that runs wholly on the device is replayed as one CUDA graph
  * @param memoryCodec      SmaQ's memory mode: the method stored tensors pass through; empty for none
  * @param memoryTargets    which tensors pass: weights, activations, activation_gradients, optimizer
  * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
@@ -72,7 +73,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                             String lrSchedule, List<Integer> lrDecayIters, List<Integer> lrDecayEpochs,
                             double lrDecayRate, int warmupIters, int niters, int epochs, String method,
                             Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
-                            String backend, String memoryCodec, List<String> memoryTargets,
+                            String backend, boolean cudaGraph, String memoryCodec, List<String> memoryTargets,
                             Map<String, Object> memoryParams, MetricsConfig metrics, VitSizes vit,
                             LanguageConfig language) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
@@ -173,6 +174,10 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
             new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations and checkpoints"),
             new ConfigKey("backend", ValueType.STRING, "auto", "compute backend: cuda (a GPU through JCuda), cpu, or auto: cuda when a usable GPU is present, else cpu"),
+            new ConfigKey("cuda_graph", ValueType.BOOL, true,
+                    "on cuda, replay a training step that runs wholly on the GPU (model, device compressors, mean, "
+                            + "optimizer) as one CUDA graph, recorded once; false: launch kernel by kernel (same "
+                            + "results)"),
             new ConfigKey("memory_codec", ValueType.STRING, "",
                     "SmaQ's memory mode: store the memory_targets through this method after each use (smaq, fp16, "
                             + "bf16, fp8, s2fp8, …) and record memory_ratio; empty: off"),
@@ -301,7 +306,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                 s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
-                memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
+                s.bool("cuda_graph"), memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
     }
 
     /** The {@code vit_*} keys, each positive, the width a multiple of the heads. */

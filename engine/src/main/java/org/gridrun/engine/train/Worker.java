@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.backend.TensorIo;
 import org.gridrun.engine.data.BatchAssembler;
@@ -104,6 +105,28 @@ final class Worker implements AutoCloseable {
      * {@code step} into {@link #gradient()}; returns the loss. The model's random masks are keyed by worker and step.
      */
     double computeGradient(long step) {
+        nextBatch();
+        return gradientOfHostBatch(CounterRng.mix(((long) index << 40) ^ step));
+    }
+
+    /**
+     * {@link #computeGradient(long)} that leaves the batch's summed loss in {@code slot} of {@code sums} without
+     * waiting for it; {@link #meanLoss} turns it into the loss {@code computeGradient} returns.
+     */
+    void computeGradient(long step, LossSums sums, int slot) {
+        nextBatch();
+        uploadBatch(CounterRng.mix(((long) index << 40) ^ step));
+        model.forward(workspace, x, y, sums, slot);
+        model.backward(workspace, gradient);
+    }
+
+    /** The mean loss of a batch whose summed loss is {@code sum}, as {@link #computeGradient(long)} returns it. */
+    double meanLoss(double sum) {
+        return sum / x.rows();
+    }
+
+    /** Draws the next training batch into the host arrays; a language model's carried state follows it. */
+    private void nextBatch() {
         if (text == null) {
             batches.next(hostX, hostY);
         } else {
@@ -112,7 +135,6 @@ final class Worker implements AutoCloseable {
             }
             workspace.carry(state);
         }
-        return gradientOfHostBatch(CounterRng.mix(((long) index << 40) ^ step));
     }
 
     /**
@@ -144,12 +166,17 @@ final class Worker implements AutoCloseable {
 
     /** Uploads the batch in the host arrays and computes its gradient, with random masks keyed by {@code noise}. */
     private double gradientOfHostBatch(long noise) {
-        backend.upload(hostX, 0, x);
-        backend.upload(hostY, 0, y);
-        workspace.reseed(noise);
+        uploadBatch(noise);
         double loss = model.forward(workspace, x, y);
         model.backward(workspace, gradient);
         return loss;
+    }
+
+    /** Uploads the batch in the host arrays; the model's random masks are keyed by {@code noise}. */
+    private void uploadBatch(long noise) {
+        backend.upload(hostX, 0, x);
+        backend.upload(hostY, 0, y);
+        workspace.reseed(noise);
     }
 
     /** Writes the sampler's position, or a language model's window position and carried state. */

@@ -7,6 +7,7 @@ import org.gridrun.engine.backend.AdamStep;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.ConvGeometry;
 import org.gridrun.engine.backend.DeviceCodec;
+import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Shapes;
 import org.gridrun.engine.backend.Tensor;
 
@@ -20,7 +21,8 @@ import org.gridrun.engine.backend.Tensor;
  * {@link #download} wait for the work before them; the others only queue it.
  */
 public final class CudaBackend implements Backend {
-    private final Gpu gpu;
+    /** The device, through the recorder that replays a training step as one graph. */
+    private final StepGraph gpu;
     private final Scratch scratch;
     private final CudaBlas blas;
     private final CudaPooling pooling;
@@ -32,8 +34,8 @@ public final class CudaBackend implements Backend {
     private final List<CudaBuffer> buffers = new ArrayList<>();
 
     /** A backend on {@code gpu}, which it closes on {@link #close()}. */
-    CudaBackend(Gpu gpu) {
-        this.gpu = gpu;
+    CudaBackend(Gpu device) {
+        this.gpu = new StepGraph(device);
         this.scratch = new Scratch(gpu);
         this.blas = new CudaBlas(gpu, scratch);
         this.pooling = new CudaPooling(gpu);
@@ -184,6 +186,30 @@ public final class CudaBackend implements Backend {
         }
         return reductions.softmaxCrossEntropy(CudaBuffer.of(logits), logits.rows(), logits.cols(),
                 CudaBuffer.of(labels), CudaBuffer.ofNullable(grad), gradScale);
+    }
+
+    @Override
+    public void softmaxCrossEntropy(Tensor logits, Tensor labels, Tensor grad, float gradScale, LossSums sums,
+                                    int slot) {
+        if (!(sums instanceof DeviceLossSums device)) {
+            Backend.super.softmaxCrossEntropy(logits, labels, grad, gradScale, sums, slot);
+            return;
+        }
+        Shapes.requireLabels(logits, labels);
+        if (grad != null) {
+            Shapes.sameSize(logits, grad);
+        }
+        if (logits.rows() == 0) {
+            sums.put(slot, 0);
+            return;
+        }
+        reductions.softmaxCrossEntropy(CudaBuffer.of(logits), logits.rows(), logits.cols(), CudaBuffer.of(labels),
+                CudaBuffer.ofNullable(grad), gradScale, device.slot(slot, CudaBuffer.of(labels), logits.cols()));
+    }
+
+    @Override
+    public LossSums lossSums(int slots) {
+        return new DeviceLossSums(gpu, reductions, slots);
     }
 
     @Override
@@ -404,6 +430,25 @@ public final class CudaBackend implements Backend {
     @Override
     public void synchronize() {
         gpu.synchronize();
+    }
+
+    @Override
+    public void beginStep() {
+        gpu.beginStep();
+    }
+
+    @Override
+    public void endStep() {
+        gpu.endStep();
+    }
+
+    /** How many steps were launched as one graph, and why graphs are off where they are (null while they are on). */
+    long graphReplays() {
+        return gpu.replays();
+    }
+
+    String graphsOffBecause() {
+        return gpu.disabledBecause();
     }
 
     @Override

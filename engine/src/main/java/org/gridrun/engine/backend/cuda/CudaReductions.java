@@ -70,11 +70,21 @@ final class CudaReductions {
      * fails with the CPU backend's message.
      */
     double softmaxCrossEntropy(long logits, int rows, int cols, long labels, long grad, float gradScale) {
+        long out = scratch.bytes(Scratch.Slot.RESULT, result.length);
+        softmaxCrossEntropy(logits, rows, cols, labels, grad, gradScale, out);
+        return readRows(out, labels, cols);
+    }
+
+    /**
+     * As above, leaving the sum and the first row whose label is not a class index at {@code out} (16 bytes:
+     * {@link #readRows}' layout) without waiting.
+     */
+    void softmaxCrossEntropy(long logits, int rows, int cols, long labels, long grad, float gradScale, long out) {
         long rowLoss = scratch.bytes(Scratch.Slot.PARTIALS, 8L * rows);
         gpu.launch("gr_softmax_xent_rows", Launches.ceilDiv(rows, WARPS), 1, 1, 32 * WARPS, 1, 1,
                 KernelArgs.of().address(logits).i32(rows).i32(cols).address(labels).address(grad).f32(gradScale)
                         .address(rowLoss));
-        return finishRows(rowLoss, rows, labels, cols);
+        finishRows(rowLoss, rows, labels, cols, out);
     }
 
     /** See {@code Backend#countCorrect}; ties go to the first largest logit, as on the CPU. */
@@ -82,26 +92,38 @@ final class CudaReductions {
         long rowHit = scratch.bytes(Scratch.Slot.PARTIALS, 8L * rows);
         gpu.launch("gr_count_correct_rows", Launches.ceilDiv(rows, WARPS), 1, 1, 32 * WARPS, 1, 1,
                 KernelArgs.of().address(logits).i32(rows).i32(cols).address(labels).address(rowHit));
-        return (int) finishRows(rowHit, rows, labels, cols);
+        long out = scratch.bytes(Scratch.Slot.RESULT, result.length);
+        finishRows(rowHit, rows, labels, cols, out);
+        return (int) readRows(out, labels, cols);
     }
 
     /**
-     * Adds the per-row values on the GPU and downloads the sum with the first row whose label is not a class index,
-     * which fails as {@code CpuKernels.label} does (the CPU stops at the first such row).
+     * Adds the per-row values on the GPU into {@code out}: the sum (a double), then the first row whose label is not
+     * a class index (an int, −1 for none).
      */
-    private double finishRows(long rowValues, int rows, long labels, int classes) {
-        long out = scratch.bytes(Scratch.Slot.RESULT, result.length);
+    private void finishRows(long rowValues, int rows, long labels, int classes, long out) {
         gpu.launch("gr_rows_finish", 1, 1, 1, 256, 1, 1,
                 KernelArgs.of().address(rowValues).i32(rows).address(labels).i32(classes).address(out));
+    }
+
+    /**
+     * Downloads the sum {@link #finishRows} left at {@code out}; a row whose label is not a class index fails as
+     * {@code CpuKernels.label} does (the CPU stops at the first such row).
+     */
+    double readRows(long out, long labels, int classes) {
         gpu.downloadBytes(out, result, result.length);
-        ByteBuffer values = ByteBuffer.wrap(result).order(ByteOrder.LITTLE_ENDIAN);
-        int bad = values.getInt(8);
+        return rowsSum(ByteBuffer.wrap(result).order(ByteOrder.LITTLE_ENDIAN), 0, labels, classes);
+    }
+
+    /** The sum at {@code at} of {@code finished} ({@link #finishRows}' layout), failing on its bad label. */
+    double rowsSum(ByteBuffer finished, int at, long labels, int classes) {
+        int bad = finished.getInt(at + 8);
         if (bad >= 0) {
             gpu.download(labels + 4L * bad, badLabel, 0, 1);
             throw new IllegalArgumentException("label must be a class index in [0, " + classes + "), found "
                     + badLabel[0]);
         }
-        return values.getDouble(0);
+        return finished.getDouble(at);
     }
 
     /** See {@code Backend#batchNorm}; {@code runningMean} and {@code runningVar} are 0 when not updated. */

@@ -52,6 +52,13 @@ interface Gpu extends AutoCloseable {
      */
     void launch(String kernel, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ, KernelArgs args);
 
+    /**
+     * A new, empty graph of operations on this device ({@link StepGraph} records a step into it).
+     *
+     * @throws UnsupportedOperationException where this device cannot replay graphs
+     */
+    DeviceGraph newGraph();
+
     /** Waits for every queued operation, and fails if one of them failed. */
     void synchronize();
 

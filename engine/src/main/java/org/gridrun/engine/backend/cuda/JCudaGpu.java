@@ -137,7 +137,7 @@ final class JCudaGpu implements Gpu {
     }
 
     /** Makes the context current when another thread than the last one calls. */
-    private void enter() {
+    void enter() {
         if (closed) {
             throw new IllegalStateException("the GPU was closed");
         }
@@ -191,7 +191,7 @@ final class JCudaGpu implements Gpu {
     }
 
     /** The driver pointer of {@code address}, which must lie inside an allocation with {@code bytes} after it. */
-    private CUdeviceptr pointer(long address, long bytes) {
+    CUdeviceptr pointer(long address, long bytes) {
         Map.Entry<Long, Allocation> e = allocations.floorEntry(address);
         if (e == null || address + bytes > e.getKey() + e.getValue().bytes) {
             throw new IllegalArgumentException(bytes + " bytes at 0x" + Long.toHexString(address)
@@ -273,6 +273,20 @@ final class JCudaGpu implements Gpu {
     public void launch(String kernel, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
                       KernelArgs args) {
         enter();
+        Pointer params = parameters(args);
+        queued(kernel);
+        try {
+            cuLaunchKernel(function(kernel), gridX, gridY, gridZ, blockX, blockY, blockZ, 0, stream, params,
+                    null);
+        } catch (CudaException e) {
+            throw new IllegalStateException("cannot launch " + kernel + " on a grid of " + gridX + "x" + gridY + "x"
+                    + gridZ + " blocks of " + blockX + "x" + blockY + "x" + blockZ + " threads " + args + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The driver's kernel parameters of {@code args}: a pointer to one pointer per argument's value. */
+    static Pointer parameters(KernelArgs args) {
         Pointer[] params = new Pointer[args.count()];
         for (int i = 0; i < params.length; i++) {
             long bits = args.bits(i);
@@ -281,21 +295,32 @@ final class JCudaGpu implements Gpu {
                 case INT, FLOAT -> Pointer.to(new int[] {(int) bits});
             };
         }
-        recent.addLast(kernel);
+        return Pointer.to(params);
+    }
+
+    @Override
+    public DeviceGraph newGraph() {
+        enter();
+        return new JCudaGraph(this);
+    }
+
+    CUcontext context() {
+        return context;
+    }
+
+    CUstream stream() {
+        return stream;
+    }
+
+    /** Remembers that {@code what} was queued last, for the message of a failure found at the next wait. */
+    void queued(String what) {
+        recent.addLast(what);
         if (recent.size() > RECENT) {
             recent.removeFirst();
         }
-        try {
-            cuLaunchKernel(function(kernel), gridX, gridY, gridZ, blockX, blockY, blockZ, 0, stream,
-                    Pointer.to(params), null);
-        } catch (CudaException e) {
-            throw new IllegalStateException("cannot launch " + kernel + " on a grid of " + gridX + "x" + gridY + "x"
-                    + gridZ + " blocks of " + blockX + "x" + blockY + "x" + blockZ + " threads " + args + ": "
-                    + e.getMessage(), e);
-        }
     }
 
-    private CUfunction function(String kernel) {
+    CUfunction function(String kernel) {
         CUfunction f = functions.get(kernel);
         if (f != null) {
             return f;

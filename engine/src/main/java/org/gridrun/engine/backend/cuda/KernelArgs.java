@@ -79,6 +79,19 @@ public final class KernelArgs {
         return bits[check(i)];
     }
 
+    /** Whether {@code other} holds the same arguments: the same kinds and bits in the same order. */
+    public boolean sameAs(KernelArgs other) {
+        if (other.count != count) {
+            return false;
+        }
+        for (int i = 0; i < count; i++) {
+            if (other.kinds[i] != kinds[i] || other.bits[i] != bits[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private int check(int i) {
         if (i < 0 || i >= count) {
             throw new IndexOutOfBoundsException("argument " + i + " of " + count);

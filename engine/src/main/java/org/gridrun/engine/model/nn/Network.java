@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
 import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.TensorLayout;
 import org.gridrun.engine.model.Evaluation;
@@ -157,12 +158,25 @@ public final class Network implements Model {
     @Override
     public double forward(Workspace ws, Tensor x, Tensor labels) {
         NetWorkspace w = own(ws);
+        Tensor logits = trainingLogits(w, x);
+        int rows = x.rows();
+        return backend.softmaxCrossEntropy(logits, labels, w.lossGradient, 1f / rows) / rows;
+    }
+
+    @Override
+    public void forward(Workspace ws, Tensor x, Tensor labels, LossSums sums, int slot) {
+        NetWorkspace w = own(ws);
+        Tensor logits = trainingLogits(w, x);
+        backend.softmaxCrossEntropy(logits, labels, w.lossGradient, 1f / x.rows(), sums, slot);
+    }
+
+    /** The training forward pass of {@code x} up to the logits, with the loss gradient's buffer set for its rows. */
+    private Tensor trainingLogits(NetWorkspace w, Tensor x) {
         w.ctx.training = true;
         Tensor logits = w.propagate(x);
-        int rows = x.rows();
-        w.lossGradient = Layer.rows(w.lossBuffer, rows);
+        w.lossGradient = Layer.rows(w.lossBuffer, x.rows());
         w.forwarded = true;
-        return backend.softmaxCrossEntropy(logits, labels, w.lossGradient, 1f / rows) / rows;
+        return logits;
     }
 
     @Override

@@ -101,15 +101,48 @@ class CudaTrainerTest {
             } finally {
                 System.clearProperty("gridrun.device_encode");
             }
-            assertEquals(host.size(), device.size());
             assertTrue(host.stream().anyMatch(r -> r.name().equals("bits") && r.value() > 0), "payloads were sent");
-            for (int i = 0; i < host.size(); i++) {
-                MetricRecord e = host.get(i);
-                MetricRecord a = device.get(i);
-                assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step());
-                assertEquals(e.value(), a.value(), 0, method + ", device against host encode on " + target + ": "
-                        + e.name() + "@" + e.step());
-            }
+            assertSameMetrics(host, device, method + ", device against host encode on " + target);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void aStepReplayedAsOneGraphRecordsWhatKernelByKernelRecords(GpuTarget target) {
+        // qsgd: every step is the same work, its random stream's position a new kernel argument each step, and the
+        // learning rate drops at step 6; alq: its refits at steps 4 and 8 change the step, which then runs kernel by
+        // kernel and is recorded again
+        for (Map<String, Object> method : List.<Map<String, Object>>of(
+                Map.of("method", "qsgd", "bits", 3L, "lr_decay_iters", "5"),
+                Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"))) {
+            Map<String, Object> params = mlp(2, 14);
+            params.put("momentum", 0.9);
+            params.put("log_interval", 3L);
+            params.put("chkpt_iter", 7L);
+            params.put("bucket_size", 100L);
+            params.putAll(method);
+            CudaBackend graphed = (CudaBackend) target.backend();
+            List<MetricRecord> withGraph = train(graphed, params);
+            params.put("cuda_graph", false);
+            CudaBackend plain = (CudaBackend) target.backend();
+            List<MetricRecord> without = train(plain, params);
+            assertEquals(0, plain.graphReplays(), "cuda_graph: false replays nothing");
+            assertEquals(null, graphed.graphsOffBecause(), method.toString());
+            long recorded = method.containsKey("osnap_iter") ? 5 : 1;
+            assertTrue(graphed.graphReplays() >= 14 - recorded - 2, method + ": only " + graphed.graphReplays()
+                    + " of 14 steps were replayed as a graph");
+            assertSameMetrics(without, withGraph, method + ", graph against kernel by kernel on " + target);
+        }
+    }
+
+    /** The same metrics at the same steps with the same bits. */
+    private static void assertSameMetrics(List<MetricRecord> expected, List<MetricRecord> actual, String what) {
+        assertEquals(expected.size(), actual.size(), what);
+        for (int i = 0; i < expected.size(); i++) {
+            MetricRecord e = expected.get(i);
+            MetricRecord a = actual.get(i);
+            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step(), what);
+            assertEquals(e.value(), a.value(), 0, what + ": " + e.name() + "@" + e.step());
         }
     }
 }

@@ -143,6 +143,12 @@ final class EmulatedGpu implements Gpu {
     }
 
     @Override
+    public DeviceGraph newGraph() {
+        device();
+        return new EmulatedGraph(this);
+    }
+
+    @Override
     public void synchronize() {
         device();  // launches and copies are done when they return
     }

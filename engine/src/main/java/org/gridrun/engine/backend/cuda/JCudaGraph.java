@@ -1,0 +1,188 @@
+package org.gridrun.engine.backend.cuda;
+
+import static jcuda.driver.JCudaDriver.cuGraphAddKernelNode;
+import static jcuda.driver.JCudaDriver.cuGraphAddMemcpyNode;
+import static jcuda.driver.JCudaDriver.cuGraphAddMemsetNode;
+import static jcuda.driver.JCudaDriver.cuGraphCreate;
+import static jcuda.driver.JCudaDriver.cuGraphDestroy;
+import static jcuda.driver.JCudaDriver.cuGraphExecDestroy;
+import static jcuda.driver.JCudaDriver.cuGraphExecKernelNodeSetParams;
+import static jcuda.driver.JCudaDriver.cuGraphInstantiate;
+import static jcuda.driver.JCudaDriver.cuGraphLaunch;
+import static jcuda.driver.JCudaDriver.cuMemAllocHost;
+import static jcuda.driver.JCudaDriver.cuMemFreeHost;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jcuda.Pointer;
+import jcuda.driver.CUDA_KERNEL_NODE_PARAMS;
+import jcuda.driver.CUDA_MEMCPY3D;
+import jcuda.driver.CUDA_MEMSET_NODE_PARAMS;
+import jcuda.driver.CUgraph;
+import jcuda.driver.CUgraphExec;
+import jcuda.driver.CUgraphNode;
+import jcuda.driver.CUmemorytype;
+
+/**
+ * A CUDA graph built node by node through JCuda's driver API ({@code cuGraphAdd*Node}), each node depending on the
+ * one before, instantiated once and launched on {@link JCudaGpu}'s stream. An upload node copies from a page-locked
+ * host buffer of its own, which {@link #stage} fills; a kernel node's arguments change with
+ * {@code cuGraphExecKernelNodeSetParams}, which copies them, as adding the node did.
+ */
+final class JCudaGraph implements DeviceGraph {
+    private final JCudaGpu gpu;
+    private final CUgraph graph = new CUgraph();
+    private final List<CUgraphNode> nodes = new ArrayList<>();
+    /** Upload nodes' host buffers and their sizes, by node index. */
+    private final Map<Integer, Pointer> hostBuffers = new HashMap<>();
+    private final Map<Integer, Long> uploadBytes = new HashMap<>();
+    private final Map<Integer, Long> uploadTargets = new HashMap<>();
+    private CUgraphExec exec;
+    private boolean closed;
+
+    JCudaGraph(JCudaGpu gpu) {
+        this.gpu = gpu;
+        cuGraphCreate(graph, 0);
+    }
+
+    /** The nodes the next one depends on: the last one added. */
+    private CUgraphNode[] after() {
+        if (exec != null) {
+            throw new IllegalStateException("the graph is instantiated; nothing can be appended");
+        }
+        return nodes.isEmpty() ? new CUgraphNode[0] : new CUgraphNode[] {nodes.get(nodes.size() - 1)};
+    }
+
+    private CUDA_KERNEL_NODE_PARAMS kernelParams(String kernel, int[] dims, KernelArgs args) {
+        CUDA_KERNEL_NODE_PARAMS p = new CUDA_KERNEL_NODE_PARAMS();
+        p.func = gpu.function(kernel);
+        p.gridDimX = dims[0];
+        p.gridDimY = dims[1];
+        p.gridDimZ = dims[2];
+        p.blockDimX = dims[3];
+        p.blockDimY = dims[4];
+        p.blockDimZ = dims[5];
+        p.sharedMemBytes = 0;
+        p.kernelParams = JCudaGpu.parameters(args);
+        p.extra = null;
+        return p;
+    }
+
+    @Override
+    public void kernel(String kernel, int[] dims, KernelArgs args) {
+        CUgraphNode[] deps = after();
+        CUgraphNode node = new CUgraphNode();
+        cuGraphAddKernelNode(node, graph, deps, deps.length, kernelParams(kernel, dims, args));
+        nodes.add(node);
+    }
+
+    @Override
+    public void upload(long dst, long bytes) {
+        CUgraphNode[] deps = after();
+        Pointer host = new Pointer();
+        cuMemAllocHost(host, Math.max(bytes, 1));
+        int index = nodes.size();
+        hostBuffers.put(index, host);
+        uploadBytes.put(index, bytes);
+        uploadTargets.put(index, dst);
+        CUDA_MEMCPY3D copy = new CUDA_MEMCPY3D();
+        copy.srcMemoryType = CUmemorytype.CU_MEMORYTYPE_HOST;
+        copy.srcHost = host;
+        addCopy(deps, copy, dst, bytes);
+    }
+
+    /** Adds {@code copy}, whose source is set, as a node writing {@code bytes} bytes to device address {@code dst}. */
+    private void addCopy(CUgraphNode[] deps, CUDA_MEMCPY3D copy, long dst, long bytes) {
+        copy.dstMemoryType = CUmemorytype.CU_MEMORYTYPE_DEVICE;
+        copy.dstDevice = gpu.pointer(dst, bytes);
+        copy.WidthInBytes = bytes;
+        copy.Height = 1;
+        copy.Depth = 1;
+        CUgraphNode node = new CUgraphNode();
+        cuGraphAddMemcpyNode(node, graph, deps, deps.length, copy, gpu.context());
+        nodes.add(node);
+    }
+
+    @Override
+    public void copy(long src, long dst, long bytes) {
+        CUgraphNode[] deps = after();
+        CUDA_MEMCPY3D copy = new CUDA_MEMCPY3D();
+        copy.srcMemoryType = CUmemorytype.CU_MEMORYTYPE_DEVICE;
+        copy.srcDevice = gpu.pointer(src, bytes);
+        addCopy(deps, copy, dst, bytes);
+    }
+
+    @Override
+    public void fill32(long dst, int value, long count) {
+        CUgraphNode[] deps = after();
+        CUDA_MEMSET_NODE_PARAMS fill = new CUDA_MEMSET_NODE_PARAMS();
+        fill.dst = gpu.pointer(dst, 4 * count);
+        fill.value = value;
+        fill.elementSize = 4;
+        fill.width = count;
+        fill.height = 1;
+        fill.pitch = 4 * count;
+        CUgraphNode node = new CUgraphNode();
+        cuGraphAddMemsetNode(node, graph, deps, deps.length, fill, gpu.context());
+        nodes.add(node);
+    }
+
+    @Override
+    public void instantiate() {
+        CUgraphExec instance = new CUgraphExec();
+        cuGraphInstantiate(instance, graph, 0);
+        exec = instance;
+    }
+
+    @Override
+    public void setArgs(int node, String kernel, int[] dims, KernelArgs args) {
+        cuGraphExecKernelNodeSetParams(exec, nodes.get(node), kernelParams(kernel, dims, args));
+    }
+
+    @Override
+    public void stage(int node, float[] src, int offset, byte[] bytes, int count) {
+        Pointer host = hostBuffers.get(node);
+        ByteBuffer buffer = host.getByteBuffer(0, uploadBytes.get(node)).order(ByteOrder.nativeOrder());
+        if (src != null) {
+            buffer.asFloatBuffer().put(src, offset, count);
+        } else {
+            buffer.put(bytes, 0, count);
+        }
+    }
+
+    @Override
+    public void uploadNow(int node) {
+        long bytes = uploadBytes.get(node);
+        cuMemcpyHtoDAsync(gpu.pointer(uploadTargets.get(node), bytes), hostBuffers.get(node), bytes, gpu.stream());
+        gpu.queued("upload of " + bytes + " bytes");
+    }
+
+    @Override
+    public void launch() {
+        gpu.enter();
+        cuGraphLaunch(exec, gpu.stream());
+        gpu.queued("a step's graph of " + nodes.size() + " operations");
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        gpu.synchronize();
+        if (exec != null) {
+            cuGraphExecDestroy(exec);
+        }
+        cuGraphDestroy(graph);
+        for (Pointer host : hostBuffers.values()) {
+            cuMemFreeHost(host);
+        }
+        hostBuffers.clear();
+    }
+}

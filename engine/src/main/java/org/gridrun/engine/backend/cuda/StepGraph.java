@@ -1,0 +1,355 @@
+package org.gridrun.engine.backend.cuda;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Replays a training step as one device graph ({@link DeviceGraph}): the {@link Gpu} the CUDA backend works through,
+ * in front of the real one.
+ *
+ * <p>Outside a step, and in a step without a graph, every operation goes straight to the device. The first step
+ * between {@link #beginStep()} and {@link #endStep()} runs as usual and is recorded: its launches, uploads, copies
+ * and fills, in order. Its end builds the graph of those operations. The next step's host code runs again, but each
+ * operation is only compared with the recorded one at its position: a kernel whose arguments changed (a learning
+ * rate, a random stream's position) has its node's arguments changed, an upload's data is staged in the node's host
+ * buffer, and nothing is queued until {@link #endStep()} launches the whole graph. So the device runs the step with
+ * one launch, and the host pays a comparison per operation instead of a kernel launch.
+ *
+ * <p>A step that departs from the recording (another kernel or shape, a copy elsewhere, a download or a free, which
+ * need the work before them done) queues the operations it had matched, as they are, and runs on as usual; the graph
+ * is dropped and the next step records again. After {@value #MAX_MISSES} such steps in a row the step is taken to
+ * change every time and graphs stay off ({@link #disabledBecause()}). Results are the same bits either way: the
+ * graph runs the same kernels with the same arguments in the same order on one stream.
+ *
+ * <p>An upload's host buffer belongs to the graph, so staging the next step's data waits for a launched graph to
+ * finish first.
+ */
+final class StepGraph implements Gpu {
+    /** Consecutive steps that could not replay after which graphs are given up. */
+    static final int MAX_MISSES = 3;
+
+    private enum Mode { EAGER, RECORD, REPLAY }
+
+    private enum Kind { LAUNCH, UPLOAD, COPY, FILL }
+
+    /** One operation of the recorded step, with the arguments it last ran with. */
+    private static final class Op {
+        final Kind kind;
+        final String kernel;
+        final int[] dims;
+        KernelArgs args;
+        final long src;
+        final long dst;
+        final long size;
+        final int value;
+
+        Op(Kind kind, String kernel, int[] dims, KernelArgs args, long src, long dst, long size, int value) {
+            this.kind = kind;
+            this.kernel = kernel;
+            this.dims = dims;
+            this.args = args;
+            this.src = src;
+            this.dst = dst;
+            this.size = size;
+            this.value = value;
+        }
+
+        @Override
+        public String toString() {
+            return switch (kind) {
+                case LAUNCH -> kernel + Arrays.toString(dims);
+                case UPLOAD -> "upload of " + size + " bytes to 0x" + Long.toHexString(dst);
+                case COPY -> "copy of " + size + " bytes to 0x" + Long.toHexString(dst);
+                case FILL -> "fill of " + size + " words at 0x" + Long.toHexString(dst);
+            };
+        }
+
+        boolean same(Kind kind, String kernel, int[] dims, long src, long dst, long size, int value) {
+            return this.kind == kind && (kernel == null ? this.kernel == null : kernel.equals(this.kernel))
+                    && Arrays.equals(this.dims, dims) && this.src == src && this.dst == dst && this.size == size
+                    && this.value == value;
+        }
+    }
+
+    private final Gpu device;
+    private final List<Op> recorded = new ArrayList<>();
+    private Mode mode = Mode.EAGER;
+    private DeviceGraph graph;
+    /** The position of the next operation of a replayed step. */
+    private int next;
+    /** Whether the step under way left its recording and runs as usual. */
+    private boolean departed;
+    /** Whether a launched graph may still be reading its upload buffers. */
+    private boolean inFlight;
+    private int misses;
+    /** Where the last step that could not replay left its recording. */
+    private String departure;
+    private String disabled;
+    private long replays;
+
+    StepGraph(Gpu device) {
+        this.device = device;
+    }
+
+    /** Starts a step: records it when there is no graph, else replays the graph. */
+    void beginStep() {
+        if (mode != Mode.EAGER) {
+            throw new IllegalStateException("beginStep inside a step");
+        }
+        if (disabled != null) {
+            return;
+        }
+        departed = false;
+        next = 0;
+        if (graph == null) {
+            recorded.clear();
+            mode = Mode.RECORD;
+        } else {
+            mode = Mode.REPLAY;
+        }
+    }
+
+    /** Ends a step: builds the graph of a recorded one, or launches the replayed one. */
+    void endStep() {
+        Mode ended = mode;
+        mode = Mode.EAGER;
+        if (ended == Mode.RECORD) {
+            build();
+        } else if (ended == Mode.REPLAY) {
+            if (!departed && next == recorded.size()) {
+                graph.launch();
+                inFlight = true;
+                replays++;
+                misses = 0;
+            } else {
+                if (!departed) {
+                    departure = "its end, after " + next + " of " + recorded.size() + " operations";
+                    queueMatched();
+                }
+                drop();
+                if (++misses >= MAX_MISSES) {
+                    disable("the step's operations changed in " + MAX_MISSES + " steps in a row; the last one at "
+                            + departure);
+                }
+            }
+        }
+    }
+
+    private void disable(String reason) {
+        disabled = reason;
+        System.err.println("gridrun: CUDA graphs off (" + reason + "); steps run kernel by kernel");
+    }
+
+    /** Why steps are no longer replayed as graphs, or null while they are. */
+    String disabledBecause() {
+        return disabled;
+    }
+
+    /** How many steps were launched as one graph. */
+    long replays() {
+        return replays;
+    }
+
+    private void build() {
+        if (recorded.isEmpty()) {
+            return;
+        }
+        DeviceGraph g = null;
+        try {
+            g = device.newGraph();
+            for (Op op : recorded) {
+                switch (op.kind) {
+                    case LAUNCH -> g.kernel(op.kernel, op.dims, op.args);
+                    case UPLOAD -> g.upload(op.dst, op.size);
+                    case COPY -> g.copy(op.src, op.dst, op.size);
+                    case FILL -> g.fill32(op.dst, op.value, op.size);
+                }
+            }
+            g.instantiate();
+            graph = g;
+        } catch (RuntimeException e) {
+            if (g != null) {
+                g.close();
+            }
+            disable("the device could not build a graph of the step: " + e.getMessage());
+        }
+    }
+
+    private void drop() {
+        if (graph != null) {
+            graph.close();
+            graph = null;
+        }
+        recorded.clear();
+    }
+
+    /** Leaves the recording: queues the matched operations as they are; the step then runs as usual. */
+    private void depart() {
+        queueMatched();
+        departed = true;
+    }
+
+    private void queueMatched() {
+        waitForGraph();
+        for (int i = 0; i < next; i++) {
+            Op op = recorded.get(i);
+            switch (op.kind) {
+                case LAUNCH -> device.launch(op.kernel, op.dims[0], op.dims[1], op.dims[2], op.dims[3], op.dims[4],
+                        op.dims[5], op.args);
+                case UPLOAD -> graph.uploadNow(i);
+                case COPY -> device.copy(op.src, op.dst, op.size);
+                case FILL -> device.fill32(op.dst, op.value, op.size);
+            }
+        }
+    }
+
+    /**
+     * Whether this replayed operation matches the recording (then it is taken as the next one); else departs. An
+     * operation of no bytes is never part of a graph.
+     */
+    private boolean replays(Kind kind, String kernel, int[] dims, long src, long dst, long size, int value) {
+        if (mode != Mode.REPLAY || departed || (kind != Kind.LAUNCH && size == 0)) {
+            return false;
+        }
+        if (next < recorded.size() && recorded.get(next).same(kind, kernel, dims, src, dst, size, value)) {
+            return true;
+        }
+        departure = "operation " + next + " of " + recorded.size() + ": " + (next < recorded.size()
+                ? recorded.get(next) : "none") + " recorded, " + new Op(kind, kernel, dims, null, src, dst, size, value)
+                + " now";
+        depart();
+        return false;
+    }
+
+    private void record(Kind kind, String kernel, int[] dims, KernelArgs args, long src, long dst, long size,
+                        int value) {
+        if (mode == Mode.RECORD && (kind == Kind.LAUNCH || size > 0)) {
+            recorded.add(new Op(kind, kernel, dims, args, src, dst, size, value));
+        }
+    }
+
+    /** Departs from a replayed step before an operation that needs the work before it done ({@code what}). */
+    private void barrier(String what) {
+        if (mode == Mode.REPLAY && !departed) {
+            departure = "operation " + next + " of " + recorded.size() + ": a " + what;
+            depart();
+        }
+    }
+
+    private void waitForGraph() {
+        if (inFlight) {
+            device.synchronize();
+            inFlight = false;
+        }
+    }
+
+    @Override
+    public String describe() {
+        return device.describe();
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return device.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        barrier("free");
+        inFlight = false;
+        device.free(address);
+    }
+
+    @Override
+    public void upload(float[] src, int srcOffset, long dst, int count) {
+        if (replays(Kind.UPLOAD, null, null, 0, dst, 4L * count, 0)) {
+            waitForGraph();
+            graph.stage(next++, src, srcOffset, null, count);
+            return;
+        }
+        device.upload(src, srcOffset, dst, count);
+        record(Kind.UPLOAD, null, null, null, 0, dst, 4L * count, 0);
+    }
+
+    @Override
+    public void uploadBytes(byte[] src, long dst, int count) {
+        if (replays(Kind.UPLOAD, null, null, 0, dst, count, 0)) {
+            waitForGraph();
+            graph.stage(next++, null, 0, src, count);
+            return;
+        }
+        device.uploadBytes(src, dst, count);
+        record(Kind.UPLOAD, null, null, null, 0, dst, count, 0);
+    }
+
+    @Override
+    public void download(long src, float[] dst, int dstOffset, int count) {
+        barrier("download");
+        inFlight = false;
+        device.download(src, dst, dstOffset, count);
+    }
+
+    @Override
+    public void downloadBytes(long src, byte[] dst, int count) {
+        barrier("download");
+        inFlight = false;
+        device.downloadBytes(src, dst, count);
+    }
+
+    @Override
+    public void copy(long src, long dst, long bytes) {
+        if (replays(Kind.COPY, null, null, src, dst, bytes, 0)) {
+            next++;
+            return;
+        }
+        device.copy(src, dst, bytes);
+        record(Kind.COPY, null, null, null, src, dst, bytes, 0);
+    }
+
+    @Override
+    public void fill32(long dst, int value, long count) {
+        if (replays(Kind.FILL, null, null, 0, dst, count, value)) {
+            next++;
+            return;
+        }
+        device.fill32(dst, value, count);
+        record(Kind.FILL, null, null, null, 0, dst, count, value);
+    }
+
+    @Override
+    public void launch(String kernel, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
+                       KernelArgs args) {
+        int[] dims = {gridX, gridY, gridZ, blockX, blockY, blockZ};
+        if (replays(Kind.LAUNCH, kernel, dims, 0, 0, 0, 0)) {
+            Op op = recorded.get(next);
+            if (!op.args.sameAs(args)) {
+                graph.setArgs(next, kernel, dims, args);
+                op.args = args;
+            }
+            next++;
+            return;
+        }
+        device.launch(kernel, gridX, gridY, gridZ, blockX, blockY, blockZ, args);
+        record(Kind.LAUNCH, kernel, dims, args, 0, 0, 0, 0);
+    }
+
+    @Override
+    public DeviceGraph newGraph() {
+        return device.newGraph();
+    }
+
+    @Override
+    public void synchronize() {
+        // inside a replayed step nothing of it is queued yet; what was queued before is waited for as usual
+        device.synchronize();
+        inFlight = false;
+    }
+
+    @Override
+    public void close() {
+        mode = Mode.EAGER;
+        drop();
+        device.close();
+    }
+}

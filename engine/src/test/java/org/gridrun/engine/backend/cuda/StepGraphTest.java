@@ -1,0 +1,91 @@
+package org.gridrun.engine.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.gridrun.engine.backend.Backend;
+import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.Tensor;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Steps bracketed by beginStep and endStep compute, replayed as one graph, what the CPU computes op by op: uploads
+ * staged anew each step, kernel arguments (here axpy's alpha) changed in the graph, a step that departs from its
+ * recording run as usual and the next one recorded again; graphs are given up after steps that never repeat.
+ */
+class StepGraphTest {
+    private static final int N = 1001;
+
+    /** One step's work: y ← relu?(y + alpha·x) with x uploaded from {@code host}; fills x after the step. */
+    private static void step(Backend b, float[] host, Tensor x, Tensor y, float alpha, boolean relu) {
+        b.beginStep();
+        b.upload(host, 0, x);
+        b.axpy(alpha, x, y);
+        if (relu) {
+            b.relu(y, y);
+        }
+        b.scale(0.5f, y);
+        b.endStep();
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void replayedStepsComputeWhatTheirOperationsComputeAndStepsThatChangeRunAsUsual(GpuTarget target) {
+        CudaBackend cuda = (CudaBackend) target.backend();
+        try (cuda; Backend cpu = new CpuBackend()) {
+            Tensor[] xs = {cuda.allocate(1, N), cpu.allocate(1, N)};
+            Tensor[] ys = {cuda.allocate(1, N), cpu.allocate(1, N)};
+            Backend[] backends = {cuda, cpu};
+            float[] host = new float[N];
+            float[][] out = new float[2][N];
+            for (int i = 0; i < 2; i++) {
+                backends[i].fill(ys[i], 1f);
+            }
+            for (int s = 0; s < 10; s++) {
+                for (int i = 0; i < N; i++) {
+                    host[i] = (float) Math.sin(0.37 * i + s) * (s + 1);
+                }
+                for (int b = 0; b < 2; b++) {
+                    // step 5 has a ReLU its recording lacks; step 6 records the usual step again
+                    step(backends[b], host, xs[b], ys[b], 0.25f * (s + 1), s == 5);
+                    backends[b].download(ys[b], out[b], 0);
+                }
+                assertArrayEquals(out[1], out[0], "step " + s);
+            }
+            // step 0 recorded, 1-4 replayed, 5 departed, 6 recorded, 7-9 replayed
+            assertEquals(7, cuda.graphReplays());
+            assertNull(cuda.graphsOffBecause());
+            for (int s = 0; s < 2 * StepGraph.MAX_MISSES; s++) {
+                // every other step departs: the graph recorded at one is dropped at the next
+                step(cuda, host, xs[0], ys[0], 1f, s % 2 == 1);
+            }
+            assertNotNull(cuda.graphsOffBecause());
+            assertTrue(cuda.graphsOffBecause().contains("relu"), cuda.graphsOffBecause());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void aDownloadInsideAStepRunsItAsUsual(GpuTarget target) {
+        CudaBackend cuda = (CudaBackend) target.backend();
+        try (cuda) {
+            Tensor x = cuda.allocate(1, N);
+            float[] host = new float[N];
+            float[] seen = new float[N];
+            for (int s = 0; s < 3; s++) {
+                java.util.Arrays.fill(host, s + 1);
+                cuda.beginStep();
+                cuda.upload(host, 0, x);
+                cuda.scale(2f, x);
+                cuda.download(x, seen, 0);
+                cuda.endStep();
+                assertEquals(2f * (s + 1), seen[N - 1], "step " + s);
+            }
+            assertEquals(0, cuda.graphReplays());
+        }
+    }
+}
