@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The sparsifiers' device codec ({@code sparse.cu}) against the CPU codec: payloads byte for byte, and the mean of
  * the decoded payloads of two workers to the bit, for topk (the device's radix select and compaction against the
  * host's selector) and randomk (positions drawn from the shared stream), with k = 1, k = n and ratios between, on
- * lengths 1, 7, 1001 and 20,011, over two consecutive steps, on gradients whose magnitudes tie in large groups (so
- * the k-th largest is shared and the lowest positions must win), with ±0, subnormals, NaN and infinities.
+ * lengths 1, 7, 1001, 20,011 and 300,007, over two consecutive steps, on gradients whose magnitudes tie in large
+ * groups (so the k-th largest is shared and the lowest positions must win), with ±0, subnormals, NaN and
+ * infinities.
  */
 class CudaSparseCodecTest {
     private static final long SEED = 91;
@@ -29,7 +30,8 @@ class CudaSparseCodecTest {
         try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(new CudaSparseCodec(gpu)))) {
             for (String method : List.of("topk", "randomk")) {
                 for (double ratio : new double[] {1e-9, 0.003, 0.1, 0.5, 1.0}) {
-                    for (int length : new int[] {1, 7, 1001, 20_011}) {
+                    // 300,007 values give each thread of the compaction two and its scan more tiles than threads
+                    for (int length : new int[] {1, 7, 1001, 20_011, 300_007}) {
                         for (boolean ties : new boolean[] {false, true}) {
                             compared += compare(gpu, codec, method, ratio, length, ties);
                         }

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DeviceCodecTimingTest {
     @Test
     void theLevelQuantizersWithFixedLevelsAndTheSparsifiersWithoutStateRunOnTheDevice() {
-        assertEquals(List.of("nuq", "qinf", "qsgd", "randomk", "topk", "trn"), DeviceCodecTiming.deviceMethods().stream().sorted().toList());
+        assertEquals(List.of("nuq", "qinf", "qsgd", "randomk", "topk", "trn"),
+                DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
     @ParameterizedTest
