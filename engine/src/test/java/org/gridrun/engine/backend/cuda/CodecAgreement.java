@@ -3,6 +3,8 @@ package org.gridrun.engine.backend.cuda;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
+import java.util.function.Function;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.DeviceEncodable;
@@ -21,7 +23,22 @@ final class CodecAgreement {
         float[] of(int step, int worker, int length);
     }
 
+    /** The comparisons of one codec test, returning the payload bytes compared. */
+    interface Cases {
+        int compare(Gpu gpu, CudaDeviceCodec codec);
+    }
+
     private CodecAgreement() {
+    }
+
+    /** Runs {@code cases} on a device codec of the one format family {@code family} makes, on {@code target}. */
+    static int onFamily(GpuTarget target, Function<Gpu, FormatCodec<?>> family, Cases cases) {
+        Gpu gpu = target.open();
+        try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(family.apply(gpu)))) {
+            return cases.compare(gpu, codec);
+        } finally {
+            gpu.close();
+        }
     }
 
     /**

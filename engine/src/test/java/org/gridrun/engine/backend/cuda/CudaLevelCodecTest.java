@@ -26,23 +26,21 @@ class CudaLevelCodecTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void payloadsAndMeansAreTheCpuCodecs(GpuTarget target) {
-        Gpu gpu = target.open();
-        int compared = 0;
-        try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu)))) {
+        int compared = CodecAgreement.onFamily(target, CudaLevelCodec::new, (gpu, codec) -> {
+            int bytes = 0;
             for (String method : List.of("qsgd", "qinf", "trn", "trn-clip", "nuq", "amq")) {
                 for (long bits : method.startsWith("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
                     for (int length : new int[] {1, 7, 1001, 20_011}) {
                         for (long bucket : new long[] {1, 333, 8192}) {
                             for (boolean perLayer : new boolean[] {false, true}) {
-                                compared += compare(gpu, codec, method, bits, length, bucket, perLayer);
+                                bytes += compare(gpu, codec, method, bits, length, bucket, perLayer);
                             }
                         }
                     }
                 }
             }
-        } finally {
-            gpu.close();
-        }
+            return bytes;
+        });
         assertTrue(compared > 1_000_000, "compared only " + compared + " bytes");
     }
 

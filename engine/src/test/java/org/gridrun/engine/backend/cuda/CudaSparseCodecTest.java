@@ -25,22 +25,20 @@ class CudaSparseCodecTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void payloadsAndMeansAreTheCpuCodecs(GpuTarget target) {
-        Gpu gpu = target.open();
-        int compared = 0;
-        try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(new CudaSparseCodec(gpu)))) {
+        int compared = CodecAgreement.onFamily(target, CudaSparseCodec::new, (gpu, codec) -> {
+            int bytes = 0;
             for (String method : List.of("topk", "randomk")) {
                 for (double ratio : new double[] {1e-9, 0.003, 0.1, 0.5, 1.0}) {
                     // 300,007 values give each thread of the compaction two and its scan more tiles than threads
                     for (int length : new int[] {1, 7, 1001, 20_011, 300_007}) {
                         for (boolean ties : new boolean[] {false, true}) {
-                            compared += compare(gpu, codec, method, ratio, length, ties);
+                            bytes += compare(gpu, codec, method, ratio, length, ties);
                         }
                     }
                 }
             }
-        } finally {
-            gpu.close();
-        }
+            return bytes;
+        });
         assertTrue(compared > 500_000, "compared only " + compared + " bytes");
     }
 
