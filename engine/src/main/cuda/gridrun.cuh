@@ -44,3 +44,24 @@ __device__ __forceinline__ unsigned long long gr_key(long long seed, long long s
 #define GR_FOR_EACH(i, n) \
     for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < (long long) (n); \
          i += (long long) blockDim.x * gridDim.x)
+
+// Bits [lowBit, lowBit + 32) of a stream of n codes of `bits` bits each (1 to 32), least significant bit first, zero
+// outside the stream; lowBit may be negative (a stream that starts inside or after the word). code(e) gives code e.
+template <class Code>
+__device__ __forceinline__ unsigned gr_stream_word(long long lowBit, long long n, int bits, Code code) {
+    if (lowBit + 32 <= 0) {
+        return 0;
+    }
+    long long first = lowBit > 0 ? lowBit / bits : 0;
+    long long last = (lowBit + 31) / bits;
+    if (last > n - 1) {
+        last = n - 1;
+    }
+    unsigned long long word = 0;
+    for (long long e = first; e <= last; e++) {
+        unsigned long long c = (unsigned long long) code(e) & ((1ULL << bits) - 1ULL);
+        long long shift = e * bits - lowBit;
+        word |= shift >= 0 ? c << shift : c >> -shift;
+    }
+    return (unsigned) word;
+}

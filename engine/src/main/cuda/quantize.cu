@@ -50,18 +50,7 @@ __device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long
 // end; code(e) gives value e's level index.
 template <class Code>
 __device__ __forceinline__ unsigned gr_code_word(long long w, long long n, int bits, Code code) {
-    long long lowBit = 32 * w;
-    long long last = (lowBit + 31) / bits;
-    if (last > n - 1) {
-        last = n - 1;
-    }
-    unsigned long long word = 0;
-    for (long long e = lowBit / bits; e <= last; e++) {
-        unsigned long long c = code(e) & ((1ULL << bits) - 1ULL);
-        long long shift = e * bits - lowBit;
-        word |= shift >= 0 ? c << shift : c >> -shift;
-    }
-    return (unsigned) word;
+    return gr_stream_word(32 * w, n, bits, code);
 }
 
 // A NaN norm as the one canonical NaN, as the host writes it (LevelQuantizer): which NaN an operation on NaNs gives

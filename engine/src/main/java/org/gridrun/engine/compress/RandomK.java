@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.SharedPositionsFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -26,8 +28,11 @@ import org.gridrun.engine.random.CounterRng;
  *
  * <p>Decoding needs that step's positions: decode on the instance that encoded, as the contract says. Its state is
  * the shared stream's position, which {@link #saveState} writes (24 bytes).
+ *
+ * <p>On a device ({@link #planDeviceEncode}) the instance draws the step's positions as {@code encode} does, keeps
+ * them to decode, and hands them in a {@link SharedPositionsFormat}; the device gathers and scales the values.
  */
-public final class RandomK extends BaseCompressor {
+public final class RandomK extends BaseCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "randomk";
     /** The random stream every worker's instance draws positions from. */
@@ -73,11 +78,26 @@ public final class RandomK extends BaseCompressor {
         int k = kept(length);
         drawPositions(length, k);
         Payload p = payload(32L * k, 0, length);
-        float scale = (float) ((double) length / k);
+        float scale = scale(length, k);
         for (int j = 0; j < k; j++) {
             LittleEndian.putFloat(p.bytes(), 4 * j, gradient[offset + positions[j]] * scale);
         }
         return p;
+    }
+
+    /** {@inheritDoc} The positions are drawn here, as {@link #encode} draws them, and travel in the format. */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        int k = kept(length);
+        long first = shared.counter();
+        drawPositions(length, k);
+        SharedPositionsFormat format = new SharedPositionsFormat(length, Arrays.copyOf(positions, k), scale(length, k));
+        return Optional.of(new DevicePlan(format, CounterRng.keyOf(seed, SHARED_STREAM), first, 32L * k, 0));
+    }
+
+    /** The factor {@code n/k} kept values are multiplied by, so that the decoded vector is unbiased. */
+    private static float scale(int n, int k) {
+        return (float) ((double) n / k);
     }
 
     /** Floyd's algorithm: {@code k} distinct positions of {@code [0, n)} in {@code k} draws, then sorted. */

@@ -1,5 +1,6 @@
 package org.gridrun.engine.compress;
 
+import org.gridrun.engine.backend.SparseListFormat;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -19,7 +20,7 @@ final class SparseFormat {
 
     /** Bits per index for a gradient of {@code n} values: {@code max(1, ceil(log2 n))}. */
     static int indexWidth(int n) {
-        return n <= 2 ? 1 : 32 - Integer.numberOfLeadingZeros(n - 1);
+        return SparseListFormat.indexWidth(n);
     }
 
     /** Bits of an entry count that may be anything in [0, n]: {@code max(1, ceil(log2 (n + 1)))}. */

@@ -3,6 +3,8 @@ package org.gridrun.engine.compress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.TopKFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -14,9 +16,10 @@ import org.gridrun.engine.config.ValueType;
  * gradient always yields the same set. The payload is a {@link SparseFormat} list without a count (the receiver
  * knows {@code k} from {@code n}): {@code k·(ceil(log2 n) + 32)} bits. Kept values decode exactly, the others to
  * zero. Each worker keeps its own positions, so payloads are gathered. Biased; pair it with
- * {@code error_feedback: true}. It has no state and draws no random numbers.
+ * {@code error_feedback: true}. It has no state and draws no random numbers. It also plans its encodes for a device
+ * ({@link TopKFormat}), which selects the same set and writes the same bytes.
  */
-public final class TopK extends BaseCompressor {
+public final class TopK extends BaseCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "topk";
 
@@ -68,6 +71,14 @@ public final class TopK extends BaseCompressor {
         SparseFormat.write(packer, gradient, offset, length, top, k);
         packer.flush();
         return p;
+    }
+
+    /** {@inheritDoc} Nothing to draw: the plan is the length and the count. */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        int k = kept(length);
+        return Optional.of(new DevicePlan(new TopKFormat(length, k), 0, 0, payloadBits(length),
+                (long) k * SparseFormat.indexWidth(length)));
     }
 
     @Override

@@ -67,6 +67,10 @@ class ShippedGridsTest {
         assertTrue(onCuda(text, "alq").contains("encodes on the GPU"), text);
         assertTrue(onCuda(text, "nuq").contains("encodes on the GPU"), text);
         assertTrue(onCuda(text, "trn").contains("encodes on the GPU"), text);
+        assertTrue(onCuda(text, "topk").contains("encodes on the GPU"), text);
+        assertTrue(onCuda(text, "randomk").contains("encodes on the GPU"), text);
+        assertTrue(onCuda(text, "dgc").contains("on the host"), text);
+        assertTrue(onCuda(text, "threshold").contains("on the host"), text);
         assertTrue(onCuda(text, "powersgd").contains("on the host"), text);
     }
 

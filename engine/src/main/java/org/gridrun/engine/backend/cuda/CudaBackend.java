@@ -43,7 +43,7 @@ public final class CudaBackend implements Backend {
         this.reductions = new CudaReductions(gpu, scratch);
         this.sequence = new CudaSequence(gpu);
         this.recurrent = new CudaRecurrent(gpu);
-        this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu)));
+        this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu), new CudaSparseCodec(gpu)));
     }
 
     @Override

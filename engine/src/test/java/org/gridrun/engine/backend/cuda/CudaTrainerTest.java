@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The trainer on the CUDA backend (batch uploads, gradient downloads to the host compressors, the averaged
  * gradient's upload, the optimizer step, evaluation) records the CPU backend's losses and accuracies, and the same
- * bits when run twice; a level quantizer encoded on the device records what the host encoder's run records.
+ * bits when run twice; a level quantizer or a sparsifier encoded on the device records what the host encoder's run
+ * records.
  */
 class CudaTrainerTest {
     private static final TrainTestData DATA = FashionMnist.subset();
@@ -84,10 +85,12 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
-    void levelQuantizersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
-        // qsgd rounds arithmetically, nuq searches its exponential levels, alq refits its levels at steps 4 and 8
+    void compressorsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+        // qsgd rounds arithmetically, nuq searches its exponential levels, alq refits its levels at steps 4 and 8;
+        // topk selects on the device and gathers, randomk draws its shared positions on the host and all-reduces
         for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("method", "qsgd", "bits", 3L),
-                Map.of("method", "nuq", "bits", 3L), Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"))) {
+                Map.of("method", "nuq", "bits", 3L), Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"),
+                Map.of("method", "topk", "ratio", 0.05), Map.of("method", "randomk", "ratio", 0.05))) {
             Map<String, Object> params = mlp(3, 12);
             params.put("log_interval", 4L);
             params.put("chkpt_iter", 12L);

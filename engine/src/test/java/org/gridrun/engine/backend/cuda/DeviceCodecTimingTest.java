@@ -15,8 +15,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** {@code bench compressors --backend cuda}'s measurement: which methods it times, and rows that add up. */
 class DeviceCodecTimingTest {
     @Test
-    void theLevelQuantizersWithFixedLevelsRunOnTheDevice() {
-        assertEquals(List.of("nuq", "qinf", "qsgd", "trn"), DeviceCodecTiming.deviceMethods().stream().sorted().toList());
+    void theLevelQuantizersWithFixedLevelsAndTheSparsifiersWithoutStateRunOnTheDevice() {
+        assertEquals(List.of("nuq", "qinf", "qsgd", "randomk", "topk", "trn"),
+                DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
     @ParameterizedTest
