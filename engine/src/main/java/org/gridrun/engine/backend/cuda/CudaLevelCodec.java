@@ -3,9 +3,7 @@ package org.gridrun.engine.backend.cuda;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
 import org.gridrun.engine.backend.LevelFormat;
 import org.gridrun.engine.backend.LevelSearchTable;
 
@@ -32,79 +30,21 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
      * worker's quantizer keeps its format while it stays, so a slot's uploads are made once.
      */
     private static final class Slot {
-        final Upload payload;
-        final Upload starts;
-        final Upload levels;
-        final Upload bounds;
+        final DeviceUpload payload;
+        final DeviceUpload starts;
+        final DeviceUpload levels;
+        final DeviceUpload bounds;
 
         Slot(Gpu gpu) {
-            payload = new Upload(gpu);
-            starts = new Upload(gpu);
-            levels = new Upload(gpu);
-            bounds = new Upload(gpu);
+            payload = new DeviceUpload(gpu);
+            starts = new DeviceUpload(gpu);
+            levels = new DeviceUpload(gpu);
+            bounds = new DeviceUpload(gpu);
         }
 
         /** The device copy of the format's bucket starts. */
         long starts(LevelFormat format) {
             return starts.holding(format.bucketStarts(), () -> ints(format.bucketStarts()));
-        }
-    }
-
-    /**
-     * A device buffer that holds the last bytes uploaded to it, grown as needed, and the object they were made from:
-     * a format's arrays are never changed in place, so the same object again needs neither bytes nor a comparison.
-     */
-    private static final class Upload {
-        private final Gpu gpu;
-        private Object source;
-        private byte[] content = new byte[0];
-        private long address;
-        private long capacity;
-
-        Upload(Gpu gpu) {
-            this.gpu = gpu;
-        }
-
-        /** The buffer, at least {@code bytes} long; what it held is lost when it grows. */
-        long reserve(long bytes) {
-            if (bytes > capacity) {
-                free();
-                address = gpu.allocate(bytes);
-                capacity = bytes;
-            }
-            return address;
-        }
-
-        /**
-         * The buffer holding the bytes {@code bytes} makes of {@code from}: made only for another object than the
-         * last, uploaded only when they differ from the last bytes.
-         */
-        long holding(Object from, Supplier<byte[]> bytes) {
-            if (from != source) {
-                byte[] b = bytes.get();
-                if (!Arrays.equals(content, b)) {
-                    content = new byte[0];
-                    reserve(Math.max(4, b.length));
-                    gpu.uploadBytes(b, address, b.length);
-                    content = b;
-                }
-                source = from;
-            }
-            return address;
-        }
-
-        long address() {
-            return address;
-        }
-
-        void free() {
-            if (address != 0) {
-                gpu.free(address);
-                address = 0;
-                capacity = 0;
-                content = new byte[0];
-                source = null;
-            }
         }
     }
 

@@ -1,20 +1,12 @@
 package org.gridrun.engine.backend.cuda;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
-import org.gridrun.engine.compress.Compressors;
-import org.gridrun.engine.compress.DeviceEncodable;
-import org.gridrun.engine.compress.DevicePlan;
-import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.compress.TensorLayout;
-import org.gridrun.engine.train.SimulatedCollective;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -33,23 +25,21 @@ class CudaLevelCodecTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void payloadsAndMeansAreTheCpuCodecs(GpuTarget target) {
-        Gpu gpu = target.open();
-        int compared = 0;
-        try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu)))) {
+        int compared = CodecComparison.onCodec(target, CudaLevelCodec::new, (gpu, codec) -> {
+            int bytes = 0;
             for (String method : List.of("qsgd", "qinf", "trn", "trn-clip", "nuq", "amq")) {
                 for (long bits : method.startsWith("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
                     for (int length : new int[] {1, 7, 1001, 20_011}) {
                         for (long bucket : new long[] {1, 333, 8192}) {
                             for (boolean perLayer : new boolean[] {false, true}) {
-                                compared += compare(gpu, codec, method, bits, length, bucket, perLayer);
+                                bytes += compare(gpu, codec, method, bits, length, bucket, perLayer);
                             }
                         }
                     }
                 }
             }
-        } finally {
-            gpu.close();
-        }
+            return bytes;
+        });
         assertTrue(compared > 1_000_000, "compared only " + compared + " bytes");
     }
 
@@ -60,65 +50,18 @@ class CudaLevelCodecTest {
                 ? Map.of("bucket_size", bucket, "per_layer", perLayer, "clip", method.equals("trn-clip"))
                 : Map.of("bits", bits, "bucket_size", bucket, "per_layer", perLayer);
         String name = method.startsWith("trn") ? "trn" : method;
-        Compressor[] host = new Compressor[WORKERS];
-        Compressor[] device = new Compressor[WORKERS];
-        for (int w = 0; w < WORKERS; w++) {
-            host[w] = Compressors.create(name, params, SEED).copy(w);
-            device[w] = Compressors.create(name, params, SEED).copy(w);
-            if (perLayer) {
+        Compressor[] host = CodecComparison.workers(name, params, SEED, WORKERS);
+        Compressor[] device = CodecComparison.workers(name, params, SEED, WORKERS);
+        if (perLayer) {
+            for (int w = 0; w < WORKERS; w++) {
                 host[w].bind(layout(length));
                 device[w].bind(layout(length));
             }
         }
         String what = method + " bits " + bits + " length " + length + " bucket " + bucket + " per layer "
                 + perLayer;
-        long gradient = gpu.allocate(4L * length);
-        long mean = gpu.allocate(4L * length);
-        Tensor gradientTensor = Tensor.owning(new CudaBuffer(gpu, gradient, length), 1, length);
-        int compared = 0;
-        try {
-            for (int step = 0; step < 2; step++) {
-                float[] expectedMean = new float[length];
-                float[] decoded = new float[length];
-                DevicePlan[] plans = new DevicePlan[WORKERS];
-                for (int w = 0; w < WORKERS; w++) {
-                    float[] g = gradient(length, new Random(length * 31L + step * 7L + w + bits));
-                    gpu.upload(g, 0, gradient, length);
-                    Payload expected = host[w].encode(g, 0, length);
-                    host[w].decode(expected, decoded, 0);
-                    SimulatedCollective.addToMean(decoded, w, WORKERS, expectedMean);
-                    plans[w] = ((DeviceEncodable) device[w]).planDeviceEncode(length).orElseThrow();
-                    codec.encode(w, gradientTensor, plans[w].format(), plans[w].key(), plans[w].firstDraw());
-                    Payload actual = plans[w].payload();
-                    codec.download(w, plans[w].format(), actual.bytes());
-                    assertEquals(expected.bits(), actual.bits(), what);
-                    assertEquals(expected.sideBits(), actual.sideBits(), what);
-                    assertArrayEquals(expected.bytes(), actual.bytes(), what + " step " + step + " worker " + w);
-                    compared += actual.bytes().length;
-                }
-                gpu.fill32(mean, 0x7FC00000, length);
-                Tensor meanTensor = Tensor.owning(new CudaBuffer(gpu, mean, length), 1, length);
-                for (int w = 0; w < WORKERS; w++) {
-                    codec.decodeIntoMean(w, plans[w].format(), w, WORKERS, meanTensor);
-                }
-                float[] actualMean = new float[length];
-                gpu.download(mean, actualMean, 0, length);
-                assertArrayEquals(bits(expectedMean), bits(actualMean), what + " step " + step + " mean");
-            }
-        } finally {
-            gpu.free(gradient);
-            gpu.free(mean);
-        }
-        return compared;
-    }
-
-    private static int[] bits(float[] values) {
-        int[] out = new int[values.length];
-        for (int i = 0; i < values.length; i++) {
-            float v = values[i];
-            out[i] = Float.isNaN(v) ? 0x7FC00000 : Float.floatToRawIntBits(v);
-        }
-        return out;
+        return CodecComparison.compare(gpu, codec, host, device, length, 2,
+                (step, w, n) -> gradient(n, new Random(n * 31L + step * 7L + w + bits)), what);
     }
 
     /** Three tensors of about a third of {@code length} each (one when it is shorter than 3). */

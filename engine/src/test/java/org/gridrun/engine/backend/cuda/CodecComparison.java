@@ -1,0 +1,110 @@
+package org.gridrun.engine.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.gridrun.engine.backend.Tensor;
+import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.DeviceEncodable;
+import org.gridrun.engine.compress.DevicePlan;
+import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.train.SimulatedCollective;
+
+/**
+ * A device codec against the host's compressors: each worker's payload of the same gradient, byte for byte, then the
+ * mean of the decoded payloads, to the bit (every NaN as the canonical one), over consecutive steps.
+ */
+final class CodecComparison {
+    /** Worker {@code worker}'s gradient of {@code length} values at step {@code step}. */
+    interface Gradients {
+        float[] of(int step, int worker, int length);
+    }
+
+    /** Comparisons on one codec; returns what they compared. */
+    interface Comparisons {
+        int run(Gpu gpu, CudaDeviceCodec codec);
+    }
+
+    private CodecComparison() {
+    }
+
+    /** Runs {@code comparisons} on a gpu of {@code target} with a device codec of one {@code family}. */
+    static int onCodec(GpuTarget target, Function<Gpu, FormatCodec<?>> family, Comparisons comparisons) {
+        Gpu gpu = target.open();
+        try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(family.apply(gpu)))) {
+            return comparisons.run(gpu, codec);
+        } finally {
+            gpu.close();
+        }
+    }
+
+    /** The compressors of {@code workers} workers: method {@code name} with {@code params}, worker w on stream w. */
+    static Compressor[] workers(String name, Map<String, ?> params, long seed, int workers) {
+        Compressor[] out = new Compressor[workers];
+        for (int w = 0; w < workers; w++) {
+            out[w] = Compressors.create(name, params, seed).copy(w);
+        }
+        return out;
+    }
+
+    /**
+     * {@code steps} steps of the workers' compressors ({@code host[w]} encoding on the host, {@code device[w]} a
+     * fresh copy of it planning for {@code codec}) on {@code length} values; returns the payload bytes compared.
+     */
+    static int compare(Gpu gpu, CudaDeviceCodec codec, Compressor[] host, Compressor[] device, int length, int steps,
+                       Gradients gradients, String what) {
+        int workers = host.length;
+        long gradient = gpu.allocate(4L * length);
+        long mean = gpu.allocate(4L * length);
+        Tensor gradientTensor = Tensor.owning(new CudaBuffer(gpu, gradient, length), 1, length);
+        int compared = 0;
+        try {
+            for (int step = 0; step < steps; step++) {
+                float[] expectedMean = new float[length];
+                float[] decoded = new float[length];
+                DevicePlan[] plans = new DevicePlan[workers];
+                for (int w = 0; w < workers; w++) {
+                    float[] g = gradients.of(step, w, length);
+                    gpu.upload(g, 0, gradient, length);
+                    Payload expected = host[w].encode(g, 0, length);
+                    host[w].decode(expected, decoded, 0);
+                    SimulatedCollective.addToMean(decoded, w, workers, expectedMean);
+                    plans[w] = ((DeviceEncodable) device[w]).planDeviceEncode(length).orElseThrow();
+                    codec.encode(w, gradientTensor, plans[w].format(), plans[w].key(), plans[w].firstDraw());
+                    Payload actual = plans[w].payload();
+                    codec.download(w, plans[w].format(), actual.bytes());
+                    assertEquals(expected.bits(), actual.bits(), what);
+                    assertEquals(expected.sideBits(), actual.sideBits(), what);
+                    assertArrayEquals(expected.bytes(), actual.bytes(), what + " step " + step + " worker " + w);
+                    compared += actual.bytes().length;
+                }
+                gpu.fill32(mean, 0x7FC00000, length);
+                Tensor meanTensor = Tensor.owning(new CudaBuffer(gpu, mean, length), 1, length);
+                for (int w = 0; w < workers; w++) {
+                    codec.decodeIntoMean(w, plans[w].format(), w, workers, meanTensor);
+                }
+                float[] actualMean = new float[length];
+                gpu.download(mean, actualMean, 0, length);
+                assertArrayEquals(bits(expectedMean), bits(actualMean), what + " step " + step + " mean");
+            }
+        } finally {
+            gpu.free(gradient);
+            gpu.free(mean);
+        }
+        return compared;
+    }
+
+    /** The bits of {@code values}, every NaN as the canonical one. */
+    static int[] bits(float[] values) {
+        int[] out = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            float v = values[i];
+            out[i] = Float.isNaN(v) ? 0x7FC00000 : Float.floatToRawIntBits(v);
+        }
+        return out;
+    }
+}
