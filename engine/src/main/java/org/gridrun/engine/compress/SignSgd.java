@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.SignFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -32,7 +34,7 @@ import org.gridrun.engine.config.ValueType;
  * <p>State: none for {@code signsgd}; the residual for {@code efsignsgd} and the momentum for {@code signum}, both
  * written by {@link #saveState} as a length and the float32 values. Random numbers are not used.
  */
-public final class SignSgd extends BaseCompressor {
+public final class SignSgd extends BaseCompressor implements DeviceEncodable {
     /** What the sign is taken of. */
     enum Variant {
         PLAIN("signsgd"), ERROR_FEEDBACK("efsignsgd"), MOMENTUM("signum");
@@ -112,6 +114,19 @@ public final class SignSgd extends BaseCompressor {
         return p;
     }
 
+    /**
+     * {@inheritDoc} Only {@code signsgd}, which keeps nothing between steps, encodes on a device; the residual of
+     * {@code efsignsgd} and the momentum of {@code signum} live on the host.
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        if (variant != Variant.PLAIN) {
+            return Optional.empty();
+        }
+        return Optional.of(new DevicePlan(new SignFormat(scaled, length), 0, 0, payloadBits(length),
+                payloadBits(length) - length));
+    }
+
     /** Fills {@code signed} with the vector whose sign is sent, updating the momentum. */
     private void prepare(float[] g, int offset, int length) {
         for (int i = 0; i < length; i++) {
@@ -133,7 +148,9 @@ public final class SignSgd extends BaseCompressor {
         for (int i = 0; i < length; i++) {
             sum += Math.abs(v[i]);
         }
-        return length == 0 ? 0f : (float) (sum / length);
+        float scale = length == 0 ? 0f : (float) (sum / length);
+        // which NaN a chain of additions carries is the processor's: the wire holds the canonical one
+        return Float.isNaN(scale) ? Float.NaN : scale;
     }
 
     @Override

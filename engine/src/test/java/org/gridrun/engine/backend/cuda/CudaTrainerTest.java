@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The trainer on the CUDA backend (batch uploads, gradient downloads to the host compressors, the averaged
  * gradient's upload, the optimizer step, evaluation) records the CPU backend's losses and accuracies, and the same
- * bits when run twice; a level quantizer encoded on the device records what the host encoder's run records.
+ * bits when run twice; a level quantizer, a cast or signSGD encoded on the device records what the host encoder's
+ * run records.
  */
 class CudaTrainerTest {
     private static final TrainTestData DATA = FashionMnist.subset();
@@ -86,12 +87,25 @@ class CudaTrainerTest {
     @EnumSource(GpuTarget.class)
     void levelQuantizersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         // qsgd rounds arithmetically, nuq searches its exponential levels, alq refits its levels at steps 4 and 8
-        for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("method", "qsgd", "bits", 3L),
-                Map.of("method", "nuq", "bits", 3L), Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"))) {
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L),
+                Map.of("method", "nuq", "bits", 3L, "bucket_size", 100L),
+                Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8", "bucket_size", 100L)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void castsAndSignsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+        // fp16 rounds stochastically (all-reduce), fp8 to nearest, signsgd sends a scale and one bit a value
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "fp16"),
+                Map.of("method", "fp8", "rounding", "nearest"), Map.of("method", "signsgd")));
+    }
+
+    /** Each of {@code methods} trains an MLP on 3 workers with its encodes on the device as with them on the host. */
+    private void deviceRunsRecordWhatHostRunsRecord(GpuTarget target, List<Map<String, Object>> methods) {
+        for (Map<String, Object> method : methods) {
             Map<String, Object> params = mlp(3, 12);
             params.put("log_interval", 4L);
             params.put("chkpt_iter", 12L);
-            params.put("bucket_size", 100L);
             params.putAll(method);
             List<MetricRecord> device = train(target.backend(), params);
             List<MetricRecord> host;
