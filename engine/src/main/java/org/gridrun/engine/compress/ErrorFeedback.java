@@ -16,27 +16,17 @@ import java.util.Optional;
  * parameter {@code error_feedback: true}; methods that keep their own residual by definition (PowerSGD, JointSQ,
  * DGC) need not be wrapped.
  *
- * <p>On a device ({@link DeviceEncodable}, where the inner method plans for one) the trainer keeps the residual beside
- * the payload and computes the same floats there; while it does, the residual here is stale and is fetched from the
- * device ({@link DeviceResidual#fetch}) before anything here reads it: a host encode, {@link #saveState},
- * {@link #memory()}.
+ * <p>On a device ({@link DeviceEncodable}, where the inner method plans for one) the trainer may keep the residual
+ * ({@link ResidualFeedback}).
  */
-public final class ErrorFeedback implements Compressor, DeviceEncodable {
+public final class ErrorFeedback implements Compressor, DeviceEncodable, ResidualFeedback {
     /** The parameter every method accepts that wraps it. */
     public static final String PARAMETER = "error_feedback";
 
-    /** A device's copy of the residual, newer than the one here while it keeps it. */
-    public interface DeviceResidual {
-        /** Copies the device's residual into {@code into}, of its length. */
-        void fetch(float[] into);
-    }
-
     private final Compressor inner;
-    private float[] memory = new float[0];
+    private final ResidualMemory memory = new ResidualMemory();
     private float[] corrected = new float[0];
     private float[] decoded = new float[0];
-    /** The device that holds the current residual, or null where {@link #memory} is current. */
-    private DeviceResidual onDevice;
 
     public ErrorFeedback(Compressor inner) {
         this.inner = inner;
@@ -70,9 +60,15 @@ public final class ErrorFeedback implements Compressor, DeviceEncodable {
         inner.bindSampler(sampler);
     }
 
-    /** {@inheritDoc} The inner method's plan of the corrected gradient {@code g + e}; empty where it has none. */
+    /**
+     * {@inheritDoc} The inner method's plan of the corrected gradient {@code g + e}; empty where it has none, and
+     * where it keeps a residual of its own (a device keeps one residual a worker).
+     */
     @Override
     public Optional<DevicePlan> planDeviceEncode(int length) {
+        if (inner instanceof ResidualFeedback own && own.keepsResidual()) {
+            return Optional.empty();
+        }
         return inner instanceof DeviceEncodable encodable ? encodable.planDeviceEncode(length) : Optional.empty();
     }
 
@@ -81,49 +77,25 @@ public final class ErrorFeedback implements Compressor, DeviceEncodable {
         return inner instanceof DeviceEncodable encodable && encodable.levelsAdapt();
     }
 
-    /**
-     * The current residual of {@code length} values (zero where the last was of another length, as {@link #encode}
-     * starts one), fetched from the device that kept it; a view, do not modify.
-     */
-    public float[] residual(int length) {
-        settle();
-        if (memory.length != length) {
-            memory = new float[length];
-            corrected = new float[length];
-            decoded = new float[length];
-        }
+    @Override
+    public ResidualMemory residual() {
         return memory;
-    }
-
-    /** Records that {@code device} now holds the current residual (of the length last asked of {@link #residual}). */
-    public void residualKeptBy(DeviceResidual device) {
-        onDevice = device;
-    }
-
-    /** Whether {@code device} holds the current residual: nothing here has read or replaced it since it did. */
-    public boolean residualIsOn(DeviceResidual device) {
-        return onDevice == device;
-    }
-
-    /** Makes {@link #memory} current, fetching it from the device that kept it. */
-    private void settle() {
-        if (onDevice != null) {
-            DeviceResidual device = onDevice;
-            onDevice = null;
-            device.fetch(memory);
-        }
     }
 
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
-        residual(length);
+        float[] e = memory.current(length);
+        if (corrected.length != length) {
+            corrected = new float[length];
+            decoded = new float[length];
+        }
         for (int i = 0; i < length; i++) {
-            corrected[i] = gradient[offset + i] + memory[i];
+            corrected[i] = gradient[offset + i] + e[i];
         }
         Payload payload = inner.encode(corrected, 0, length);
         inner.decode(payload, decoded, 0);
         for (int i = 0; i < length; i++) {
-            memory[i] = corrected[i] - decoded[i];
+            e[i] = corrected[i] - decoded[i];
         }
         return payload;
     }
@@ -141,30 +113,27 @@ public final class ErrorFeedback implements Compressor, DeviceEncodable {
     @Override
     public void reset() {
         inner.reset();
-        memory = new float[0];
-        onDevice = null;
+        memory.replace(new float[0]);
     }
 
     /** The current residual: what has been computed but not yet sent (a view; do not modify). */
     float[] memory() {
-        settle();
-        return memory;
+        return memory.current();
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        settle();
         inner.saveState(out);
-        StateIo.writeFloats(out, memory);
+        StateIo.writeFloats(out, memory.current());
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
         inner.restoreState(in);
-        memory = StateIo.readFloats(in, "error-feedback residual");
-        onDevice = null;
-        corrected = new float[memory.length];
-        decoded = new float[memory.length];
+        float[] restored = StateIo.readFloats(in, "error-feedback residual");
+        memory.replace(restored);
+        corrected = new float[restored.length];
+        decoded = new float[restored.length];
     }
 
     @Override

@@ -8,7 +8,7 @@ import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DevicePlan;
-import org.gridrun.engine.compress.ErrorFeedback;
+import org.gridrun.engine.compress.ResidualFeedback;
 import org.gridrun.engine.compress.Payload;
 
 /**
@@ -18,9 +18,10 @@ import org.gridrun.engine.compress.Payload;
  * bytes are downloaded for the host's collective. Payloads and results are the host encoder's to the bit.
  * {@code -Dgridrun.device_encode=false} keeps every encode on the host.
  *
- * <p>A method with error feedback ({@link ErrorFeedback}) keeps its residual {@code e} here, on the device, as the
- * host wrapper does: {@code v = g + e}, the payload of {@code v}, {@code e ← v − D(C(v))}; the wrapper fetches it
- * back whenever the host reads it (a host step, a checkpoint), and a step here uploads it again after the host has.
+ * <p>A method with error feedback ({@link ResidualFeedback}: {@code error_feedback: true}, {@code efsignsgd}) keeps
+ * its residual {@code e} here, on the device, as the host encoder does: {@code v = g + e}, the payload of {@code v},
+ * {@code e ← v − D(C(v))}; the method fetches it back whenever the host reads it (a host step, a checkpoint), and a
+ * step here uploads it again after the host has.
  */
 final class DeviceEncoding {
     private final Backend backend;
@@ -44,9 +45,9 @@ final class DeviceEncoding {
 
     /**
      * A worker's residual on the device, with the corrected gradient it encodes and that payload decoded: the floats
-     * of {@link ErrorFeedback#encode}, whose additions the backend's {@code axpy} with ±1 rounds alike.
+     * of the host's encode ({@code ErrorFeedback}, {@code SignSgd}), whose additions {@code axpy} with ±1 rounds alike.
      */
-    private final class Residual implements ErrorFeedback.DeviceResidual {
+    private final class Residual implements ResidualFeedback.DeviceResidual {
         final Tensor memory;
         final Tensor corrected;
         final Tensor decoded;
@@ -62,22 +63,22 @@ final class DeviceEncoding {
             backend.download(memory, into, 0);
         }
 
-        /** {@code g + e} of {@code gradient} and the wrapper's residual, uploaded where the host has it. */
-        Tensor correct(ErrorFeedback feedback, Tensor gradient) {
-            if (!feedback.residualIsOn(this)) {
-                backend.upload(feedback.residual(memory.size()), 0, memory);
+        /** {@code g + e} of {@code gradient} and the method's residual, uploaded where the host has it. */
+        Tensor correct(ResidualFeedback feedback, Tensor gradient) {
+            if (!feedback.residual().isOn(this)) {
+                backend.upload(feedback.residual().current(memory.size()), 0, memory);
             }
             backend.copy(memory, corrected);
             backend.axpy(1f, gradient, corrected);
             return corrected;
         }
 
-        /** {@code e ← v − D(C(v))} of the payload just encoded in {@code slot}, and the wrapper told so. */
-        void update(ErrorFeedback feedback, int slot, DevicePlan plan) {
+        /** {@code e ← v − D(C(v))} of the payload just encoded in {@code slot}, and the method told so. */
+        void update(ResidualFeedback feedback, int slot, DevicePlan plan) {
             codec.decodeIntoMean(slot, plan.format(), 0, 1, decoded);
             backend.copy(corrected, memory);
             backend.axpy(-1f, decoded, memory);
-            feedback.residualKeptBy(this);
+            feedback.residual().keptBy(this);
         }
     }
 
@@ -121,7 +122,7 @@ final class DeviceEncoding {
             throw new IllegalStateException(compressor.name() + " planned a " + plan.format().getClass()
                     .getSimpleName() + " that " + backend.name() + "'s device codec does not take");
         }
-        ErrorFeedback feedback = compressor instanceof ErrorFeedback f ? f : null;
+        ResidualFeedback feedback = compressor instanceof ResidualFeedback f && f.keepsResidual() ? f : null;
         if (feedback != null) {
             if (residuals[w] == null || residuals[w].memory.size() != gradient.size()) {
                 residuals[w] = new Residual(gradient.size());

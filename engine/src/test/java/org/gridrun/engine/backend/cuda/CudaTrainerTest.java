@@ -98,9 +98,11 @@ class CudaTrainerTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void castsAndSignsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
-        // fp16 rounds stochastically (all-reduce), fp8 to nearest, signsgd sends a scale and one bit a value
+        // fp16 rounds stochastically (all-reduce), fp8 to nearest, signsgd sends a scale and one bit a value,
+        // efsignsgd the same of the gradient plus its residual, which stays on the device
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "fp16"),
-                Map.of("method", "fp8", "rounding", "nearest"), Map.of("method", "signsgd")));
+                Map.of("method", "fp8", "rounding", "nearest"), Map.of("method", "signsgd"),
+                Map.of("method", "efsignsgd", "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
     }
 
     @ParameterizedTest
@@ -129,14 +131,20 @@ class CudaTrainerTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void errorFeedbackOnTheDeviceResumesFromItsCheckpoint(GpuTarget target) {
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "qsgd", "bits", 2L, "bucket_size", 100L,
+                "error_feedback", true));
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "efsignsgd"));
+    }
+
+    private void resumesAsTheRunThatNeverStopped(GpuTarget target, Map<String, Object> method) {
         Map<String, Object> params = mlp(3, 10);
         params.put("log_interval", 2L);
         params.put("chkpt_iter", 100L);
-        params.putAll(Map.of("method", "qsgd", "bits", 2L, "bucket_size", 100L, "error_feedback", true));
+        params.putAll(method);
         TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
         List<MetricRecord> whole = train(target.backend(), params);
-        Checkpoint checkpoint = new Checkpoint(dir.resolve("checkpoint.bin"), "ef");
-        Path spool = dir.resolve("resumed.csv");
+        Checkpoint checkpoint = new Checkpoint(dir.resolve("checkpoint-" + (++runs) + ".bin"), "ef");
+        Path spool = dir.resolve("resumed-" + runs + ".csv");
         StopSignal stop = new StopSignal();
         TrainListener stopAtFour = new TrainListener() {
             @Override
@@ -164,7 +172,7 @@ class CudaTrainerTest {
             MetricRecord e = expected.get(i);
             MetricRecord a = after.get(i);
             assertEquals(e.name() + "@" + e.step() + " " + e.value(), a.name() + "@" + a.step() + " " + a.value(),
-                    "resumed on " + target);
+                    method + " resumed on " + target);
         }
     }
 

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** {@code bench compressors --backend cuda}'s measurement: which methods it times, and rows that add up. */
 class DeviceCodecTimingTest {
     @Test
-    void theLevelQuantizersWithFixedLevelsTheCastsAndSignSgdRunOnTheDevice() {
-        assertEquals(List.of("bf16", "fp16", "fp8", "nuq", "qinf", "qsgd", "signsgd", "trn"),
+    void theLevelQuantizersWithFixedLevelsTheCastsAndTheSignMethodsButSignumRunOnTheDevice() {
+        assertEquals(List.of("bf16", "efsignsgd", "fp16", "fp8", "nuq", "qinf", "qsgd", "signsgd", "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
