@@ -8,8 +8,8 @@ import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DevicePlan;
-import org.gridrun.engine.compress.ResidualFeedback;
 import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.compress.ResidualFeedback;
 
 /**
  * A step's encodes and decodes on the backend's device, where it has a codec ({@link Backend#deviceCodec()}) and the
