@@ -15,7 +15,8 @@ public interface DeviceCodec {
      * Encodes {@code gradient} (its {@code format.length()} values) into {@code slot}'s payload, with the draws of the
      * random stream of {@code key} ({@code CounterRng.keyOf}) from position {@code firstDraw} on, as the format's
      * family takes them (a level quantizer: value {@code e} rounds with the 16-bit piece {@code e mod 4} of draw
-     * {@code firstDraw + e/4}); a format without randomness ignores both.
+     * {@code firstDraw + e/4}; a stochastic cast: value {@code e} rounds with the high half of draw
+     * {@code firstDraw + e/2} for even {@code e}, the low half for odd); a format without randomness ignores both.
      */
     void encode(int slot, Tensor gradient, DeviceFormat format, long key, long firstDraw);
 

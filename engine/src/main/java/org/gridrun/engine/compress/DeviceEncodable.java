@@ -2,7 +2,7 @@ package org.gridrun.engine.compress;
 
 import java.util.Optional;
 
-/** A compressor whose encode can also run where the gradient lives (the CUDA backend's level encoder). */
+/** A compressor whose encode can also run where the gradient lives (the CUDA backend's device codec). */
 public interface DeviceEncodable {
     /**
      * This step's encode of {@code length} values as a plan for the device, taking the step's random draws as

@@ -5,6 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Error feedback (residual memory) around any method: each step compresses the gradient plus what earlier steps
@@ -14,13 +15,16 @@ import java.util.Map;
  * payload is the inner method's, bit for bit; the wrapper sends nothing of its own. Requested for any method with the
  * parameter {@code error_feedback: true}; methods that keep their own residual by definition (PowerSGD, JointSQ,
  * DGC) need not be wrapped.
+ *
+ * <p>On a device ({@link DeviceEncodable}, where the inner method plans for one) the trainer may keep the residual
+ * ({@link ResidualFeedback}).
  */
-public final class ErrorFeedback implements Compressor {
+public final class ErrorFeedback implements Compressor, DeviceEncodable, ResidualFeedback {
     /** The parameter every method accepts that wraps it. */
     public static final String PARAMETER = "error_feedback";
 
     private final Compressor inner;
-    private float[] memory = new float[0];
+    private final ResidualMemory memory = new ResidualMemory();
     private float[] corrected = new float[0];
     private float[] decoded = new float[0];
 
@@ -56,20 +60,42 @@ public final class ErrorFeedback implements Compressor {
         inner.bindSampler(sampler);
     }
 
+    /**
+     * {@inheritDoc} The inner method's plan of the corrected gradient {@code g + e}; empty where it has none, and
+     * where it keeps a residual of its own (a device keeps one residual a worker).
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        if (inner instanceof ResidualFeedback own && own.keepsResidual()) {
+            return Optional.empty();
+        }
+        return inner instanceof DeviceEncodable encodable ? encodable.planDeviceEncode(length) : Optional.empty();
+    }
+
+    @Override
+    public boolean levelsAdapt() {
+        return inner instanceof DeviceEncodable encodable && encodable.levelsAdapt();
+    }
+
+    @Override
+    public ResidualMemory residual() {
+        return memory;
+    }
+
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
-        if (memory.length != length) {
-            memory = new float[length];
+        float[] e = memory.current(length);
+        if (corrected.length != length) {
             corrected = new float[length];
             decoded = new float[length];
         }
         for (int i = 0; i < length; i++) {
-            corrected[i] = gradient[offset + i] + memory[i];
+            corrected[i] = gradient[offset + i] + e[i];
         }
         Payload payload = inner.encode(corrected, 0, length);
         inner.decode(payload, decoded, 0);
         for (int i = 0; i < length; i++) {
-            memory[i] = corrected[i] - decoded[i];
+            e[i] = corrected[i] - decoded[i];
         }
         return payload;
     }
@@ -87,26 +113,27 @@ public final class ErrorFeedback implements Compressor {
     @Override
     public void reset() {
         inner.reset();
-        memory = new float[0];
+        memory.replace(new float[0]);
     }
 
     /** The current residual: what has been computed but not yet sent (a view; do not modify). */
     float[] memory() {
-        return memory;
+        return memory.current();
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
         inner.saveState(out);
-        StateIo.writeFloats(out, memory);
+        StateIo.writeFloats(out, memory.current());
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
         inner.restoreState(in);
-        memory = StateIo.readFloats(in, "error-feedback residual");
-        corrected = new float[memory.length];
-        decoded = new float[memory.length];
+        float[] restored = StateIo.readFloats(in, "error-feedback residual");
+        memory.replace(restored);
+        corrected = new float[restored.length];
+        decoded = new float[restored.length];
     }
 
     @Override

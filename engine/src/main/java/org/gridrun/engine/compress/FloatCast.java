@@ -3,9 +3,12 @@ package org.gridrun.engine.compress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.CastFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.random.CounterRng;
 
 /**
  * Casting every value to a narrower float format ({@code fp16}, {@code bf16}, {@code fp8} E5M2) with
@@ -19,7 +22,7 @@ import org.gridrun.engine.config.ValueType;
  * <p>Stochastic rounding takes 32 random bits per value (two values per 64-bit draw); its state is the position of
  * that stream (24 bytes, written even for nearest rounding, which draws nothing).
  */
-public final class FloatCast extends RandomizedCompressor {
+public final class FloatCast extends RandomizedCompressor implements DeviceEncodable {
     static final String ROUNDING = "rounding";
     static final List<String> ROUNDINGS = List.of("stochastic", "nearest");
 
@@ -75,6 +78,21 @@ public final class FloatCast extends RandomizedCompressor {
             rng.seek(counter + (length + 1L) / 2);
         }
         return p;
+    }
+
+    /**
+     * {@inheritDoc} Every cast encodes on a device: the same codes, stochastic rounding taking draw
+     * {@code firstDraw + e/2} for value {@code e}, as {@link #encode} does, and moving the stream as far.
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        long first = rng.counter();
+        if (stochastic) {
+            rng.seek(first + (length + 1L) / 2);
+        }
+        CastFormat cast = new CastFormat(format.exponentBits(), format.mantissaBits(), stochastic, length);
+        return Optional.of(new DevicePlan(cast, CounterRng.keyOf(rng.seed(), rng.stream()), first,
+                payloadBits(length), 0));
     }
 
     /**

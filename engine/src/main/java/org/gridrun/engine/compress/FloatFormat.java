@@ -61,6 +61,16 @@ public final class FloatFormat {
         return values;
     }
 
+    /** The exponent's bits. */
+    public int exponentBits() {
+        return exponentBits;
+    }
+
+    /** The fraction's bits. */
+    public int mantissaBits() {
+        return mantissaBits;
+    }
+
     /** Bits per code: {@code 1 + exponentBits + mantissaBits}. */
     public int width() {
         return 1 + exponentBits + mantissaBits;

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.SignFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -32,7 +34,7 @@ import org.gridrun.engine.config.ValueType;
  * <p>State: none for {@code signsgd}; the residual for {@code efsignsgd} and the momentum for {@code signum}, both
  * written by {@link #saveState} as a length and the float32 values. Random numbers are not used.
  */
-public final class SignSgd extends BaseCompressor {
+public final class SignSgd extends BaseCompressor implements DeviceEncodable, ResidualFeedback {
     /** What the sign is taken of. */
     enum Variant {
         PLAIN("signsgd"), ERROR_FEEDBACK("efsignsgd"), MOMENTUM("signum");
@@ -49,7 +51,8 @@ public final class SignSgd extends BaseCompressor {
     private final double beta;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
-    private float[] memory = new float[0];
+    /** The residual ({@code efsignsgd}) or the momentum ({@code signum}). */
+    private final ResidualMemory memory = new ResidualMemory();
     private float[] signed = new float[0];
 
     SignSgd(Variant variant, boolean scaled, double beta, long seed, long stream) {
@@ -92,10 +95,8 @@ public final class SignSgd extends BaseCompressor {
         if (signed.length != length) {
             signed = new float[length];
         }
-        if (memory.length != length && variant != Variant.PLAIN) {
-            memory = new float[length];
-        }
-        prepare(gradient, offset, length);
+        float[] kept = variant == Variant.PLAIN ? null : memory.current(length);
+        prepare(gradient, offset, length, kept);
         Payload p = payload(payloadBits(length), payloadBits(length) - length, length);
         packer.reset(p.bytes(), 0);
         float scale = scaled ? meanAbs(signed, length) : 1f;
@@ -106,20 +107,33 @@ public final class SignSgd extends BaseCompressor {
         packer.flush();
         if (variant == Variant.ERROR_FEEDBACK) {
             for (int i = 0; i < length; i++) {
-                memory[i] = signed[i] - (isNegative(signed[i]) ? -scale : scale);
+                kept[i] = signed[i] - (isNegative(signed[i]) ? -scale : scale);
             }
         }
         return p;
     }
 
-    /** Fills {@code signed} with the vector whose sign is sent, updating the momentum. */
-    private void prepare(float[] g, int offset, int length) {
+    /**
+     * {@inheritDoc} {@code signsgd} and {@code efsignsgd} (the sign of {@code g + e}, its residual kept where the
+     * trainer keeps it, {@link ResidualFeedback}) encode on a device; {@code signum}'s momentum lives on the host.
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        if (variant == Variant.MOMENTUM) {
+            return Optional.empty();
+        }
+        return Optional.of(new DevicePlan(new SignFormat(scaled, length), 0, 0, payloadBits(length),
+                payloadBits(length) - length));
+    }
+
+    /** Fills {@code signed} with the vector whose sign is sent, with the residual or updating the momentum. */
+    private void prepare(float[] g, int offset, int length, float[] kept) {
         for (int i = 0; i < length; i++) {
             float v = g[offset + i];
             signed[i] = switch (variant) {
                 case PLAIN -> v;
-                case ERROR_FEEDBACK -> v + memory[i];
-                case MOMENTUM -> memory[i] = (float) (beta * memory[i] + (1 - beta) * v);
+                case ERROR_FEEDBACK -> v + kept[i];
+                case MOMENTUM -> kept[i] = (float) (beta * kept[i] + (1 - beta) * v);
             };
         }
     }
@@ -133,7 +147,9 @@ public final class SignSgd extends BaseCompressor {
         for (int i = 0; i < length; i++) {
             sum += Math.abs(v[i]);
         }
-        return length == 0 ? 0f : (float) (sum / length);
+        float scale = length == 0 ? 0f : (float) (sum / length);
+        // which NaN a chain of additions carries is the processor's: the wire holds the canonical one
+        return Float.isNaN(scale) ? Float.NaN : scale;
     }
 
     @Override
@@ -156,17 +172,28 @@ public final class SignSgd extends BaseCompressor {
     @Override
     public void reset() {
         super.reset();
-        memory = new float[0];
+        memory.replace(new float[0]);
+    }
+
+    /** Only {@code efsignsgd} keeps a residual; {@code signum}'s memory is a momentum. */
+    @Override
+    public boolean keepsResidual() {
+        return variant == Variant.ERROR_FEEDBACK;
+    }
+
+    @Override
+    public ResidualMemory residual() {
+        return memory;
     }
 
     /** The residual ({@code efsignsgd}) or momentum ({@code signum}); a view, do not modify. */
     float[] memory() {
-        return memory;
+        return memory.current();
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        StateIo.writeFloats(out, memory);
+        StateIo.writeFloats(out, memory.current());
     }
 
     @Override
@@ -175,7 +202,7 @@ public final class SignSgd extends BaseCompressor {
         if (saved.length > 0 && variant == Variant.PLAIN) {
             throw new IllegalStateException(name() + " has no memory of " + saved.length + " values to restore");
         }
-        memory = saved;
+        memory.replace(saved);
     }
 
     private static final ConfigKey SCALED = new ConfigKey("scaled", ValueType.BOOL, true,

@@ -9,6 +9,7 @@ import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DevicePlan;
 import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.compress.ResidualFeedback;
 
 /**
  * A step's encodes and decodes on the backend's device, where it has a codec ({@link Backend#deviceCodec()}) and the
@@ -16,6 +17,11 @@ import org.gridrun.engine.compress.Payload;
  * worker's payload is on the device the collective decodes there too and nothing crosses, else the device payloads'
  * bytes are downloaded for the host's collective. Payloads and results are the host encoder's to the bit.
  * {@code -Dgridrun.device_encode=false} keeps every encode on the host.
+ *
+ * <p>A method with error feedback ({@link ResidualFeedback}: {@code error_feedback: true}, {@code efsignsgd}) keeps
+ * its residual {@code e} here, on the device, as the host encoder does: {@code v = g + e}, the payload of {@code v},
+ * {@code e ← v − D(C(v))}; the method fetches it back whenever the host reads it (a host step, a checkpoint), and a
+ * step here uploads it again after the host has.
  */
 final class DeviceEncoding {
     private final Backend backend;
@@ -26,12 +32,54 @@ final class DeviceEncoding {
     private final Payload[] payloads;
     /** A copy of the gradient being encoded, for a method whose level fit computes gradients into the worker's. */
     private Tensor held;
+    /** Each worker's error-feedback residual on the device, null until it has one. */
+    private final Residual[] residuals;
 
     private DeviceEncoding(Backend backend, DeviceCodec codec, int workers) {
         this.backend = backend;
         this.codec = codec;
         this.plans = new DevicePlan[workers];
         this.payloads = new Payload[workers];
+        this.residuals = new Residual[workers];
+    }
+
+    /**
+     * A worker's residual on the device, with the corrected gradient it encodes and that payload decoded: the floats
+     * of the host's encode ({@code ErrorFeedback}, {@code SignSgd}), whose additions {@code axpy} with ±1 rounds alike.
+     */
+    private final class Residual implements ResidualFeedback.DeviceResidual {
+        final Tensor memory;
+        final Tensor corrected;
+        final Tensor decoded;
+
+        Residual(int length) {
+            memory = backend.allocate(1, length);
+            corrected = backend.allocate(1, length);
+            decoded = backend.allocate(1, length);
+        }
+
+        @Override
+        public void fetch(float[] into) {
+            backend.download(memory, into, 0);
+        }
+
+        /** {@code g + e} of {@code gradient} and the method's residual, uploaded where the host has it. */
+        Tensor correct(ResidualFeedback feedback, Tensor gradient) {
+            if (!feedback.residual().isOn(this)) {
+                backend.upload(feedback.residual().current(memory.size()), 0, memory);
+            }
+            backend.copy(memory, corrected);
+            backend.axpy(1f, gradient, corrected);
+            return corrected;
+        }
+
+        /** {@code e ← v − D(C(v))} of the payload just encoded in {@code slot}, and the method told so. */
+        void update(ResidualFeedback feedback, int slot, DevicePlan plan) {
+            codec.decodeIntoMean(slot, plan.format(), 0, 1, decoded);
+            backend.copy(corrected, memory);
+            backend.axpy(-1f, decoded, memory);
+            feedback.residual().keptBy(this);
+        }
     }
 
     /** The device encoding of {@code backend} for {@code workers} workers, or null where it has none or it is off. */
@@ -74,7 +122,17 @@ final class DeviceEncoding {
             throw new IllegalStateException(compressor.name() + " planned a " + plan.format().getClass()
                     .getSimpleName() + " that " + backend.name() + "'s device codec does not take");
         }
+        ResidualFeedback feedback = compressor instanceof ResidualFeedback f && f.keepsResidual() ? f : null;
+        if (feedback != null) {
+            if (residuals[w] == null || residuals[w].memory.size() != gradient.size()) {
+                residuals[w] = new Residual(gradient.size());
+            }
+            source = residuals[w].correct(feedback, source);
+        }
         codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
+        if (feedback != null) {
+            residuals[w].update(feedback, w, plan);
+        }
         backend.synchronize();
         plans[w] = plan;
         Payload last = payloads[w];

@@ -35,8 +35,8 @@ import org.gridrun.engine.run.MetricSpool;
  *
  * <p>Each step, every worker draws its own minibatch, computes its gradient with the shared parameters into its own
  * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload (a level
- * quantizer on a backend with a device codec encodes on the device instead, and the collective decodes there too:
- * nothing crosses, {@link DeviceEncoding}). The
+ * quantizer, a cast or signSGD on a backend with a device codec encodes on the device instead, and the collective
+ * decodes there too: nothing crosses, {@link DeviceEncoding}). The
  * {@link SimulatedCollective} decodes and averages the payloads as the compressor's aggregation prescribes; the
  * average is uploaded and the optimizer steps. A method that talks in several dependent rounds (a
  * {@link CollectiveCompressor}, PowerSGD) instead gets every worker's downloaded gradient at once and runs its step
@@ -90,7 +90,7 @@ public final class Trainer implements AutoCloseable {
     private final long niters;
     private final Worker[] workers;
     private final Compressor[] compressors;
-    /** The backend's device encoder of level quantizers, or null (see {@link DeviceEncoding}). */
+    /** The backend's device encoder of the methods that plan for it, or null (see {@link DeviceEncoding}). */
     private final DeviceEncoding deviceEncoding;
     private final Payload[] payloads;
     /** The compressors as collective ones, when the method is one; else null. */

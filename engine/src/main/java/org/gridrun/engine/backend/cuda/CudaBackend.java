@@ -43,7 +43,8 @@ public final class CudaBackend implements Backend {
         this.reductions = new CudaReductions(gpu, scratch);
         this.sequence = new CudaSequence(gpu);
         this.recurrent = new CudaRecurrent(gpu);
-        this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu), new CudaSparseCodec(gpu)));
+        this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu), new CudaSparseCodec(gpu),
+                new CudaCastCodec(gpu), new CudaSignCodec(gpu)));
     }
 
     @Override

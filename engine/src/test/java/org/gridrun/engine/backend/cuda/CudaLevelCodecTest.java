@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.gridrun.engine.compress.Compressor;
-import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.TensorLayout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -26,7 +25,7 @@ class CudaLevelCodecTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void payloadsAndMeansAreTheCpuCodecs(GpuTarget target) {
-        int compared = CodecAgreement.onFamily(target, CudaLevelCodec::new, (gpu, codec) -> {
+        int compared = CodecComparison.onCodec(target, CudaLevelCodec::new, (gpu, codec) -> {
             int bytes = 0;
             for (String method : List.of("qsgd", "qinf", "trn", "trn-clip", "nuq", "amq")) {
                 for (long bits : method.startsWith("trn") ? new long[] {2} : new long[] {1, 2, 3, 5, 8}) {
@@ -51,19 +50,17 @@ class CudaLevelCodecTest {
                 ? Map.of("bucket_size", bucket, "per_layer", perLayer, "clip", method.equals("trn-clip"))
                 : Map.of("bits", bits, "bucket_size", bucket, "per_layer", perLayer);
         String name = method.startsWith("trn") ? "trn" : method;
-        Compressor[] host = new Compressor[WORKERS];
-        Compressor[] device = new Compressor[WORKERS];
-        for (int w = 0; w < WORKERS; w++) {
-            host[w] = Compressors.create(name, params, SEED).copy(w);
-            device[w] = Compressors.create(name, params, SEED).copy(w);
-            if (perLayer) {
+        Compressor[] host = CodecComparison.workers(name, params, SEED, WORKERS);
+        Compressor[] device = CodecComparison.workers(name, params, SEED, WORKERS);
+        if (perLayer) {
+            for (int w = 0; w < WORKERS; w++) {
                 host[w].bind(layout(length));
                 device[w].bind(layout(length));
             }
         }
         String what = method + " bits " + bits + " length " + length + " bucket " + bucket + " per layer "
                 + perLayer;
-        return CodecAgreement.twoSteps(gpu, codec, host, device, length,
+        return CodecComparison.compare(gpu, codec, host, device, length, 2,
                 (step, w, n) -> gradient(n, new Random(n * 31L + step * 7L + w + bits)), what);
     }
 

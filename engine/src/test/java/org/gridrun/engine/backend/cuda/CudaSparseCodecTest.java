@@ -25,7 +25,7 @@ class CudaSparseCodecTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void payloadsAndMeansAreTheCpuCodecs(GpuTarget target) {
-        int compared = CodecAgreement.onFamily(target, CudaSparseCodec::new, (gpu, codec) -> {
+        int compared = CodecComparison.onCodec(target, CudaSparseCodec::new, (gpu, codec) -> {
             int bytes = 0;
             for (String method : List.of("topk", "randomk")) {
                 for (double ratio : new double[] {1e-9, 0.003, 0.1, 0.5, 1.0}) {
@@ -52,7 +52,7 @@ class CudaSparseCodecTest {
             device[w] = Compressors.create(method, Map.of("ratio", ratio), SEED).copy(w);
         }
         String what = method + " ratio " + ratio + " length " + length + " ties " + ties;
-        return CodecAgreement.twoSteps(gpu, codec, host, device, length, (step, w, n) -> {
+        return CodecComparison.compare(gpu, codec, host, device, length, 2, (step, w, n) -> {
             Random rng = new Random(n * 31L + step * 7L + w + (ties ? 1000 : 0));
             return ties ? tiedGradient(n, rng) : gradient(n, rng);
         }, what);

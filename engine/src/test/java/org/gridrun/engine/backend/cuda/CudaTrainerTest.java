@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,8 @@ import org.gridrun.engine.data.FashionMnist;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.train.Checkpoint;
+import org.gridrun.engine.train.StopSignal;
 import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.Trainer;
 import org.gridrun.engine.train.TrainerConfig;
@@ -24,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The trainer on the CUDA backend (batch uploads, gradient downloads to the host compressors, the averaged
  * gradient's upload, the optimizer step, evaluation) records the CPU backend's losses and accuracies, and the same
- * bits when run twice; a level quantizer or a sparsifier encoded on the device records what the host encoder's run
- * records.
+ * bits when run twice; a level quantizer, a sparsifier, a cast or signSGD encoded on the device records what the
+ * host encoder's run records, and a step replayed as one CUDA graph what the step run kernel by kernel records.
  */
 class CudaTrainerTest {
     private static final TrainTestData DATA = FashionMnist.subset();
@@ -85,16 +88,112 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
-    void compressorsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
-        // qsgd rounds arithmetically, nuq searches its exponential levels, alq refits its levels at steps 4 and 8;
+    void levelQuantizersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+        // qsgd rounds arithmetically, nuq searches its exponential levels, alq refits its levels at steps 4 and 8
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L),
+                Map.of("method", "nuq", "bits", 3L, "bucket_size", 100L),
+                Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8", "bucket_size", 100L)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void sparsifiersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         // topk selects on the device and gathers, randomk draws its shared positions on the host and all-reduces
-        for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("method", "qsgd", "bits", 3L),
-                Map.of("method", "nuq", "bits", 3L), Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"),
-                Map.of("method", "topk", "ratio", 0.05), Map.of("method", "randomk", "ratio", 0.05))) {
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "topk", "ratio", 0.05),
+                Map.of("method", "randomk", "ratio", 0.05)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void castsAndSignsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+        // fp16 rounds stochastically (all-reduce), fp8 to nearest, signsgd sends a scale and one bit a value,
+        // efsignsgd the same of the gradient plus its residual, which stays on the device
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "fp16"),
+                Map.of("method", "fp8", "rounding", "nearest"), Map.of("method", "signsgd"),
+                Map.of("method", "efsignsgd", "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void errorFeedbackOnTheDeviceTrainsAsOnTheHost(GpuTarget target) {
+        // the residual stays on the device; the variance measurements (every 5 steps) and the checkpoint at step 6
+        // read it on the host (fetched); alq refits its levels from sampled gradients, not the corrected ones
+        Map<String, Object> feedback = Map.of("error_feedback", true, "gvar_log_iter", 5L, "gvar_estim_iter", 2L,
+                "chkpt_iter", 6L);
+        List<Map<String, Object>> methods = new ArrayList<>();
+        for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("method", "qsgd", "bits", 2L,
+                "bucket_size", 100L), Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8", "bucket_size", 100L),
+                Map.of("method", "fp8"), Map.of("method", "signsgd"))) {
+            Map<String, Object> withFeedback = new HashMap<>(method);
+            withFeedback.putAll(feedback);
+            methods.add(withFeedback);
+        }
+        deviceRunsRecordWhatHostRunsRecord(target, methods);
+    }
+
+    /**
+     * A device run with error feedback stopped at step 4 (its checkpoint fetches the residual from the device) and
+     * resumed by a new trainer (whose first step uploads the restored residual) records the steps after 4 as the run
+     * that never stopped.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void errorFeedbackOnTheDeviceResumesFromItsCheckpoint(GpuTarget target) {
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "qsgd", "bits", 2L, "bucket_size", 100L,
+                "error_feedback", true));
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "efsignsgd"));
+    }
+
+    private void resumesAsTheRunThatNeverStopped(GpuTarget target, Map<String, Object> method) {
+        Map<String, Object> params = mlp(3, 10);
+        params.put("log_interval", 2L);
+        params.put("chkpt_iter", 100L);
+        params.putAll(method);
+        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
+        List<MetricRecord> whole = train(target.backend(), params);
+        Checkpoint checkpoint = new Checkpoint(dir.resolve("checkpoint-" + (++runs) + ".bin"), "ef");
+        Path spool = dir.resolve("resumed-" + runs + ".csv");
+        StopSignal stop = new StopSignal();
+        TrainListener stopAtFour = new TrainListener() {
+            @Override
+            public void onLog(long step, long total, double loss, double samplesPerSecond) {
+                if (step == 4) {
+                    stop.request("test stop at 4");
+                }
+            }
+        };
+        try (Backend backend = target.backend(); Trainer trainer = new Trainer(config, backend, DATA);
+             MetricSpool.Writer out = MetricSpool.append(spool)) {
+            trainer.run(out, stopAtFour, checkpoint, stop);
+        }
+        assertTrue(stop.isRequested(), "the run stopped at 4");
+        try (Backend backend = target.backend(); Trainer trainer = new Trainer(config, backend, DATA);
+             MetricSpool.Writer out = MetricSpool.append(spool)) {
+            assertEquals(4, trainer.resume(checkpoint));
+            trainer.run(out, TrainListener.NONE, checkpoint, new StopSignal());
+        }
+        List<MetricRecord> after = afterStep(4, MetricSpool.read(spool));
+        List<MetricRecord> expected = afterStep(4, whole);
+        assertEquals(expected.size(), after.size());
+        assertTrue(expected.size() > 3, "steps after the stop were recorded");
+        for (int i = 0; i < expected.size(); i++) {
+            MetricRecord e = expected.get(i);
+            MetricRecord a = after.get(i);
+            assertEquals(e.name() + "@" + e.step() + " " + e.value(), a.name() + "@" + a.step() + " " + a.value(),
+                    method + " resumed on " + target);
+        }
+    }
+
+    private static List<MetricRecord> afterStep(long step, List<MetricRecord> records) {
+        return records.stream().filter(r -> r.step() > step && !TIMINGS.contains(r.name())).toList();
+    }
+
+    /** Each of {@code methods} trains an MLP on 3 workers with its encodes on the device as with them on the host. */
+    private void deviceRunsRecordWhatHostRunsRecord(GpuTarget target, List<Map<String, Object>> methods) {
+        for (Map<String, Object> method : methods) {
             Map<String, Object> params = mlp(3, 12);
             params.put("log_interval", 4L);
             params.put("chkpt_iter", 12L);
-            params.put("bucket_size", 100L);
             params.putAll(method);
             List<MetricRecord> device = train(target.backend(), params);
             List<MetricRecord> host;

@@ -15,8 +15,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** {@code bench compressors --backend cuda}'s measurement: which methods it times, and rows that add up. */
 class DeviceCodecTimingTest {
     @Test
-    void theLevelQuantizersWithFixedLevelsAndTheSparsifiersWithoutStateRunOnTheDevice() {
-        assertEquals(List.of("nuq", "qinf", "qsgd", "randomk", "topk", "trn"),
+    void theLevelQuantizersWithFixedLevelsTheCastsTheSignMethodsButSignumAndTheSparsifiersWithoutStateRunOnTheDevice() {
+        assertEquals(List.of("bf16", "efsignsgd", "fp16", "fp8", "nuq", "qinf", "qsgd", "randomk", "signsgd", "topk",
+                "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
@@ -24,14 +25,19 @@ class DeviceCodecTimingTest {
     @EnumSource(GpuTarget.class)
     void rowsGiveThroughputAndBitsAgainstTheCopy(GpuTarget target) {
         try (Backend backend = target.backend()) {
-            List<DeviceCodecTiming.Row> rows = DeviceCodecTiming.measure(backend, List.of("qsgd", "trn"), 5000, 2);
-            assertEquals(List.of("copy", "qsgd", "trn"), rows.stream().map(DeviceCodecTiming.Row::method).toList());
+            List<DeviceCodecTiming.Row> rows = DeviceCodecTiming.measure(backend, List.of("qsgd", "trn", "fp8",
+                    "signsgd"), 5000, 2);
+            assertEquals(List.of("copy", "qsgd", "trn", "fp8", "signsgd"),
+                    rows.stream().map(DeviceCodecTiming.Row::method).toList());
             for (DeviceCodecTiming.Row r : rows) {
                 assertTrue(r.gbps() > 0 && Double.isFinite(r.gbps()), r.toString());
                 assertTrue(r.ratioToCopy() > 0 && Double.isFinite(r.ratioToCopy()), r.toString());
             }
             // qsgd's defaults: 4 bits a value, one float32 norm per 8192-value bucket (one of 5000 values)
             assertEquals(4 + 32.0 / 5000, rows.get(1).bitsPerValue(), 1e-12);
+            // fp8: one byte a value; signsgd: one bit a value and its float32 scale
+            assertEquals(8, rows.get(3).bitsPerValue(), 1e-12);
+            assertEquals(1 + 32.0 / 5000, rows.get(4).bitsPerValue(), 1e-12);
         }
     }
 

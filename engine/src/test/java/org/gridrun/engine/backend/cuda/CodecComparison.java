@@ -4,56 +4,66 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DevicePlan;
 import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.train.SimulatedCollective;
 
 /**
- * Two steps of a device codec against the host compressors of the same method: each worker's payload byte for byte
- * (and its bit counts), and the mean of the workers' decoded payloads to the bit (every NaN alike), as the
- * codec tests of each format family check them.
+ * A device codec against the host's compressors: each worker's payload of the same gradient, byte for byte, then the
+ * mean of the decoded payloads, to the bit (every NaN as the canonical one), over consecutive steps.
  */
-final class CodecAgreement {
+final class CodecComparison {
     /** Worker {@code worker}'s gradient of {@code length} values at step {@code step}. */
     interface Gradients {
         float[] of(int step, int worker, int length);
     }
 
-    /** The comparisons of one codec test, returning the payload bytes compared. */
-    interface Cases {
-        int compare(Gpu gpu, CudaDeviceCodec codec);
+    /** Comparisons on one codec; returns what they compared. */
+    interface Comparisons {
+        int run(Gpu gpu, CudaDeviceCodec codec);
     }
 
-    private CodecAgreement() {
+    private CodecComparison() {
     }
 
-    /** Runs {@code cases} on a device codec of the one format family {@code family} makes, on {@code target}. */
-    static int onFamily(GpuTarget target, Function<Gpu, FormatCodec<?>> family, Cases cases) {
+    /** Runs {@code comparisons} on a gpu of {@code target} with a device codec of one {@code family}. */
+    static int onCodec(GpuTarget target, Function<Gpu, FormatCodec<?>> family, Comparisons comparisons) {
         Gpu gpu = target.open();
         try (CudaDeviceCodec codec = new CudaDeviceCodec(List.of(family.apply(gpu)))) {
-            return cases.compare(gpu, codec);
+            return comparisons.run(gpu, codec);
         } finally {
             gpu.close();
         }
     }
 
+    /** The compressors of {@code workers} workers: method {@code name} with {@code params}, worker w on stream w. */
+    static Compressor[] workers(String name, Map<String, ?> params, long seed, int workers) {
+        Compressor[] out = new Compressor[workers];
+        for (int w = 0; w < workers; w++) {
+            out[w] = Compressors.create(name, params, seed).copy(w);
+        }
+        return out;
+    }
+
     /**
-     * Two steps of {@code host.length} workers: {@code host[w]} encodes and decodes on the CPU, {@code device[w]}
-     * (an instance alike) plans for {@code codec}; returns the payload bytes compared.
+     * {@code steps} steps of the workers' compressors ({@code host[w]} encoding on the host, {@code device[w]} a
+     * fresh copy of it planning for {@code codec}) on {@code length} values; returns the payload bytes compared.
      */
-    static int twoSteps(Gpu gpu, CudaDeviceCodec codec, Compressor[] host, Compressor[] device, int length,
-                        Gradients gradients, String what) {
+    static int compare(Gpu gpu, CudaDeviceCodec codec, Compressor[] host, Compressor[] device, int length, int steps,
+                       Gradients gradients, String what) {
         int workers = host.length;
         long gradient = gpu.allocate(4L * length);
         long mean = gpu.allocate(4L * length);
         Tensor gradientTensor = Tensor.owning(new CudaBuffer(gpu, gradient, length), 1, length);
         int compared = 0;
         try {
-            for (int step = 0; step < 2; step++) {
+            for (int step = 0; step < steps; step++) {
                 float[] expectedMean = new float[length];
                 float[] decoded = new float[length];
                 DevicePlan[] plans = new DevicePlan[workers];
@@ -88,8 +98,8 @@ final class CodecAgreement {
         return compared;
     }
 
-    /** The floats' bits, every NaN as the canonical one. */
-    private static int[] bits(float[] values) {
+    /** The bits of {@code values}, every NaN as the canonical one. */
+    static int[] bits(float[] values) {
         int[] out = new int[values.length];
         for (int i = 0; i < values.length; i++) {
             float v = values[i];

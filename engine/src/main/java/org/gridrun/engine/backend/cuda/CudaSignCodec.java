@@ -1,0 +1,36 @@
+package org.gridrun.engine.backend.cuda;
+
+import org.gridrun.engine.backend.SignFormat;
+
+/**
+ * signSGD's payloads on the GPU ({@code sign.cu}): the scale (one thread, the host's chain of additions) and the sign
+ * bits (one thread per 32-bit word) written into each worker's payload buffer, byte for byte what the CPU encoder
+ * writes ({@code SignSgd.planDeviceEncode}), and decoded from there into the workers' mean as the host collective
+ * does, to the bit.
+ */
+final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
+    CudaSignCodec(Gpu gpu) {
+        super(gpu, SignFormat.class);
+    }
+
+    @Override
+    public void encode(int slot, long gradient, SignFormat format, long key, long firstDraw) {
+        long n = format.length();
+        long words = Launches.ceilDiv(n, 32);
+        long payload = reserve(slot, 4 * ((format.scaled() ? 1 : 0) + words));
+        if (format.scaled()) {
+            gpu.launch("gr_sign_scale", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(gradient).i64(n).address(payload));
+        }
+        if (words > 0) {
+            Launches.linear(gpu, "gr_sign_bits", words, KernelArgs.of().address(gradient).i64(n)
+                    .address(payload + (format.scaled() ? 4 : 0)).i64(words));
+        }
+    }
+
+    @Override
+    public void decodeIntoMean(int slot, SignFormat format, int worker, int workers, long mean) {
+        Launches.linear(gpu, "gr_sign_decode_mean", format.length(), KernelArgs.of().address(payload(slot))
+                .i64(format.length()).i32(format.scaled() ? 1 : 0).i32(worker).i32(workers).f32(1f / workers)
+                .address(mean));
+    }
+}
