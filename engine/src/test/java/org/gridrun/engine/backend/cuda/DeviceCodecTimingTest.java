@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** {@code bench compressors --backend cuda}'s measurement: which methods it times, and rows that add up. */
 class DeviceCodecTimingTest {
     @Test
-    void theLevelQuantizersWithFixedLevelsTheCastsTheSignMethodsButSignumAndTheSparsifiersWithoutStateRunOnTheDevice() {
-        assertEquals(List.of("bf16", "efsignsgd", "fp16", "fp8", "nuq", "qinf", "qsgd", "randomk", "signsgd", "topk",
+    void theMethodsThatPlanForTheDeviceWithTheirDefaultsAreTheOnesTimed() {
+        assertEquals(List.of("bf16", "efsignsgd", "fp16", "fp8", "none", "nuq", "qinf", "qsgd", "randomk", "signsgd", "topk",
                 "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
