@@ -3,8 +3,8 @@
 //
 // The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
 // level index per value, least significant bit first, no padding. Two kernels:
-//   - gr_level_norms: one thread per bucket, the CPU's order of additions (four interleaved double chains over the
-//     bucket, the tail on the first; Moments.squares) or the largest sign-cleared bit pattern;
+//   - gr_level_norms: one block per bucket, the CPU's order of additions (128 interleaved double chains and a fixed
+//     tree; Moments.chainSquares) or the largest sign-cleared bit pattern;
 //   - gr_level_uniform_codes (uniform levels, rounded arithmetically) and gr_level_search_codes (any levels, through
 //     LevelSearch's cell tables): one thread per 32-bit word of the codes, which computes the (at most 32) codes
 //     that touch its word; a code that straddles two words is computed by both threads, alike. No thread writes
@@ -103,57 +103,78 @@ __device__ __forceinline__ float gr_clip_bound(const float* g, int from, int to,
     return (float) __dmul_rn(clipSigmas, sqrt(squares / (double) (to - from)));
 }
 
+// The chains of Moments.chainSquares, one thread each: a block sums one bucket.
+#define GR_CHAINS 128
+
 // norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (+∞ without clipping; the
-// kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the
-// L2 norm (linf = 0) or the largest magnitude, of the values clamped to the bound where it is finite
-// (LevelQuantizer.Norm.of).
-extern "C" __global__ void gr_level_norms(const float* g, const int* starts, int buckets, int linf,
-                                          float clipSigmas, float* bounds, float* norms) {
-    GR_FOR_EACH(k, buckets) {
+// kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the L2 norm (linf = 0)
+// or the largest magnitude (LevelQuantizer.Norm.of). One block of GR_CHAINS threads per bucket:
+//   - unclipped L2: thread j sums the squares of values from + j, from + j + 128, … in order, then the chains meet
+//     in Moments.chainSquares' tree (chain j takes chain j + h for h = 64, …, 1), in shared memory;
+//   - unclipped L∞: the largest sign-cleared bit pattern, a maximum whose order does not matter, in the same tree;
+//   - clipped (a finite bound): thread 0 computes the bound (two passes) and the norm of the clamped values in the
+//     host's one chain; the other threads wait.
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const float* g, const int* starts,
+                                                                      int buckets, int linf, float clipSigmas,
+                                                                      float* bounds, float* norms) {
+    __shared__ double sums[GR_CHAINS];
+    __shared__ int largest[GR_CHAINS];
+    __shared__ float shared_bound;
+    int j = threadIdx.x;
+    for (int k = blockIdx.x; k < buckets; k += gridDim.x) {
         int from = starts[k];
         int to = starts[k + 1];
-        float bound = gr_clip_bound(g, from, to, clipSigmas);
-        bounds[k] = bound;
-        if (bound != __int_as_float(0x7F800000)) {
-            double acc = 0;
-            for (int i = from; i < to; i++) {
-                float v = gr_clamp(g[i], bound);
-                if (linf) {
-                    double m = (double) fabsf(v);
-                    acc = acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
-                } else {
-                    acc = __dadd_rn(acc, __dmul_rn((double) v, (double) v));
-                }
-            }
-            norms[k] = gr_canonical((float) (linf ? acc : sqrt(acc)));
-        } else if (linf) {
-            int largest = 0;
-            for (int i = from; i < to; i++) {
-                largest = max(largest, __float_as_int(g[i]) & 0x7FFFFFFF);
-            }
-            norms[k] = gr_canonical(__int_as_float(largest));
-        } else {
-            double q0 = 0;
-            double q1 = 0;
-            double q2 = 0;
-            double q3 = 0;
-            int i = from;
-            for (; i + 3 < to; i += 4) {
-                double a = g[i];
-                double b = g[i + 1];
-                double c = g[i + 2];
-                double d = g[i + 3];
-                q0 = __dadd_rn(q0, __dmul_rn(a, a));
-                q1 = __dadd_rn(q1, __dmul_rn(b, b));
-                q2 = __dadd_rn(q2, __dmul_rn(c, c));
-                q3 = __dadd_rn(q3, __dmul_rn(d, d));
-            }
-            for (; i < to; i++) {
-                double a = g[i];
-                q0 = __dadd_rn(q0, __dmul_rn(a, a));
-            }
-            norms[k] = gr_canonical((float) sqrt(__dadd_rn(__dadd_rn(__dadd_rn(q0, q1), q2), q3)));
+        if (j == 0) {
+            shared_bound = gr_clip_bound(g, from, to, clipSigmas);
+            bounds[k] = shared_bound;
         }
+        __syncthreads();
+        float bound = shared_bound;
+        if (bound != __int_as_float(0x7F800000)) {
+            if (j == 0) {
+                double acc = 0;
+                for (int i = from; i < to; i++) {
+                    float v = gr_clamp(g[i], bound);
+                    if (linf) {
+                        double m = (double) fabsf(v);
+                        acc = acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
+                    } else {
+                        acc = __dadd_rn(acc, __dmul_rn((double) v, (double) v));
+                    }
+                }
+                norms[k] = gr_canonical((float) (linf ? acc : sqrt(acc)));
+            }
+        } else {
+            if (linf) {
+                int m = 0;
+                for (int i = from + j; i < to; i += GR_CHAINS) {
+                    m = max(m, __float_as_int(g[i]) & 0x7FFFFFFF);
+                }
+                largest[j] = m;
+            } else {
+                double acc = 0;
+                for (int i = from + j; i < to; i += GR_CHAINS) {
+                    double a = g[i];
+                    acc = __dadd_rn(acc, __dmul_rn(a, a));
+                }
+                sums[j] = acc;
+            }
+            __syncthreads();
+            for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
+                if (j < h) {
+                    if (linf) {
+                        largest[j] = max(largest[j], largest[j + h]);
+                    } else {
+                        sums[j] = __dadd_rn(sums[j], sums[j + h]);
+                    }
+                }
+                __syncthreads();
+            }
+            if (j == 0) {
+                norms[k] = gr_canonical(linf ? __int_as_float(largest[0]) : (float) sqrt(sums[0]));
+            }
+        }
+        __syncthreads();
     }
 }
 

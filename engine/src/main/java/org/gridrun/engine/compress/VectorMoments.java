@@ -4,13 +4,14 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link Moments#squares}'s sums (of squares, and plain), the L∞ norm's maximum, and Smaq's outlier scan, with the
- * Vector API: the four chains of additions as the four lanes of one vector of doubles, so each lane adds exactly what
- * its chain adds, in the same order.
+ * {@link Moments#squares}'s sums (of squares, and plain), {@link Moments#chainSquares}' chains, the L∞ norm's
+ * maximum, and Smaq's outlier scan, with the Vector API: the chains of additions as the lanes of vectors of doubles,
+ * so each lane adds exactly what its chain adds, in the same order.
  *
  * <p>Loaded only when {@link org.gridrun.engine.simd.Simd#enabled()}. The packed conversion of four floats also
  * avoids the scalar conversion's dependence on the register it writes, which held the scalar loop to one chain.
@@ -50,20 +51,26 @@ final class VectorMoments {
         return q0 + q.lane(1) + q.lane(2) + q.lane(3);
     }
 
-    /** The four chains' sums of squares of {@code g[from … to)} (tail included in the first); see {@link Moments}. */
-    static double squares(float[] g, int from, int to) {
-        DoubleVector q = DoubleVector.zero(FOUR_DOUBLES);
+    /** Doubles of a vector, and as many floats in half its bits. */
+    private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> HALF_FLOATS = VectorSpecies.of(float.class,
+            VectorShape.forBitSize(DOUBLES.vectorBitSize() / 2));
+
+    /**
+     * {@link Moments#chainSquares}'s chains over the whole rounds of {@link Moments#CHAINS} values of
+     * {@code g[from … to)}, added into {@code chains}: each lane adds its chain's values in their order. Returns where
+     * the rounds end; the caller adds the rest.
+     */
+    static int chainSquares(float[] g, int from, int to, double[] chains) {
         int i = from;
-        for (; i + 3 < to; i += 4) {
-            DoubleVector d = four(g, i);
-            q = q.add(d.mul(d));
+        for (; i + Moments.CHAINS <= to; i += Moments.CHAINS) {
+            for (int j = 0; j < Moments.CHAINS; j += DOUBLES.length()) {
+                DoubleVector d = (DoubleVector) FloatVector.fromArray(HALF_FLOATS, g, i + j)
+                        .convertShape(VectorOperators.F2D, DOUBLES, 0);
+                DoubleVector.fromArray(DOUBLES, chains, j).add(d.mul(d)).intoArray(chains, j);
+            }
         }
-        double q0 = q.lane(0);
-        for (; i < to; i++) {
-            double a = g[i];
-            q0 += a * a;
-        }
-        return q0 + q.lane(1) + q.lane(2) + q.lane(3);
+        return i;
     }
 
     /** {@code g[i … i + 4)} as doubles. */

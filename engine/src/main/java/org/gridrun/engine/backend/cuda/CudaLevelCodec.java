@@ -18,6 +18,9 @@ import org.gridrun.engine.backend.LevelSearchTable;
  * again. {@link #close()} frees everything.
  */
 final class CudaLevelCodec implements FormatCodec<LevelFormat> {
+    /** Threads of {@code gr_level_norms}' block, one per chain of {@code Moments.chainSquares}; a block per bucket. */
+    private static final int NORM_THREADS = 128;
+
     private final Gpu gpu;
     private final List<Slot> slots = new ArrayList<>();
 
@@ -63,8 +66,8 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
         long levels = s.levels.holding(format, () -> levelBlock(format));
         long payload = s.payload.reserve(4L * (buckets + words));
         long bounds = s.bounds.reserve(4L * buckets);
-        Launches.linear(gpu, "gr_level_norms", buckets, KernelArgs.of().address(gradient).address(startsOnDevice)
-                .i32(buckets).i32(format.largestNorm() ? 1 : 0).f32(clipSigmas(format)).address(bounds)
+        gpu.launch("gr_level_norms", Math.max(1, Math.min(buckets, Launches.MAX_BLOCKS)), 1, 1, NORM_THREADS, 1, 1,
+                KernelArgs.of().address(gradient).address(startsOnDevice).i32(buckets).i32(format.largestNorm() ? 1 : 0).f32(clipSigmas(format)).address(bounds)
                 .address(payload));
         if (words == 0) {
             return;
