@@ -264,7 +264,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
      * gradients of {@code length} values; empty for the alternating variant, whose half iterations run on the host.
      */
     public Optional<LowRankShapes> deviceShapes(int length, int workers) {
-        if (alternating) {
+        if (!stepsOnDevice()) {
             return Optional.empty();
         }
         plan(length);
@@ -283,6 +283,11 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         }
         return Optional.of(new LowRankShapes(length, workers, iterations, keepResidual, offsets, rows, columns, ranks,
                 qOffsets, plan.qSize()));
+    }
+
+    /** Whether this configuration's step can run on a device ({@link #deviceShapes}): all but the alternating one. */
+    public boolean stepsOnDevice() {
+        return !alternating;
     }
 
     /** Whether the coming step compresses; a device step of {@link #deviceShapes} asks before it runs. */
