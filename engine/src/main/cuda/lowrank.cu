@@ -39,41 +39,68 @@ extern "C" __global__ void gr_lowrank_raw(float* residuals, long long n, int wor
     }
 }
 
-// Each worker's P = M·Q of the rows × cols matrix at m (in residual w, n apart) into sent + w·stride (LowRank.times):
-// one thread per worker, column k and row i.
+// Item e of each worker's P = M·Q of the rows × cols matrix at m (in residual w, n apart) into sent + w·stride
+// (LowRank.times): worker, column k and row i.
+__device__ void gr_lowrank_times_one(const float* m, long long n, int rows, int cols, const float* q, int r,
+                                     float* sent, long long stride, long long e) {
+    int i = (int) (e % rows);
+    int k = (int) (e / rows % r);
+    long long w = e / rows / r;
+    const float* row = m + w * n + (long long) i * cols;
+    const float* column = q + (long long) k * cols;
+    float sum = 0.0f;
+    for (int j = 0; j < cols; j++) {
+        sum = __fadd_rn(sum, __fmul_rn(row[j], column[j]));
+    }
+    sent[w * stride + (long long) k * rows + i] = sum;
+}
+
+// Each worker's P = M·Q (gr_lowrank_times_one): one thread per worker, column k and row i.
 extern "C" __global__ void gr_lowrank_times(const float* m, long long n, int workers, int rows, int cols,
                                             const float* q, int r, float* sent, long long stride) {
     GR_FOR_EACH(e, (long long) workers * r * rows) {
-        int i = (int) (e % rows);
-        int k = (int) (e / rows % r);
-        long long w = e / rows / r;
-        const float* row = m + w * n + (long long) i * cols;
-        const float* column = q + (long long) k * cols;
-        float sum = 0.0f;
-        for (int j = 0; j < cols; j++) {
-            sum = __fadd_rn(sum, __fmul_rn(row[j], column[j]));
-        }
-        sent[w * stride + (long long) k * rows + i] = sum;
+        gr_lowrank_times_one(m, n, rows, cols, q, r, sent, stride, e);
     }
 }
 
-// Each worker's Mᵀ·P into sent + w·stride (LowRank.transposeTimes): one thread per worker, column k and value j,
-// summing over the rows in order. Worker 0 multiplies by p, the others by others (the host's workers after the first
-// orthonormalise worker 0's P̂ once more).
+// Item e of each worker's Mᵀ·P into sent + w·stride (LowRank.transposeTimes): worker, column k and value j, summed
+// over the rows in order. Worker 0 multiplies by p, the others by others.
+__device__ void gr_lowrank_transpose_times_one(const float* m, long long n, int rows, int cols, const float* p,
+                                               const float* others, int r, float* sent, long long stride,
+                                               long long e) {
+    int j = (int) (e % cols);
+    int k = (int) (e / cols % r);
+    long long w = e / cols / r;
+    const float* matrix = m + w * n + j;
+    const float* column = (w == 0 ? p : others) + (long long) k * rows;
+    float sum = 0.0f;
+    for (int i = 0; i < rows; i++) {
+        sum = __fadd_rn(sum, __fmul_rn(column[i], matrix[(long long) i * cols]));
+    }
+    sent[w * stride + (long long) k * cols + j] = sum;
+}
+
+// Each worker's Mᵀ·P̂ (gr_lowrank_transpose_times_one): one thread per worker, column k and value j; the workers after
+// the first multiply by others (on the host they orthonormalise worker 0's P̂ once more).
 extern "C" __global__ void gr_lowrank_transpose_times(const float* m, long long n, int workers, int rows, int cols,
                                                       const float* p, const float* others, int r, float* sent,
                                                       long long stride) {
     GR_FOR_EACH(e, (long long) workers * r * cols) {
-        int j = (int) (e % cols);
-        int k = (int) (e / cols % r);
-        long long w = e / cols / r;
-        const float* matrix = m + w * n + j;
-        const float* column = (w == 0 ? p : others) + (long long) k * rows;
-        float sum = 0.0f;
-        for (int i = 0; i < rows; i++) {
-            sum = __fadd_rn(sum, __fmul_rn(column[i], matrix[(long long) i * cols]));
+        gr_lowrank_transpose_times_one(m, n, rows, cols, p, others, r, sent, stride, e);
+    }
+}
+
+// The alternating variant's half iteration (PowerSgdRounds.alternate): with `left`, each worker's M·Q̂, else each
+// worker's Mᵀ·P̂, of the kept factor orthonormalised in place; launched alike for both sides, so that a step replayed as
+// a graph changes only arguments.
+extern "C" __global__ void gr_lowrank_half(const float* m, long long n, int workers, int rows, int cols,
+                                           const float* kept, int r, float* sent, long long stride, int left) {
+    GR_FOR_EACH(e, (long long) workers * r * (left ? rows : cols)) {
+        if (left) {
+            gr_lowrank_times_one(m, n, rows, cols, kept, r, sent, stride, e);
+        } else {
+            gr_lowrank_transpose_times_one(m, n, rows, cols, kept, kept, r, sent, stride, e);
         }
-        sent[w * stride + (long long) k * cols + j] = sum;
     }
 }
 

@@ -82,7 +82,7 @@ public final class Compressors {
      */
     public static boolean stepsOnDevice(String name) {
         try {
-            return create(name, Map.of(), 0) instanceof PowerSgd p && p.stepsOnDevice();
+            return create(name, Map.of(), 0) instanceof PowerSgd;
         } catch (RuntimeException e) {
             return false;
         }

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.gridrun.engine.backend.DevicePowerIteration;
 import org.gridrun.engine.backend.LowRankShapes;
 import org.gridrun.engine.config.ConfigException;
@@ -68,7 +67,8 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private long steps;
     /** The Q factors, kept by a device while it runs the steps ({@link #beforeDeviceStep}). */
     private final ResidualMemory q = new ResidualMemory();
-    private float[] p = new float[0];
+    /** The alternating variant's P factors, kept by a device while it runs the steps. */
+    private final ResidualMemory p = new ResidualMemory();
     /** The residual, kept by a device while it runs the steps. */
     private final ResidualMemory residual = new ResidualMemory();
     private float[] left = new float[0];
@@ -261,12 +261,9 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     /**
      * The shapes of the step for a device that runs it ({@link DevicePowerIteration}), for {@code workers} workers'
-     * gradients of {@code length} values; empty for the alternating variant, whose half iterations run on the host.
+     * gradients of {@code length} values.
      */
-    public Optional<LowRankShapes> deviceShapes(int length, int workers) {
-        if (!stepsOnDevice()) {
-            return Optional.empty();
-        }
+    public LowRankShapes deviceShapes(int length, int workers) {
         plan(length);
         int count = plan.tensors();
         int[] offsets = new int[count];
@@ -274,20 +271,26 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         int[] columns = new int[count];
         int[] ranks = new int[count];
         int[] qOffsets = new int[count];
+        int[] pOffsets = new int[count];
         for (int t = 0; t < count; t++) {
             offsets[t] = plan.offset(t);
             rows[t] = plan.rows(t);
             columns[t] = plan.columns(t);
             ranks[t] = plan.rank(t);
             qOffsets[t] = plan.qOffset(t);
+            pOffsets[t] = plan.pOffset(t);
         }
-        return Optional.of(new LowRankShapes(length, workers, iterations, keepResidual, offsets, rows, columns, ranks,
-                qOffsets, plan.qSize()));
+        return new LowRankShapes(length, workers, iterations, alternating, keepResidual, offsets, rows, columns, ranks,
+                qOffsets, plan.qSize(), pOffsets, alternating ? plan.pSize() : 0);
     }
 
-    /** Whether this configuration's step can run on a device ({@link #deviceShapes}): all but the alternating one. */
-    public boolean stepsOnDevice() {
-        return !alternating;
+    /** Where a device step's iterations send P (the alternating variant's odd ones, counted over all steps). */
+    public boolean[] sendsLeft() {
+        boolean[] sides = new boolean[iterations];
+        for (int i = 0; alternating && i < iterations; i++) {
+            sides[i] = left(firstIteration() + i);
+        }
+        return sides;
     }
 
     /** Whether the coming step compresses; a device step of {@link #deviceShapes} asks before it runs. */
@@ -308,6 +311,14 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         return drawFactorsIfNone();
     }
 
+    /**
+     * Before a compressed device step of the alternating variant, after {@link #factorsToUpload}: the P factors the
+     * device must upload; null where {@code device} keeps them or the variant keeps none.
+     */
+    public float[] leftFactorsToUpload(ResidualFeedback.DeviceResidual device) {
+        return !alternating || p.isOn(device) ? null : p.current();
+    }
+
     /** Before a compressed device step: the residual the device must upload; null where {@code device} keeps it. */
     public float[] residualToUpload(int length, ResidualFeedback.DeviceResidual device) {
         return residual.isOn(device) ? null : hostResidual(length);
@@ -315,13 +326,16 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     /**
      * After a device step of gradients of {@code length} values: counts what this worker sent, as the host step
-     * does, and, where it compressed, records that the device keeps Q ({@code factors}) and the residual
-     * ({@code kept}).
+     * does, and, where it compressed, records that the device keeps Q ({@code factors}), the alternating variant's P
+     * ({@code leftFactors}) and the residual ({@code kept}).
      */
     public void afterDeviceStep(int length, boolean compressed, ResidualFeedback.DeviceResidual factors,
-                                ResidualFeedback.DeviceResidual kept) {
+                                ResidualFeedback.DeviceResidual leftFactors, ResidualFeedback.DeviceResidual kept) {
         if (compressed) {
             q.keptBy(factors);
+            if (alternating) {
+                p.keptBy(leftFactors);
+            }
             residual.keptBy(kept);
         }
         finishStep(compressed ? valuesSent(firstIteration()) : length, compressed);
@@ -351,8 +365,8 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private float[] drawFactorsIfNone() {
         if (q.current().length == 0) {
             q.replace(new float[plan.qSize()]);
-            p = new float[alternating ? plan.pSize() : 0];
-            fillStandardNormal(alternating ? p : q.current());
+            p.replace(new float[alternating ? plan.pSize() : 0]);
+            fillStandardNormal(alternating ? p.current() : q.current());
         }
         return q.current();
     }
@@ -396,7 +410,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     /** The left factors of all compressed tensors, kept between steps by the alternating variant (a view). */
     float[] p() {
-        return p;
+        return p.current();
     }
 
     /** The alternating variant's kept factors as its last step's first iteration orthonormalised them (a view). */
@@ -449,7 +463,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         shared.seek(0);
         steps = 0;
         q.replace(new float[0]);
-        p = new float[0];
+        p.replace(new float[0]);
         residual.replace(new float[0]);
         sentBits = 0;
         lastCompressed = false;
@@ -464,7 +478,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         StateIo.writeFloats(out, q.current());
         StateIo.writeFloats(out, residual.current());
         if (alternating) {
-            StateIo.writeFloats(out, p);
+            StateIo.writeFloats(out, p.current());
         }
     }
 
@@ -483,7 +497,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         shared.restoreState(in);
         q.replace(StateIo.readFloats(in, "PowerSGD Q factors"));
         residual.replace(StateIo.readFloats(in, "PowerSGD residual"));
-        p = alternating ? StateIo.readFloats(in, "PowerSGD P factors") : new float[0];
+        p.replace(alternating ? StateIo.readFloats(in, "PowerSGD P factors") : new float[0]);
         lastLength = -1;
     }
 

@@ -21,6 +21,8 @@ public final class DevicePowerSgd {
     private final int length;
     /** Each worker's handle on the device's Q, one copy for all workers (theirs are equal). */
     private final ResidualFeedback.DeviceResidual[] factors;
+    /** Each worker's handle on the device's P, which the alternating variant keeps; one copy for all workers. */
+    private final ResidualFeedback.DeviceResidual[] leftFactors;
     /** Each worker's handle on its residual on the device. */
     private final ResidualFeedback.DeviceResidual[] residuals;
     /** The step's gradients, one tensor a worker. */
@@ -31,18 +33,20 @@ public final class DevicePowerSgd {
         this.workers = workers;
         this.length = length;
         this.factors = new ResidualFeedback.DeviceResidual[workers.length];
+        this.leftFactors = new ResidualFeedback.DeviceResidual[workers.length];
         this.residuals = new ResidualFeedback.DeviceResidual[workers.length];
         this.gradients = new Tensor[workers.length];
         for (int w = 0; w < workers.length; w++) {
             int worker = w;
             factors[w] = device::fetchFactors;
+            leftFactors[w] = device::fetchLeftFactors;
             residuals[w] = into -> device.fetchResidual(worker, into);
         }
     }
 
     /**
      * The device step of {@code compressors} (bound to their layout) for gradients of {@code length} values, or null
-     * where they are not PowerSGD, the variant runs on the host, the backend has no device step or it is off.
+     * where they are not PowerSGD, the backend has no device step or it is off.
      */
     public static DevicePowerSgd of(Backend backend, Compressor[] compressors, int length) {
         if ("false".equals(System.getProperty("gridrun.device_encode"))
@@ -53,7 +57,7 @@ public final class DevicePowerSgd {
         for (int w = 0; w < workers.length; w++) {
             workers[w] = (PowerSgd) compressors[w];
         }
-        return lead.deviceShapes(length, workers.length).flatMap(backend::powerIteration)
+        return backend.powerIteration(lead.deviceShapes(length, workers.length))
                 .map(device -> new DevicePowerSgd(device, workers, length)).orElse(null);
     }
 
@@ -68,21 +72,24 @@ public final class DevicePowerSgd {
     /** One step on the workers' {@code gradients}, the average written into {@code average}. */
     public void step(Tensor[] gradients, Tensor average) {
         boolean compress = workers[0].compressesNext();
-        boolean factorsUploaded = false;
         for (int w = 0; compress && w < workers.length; w++) {
+            // the workers' factors are equal: each uploads its own where the host has them, over the same values
             float[] q = workers[w].factorsToUpload(length, factors[w]);
-            if (q != null && !factorsUploaded) {
+            if (q != null) {
                 device.uploadFactors(q);
-                factorsUploaded = true;
+            }
+            float[] p = workers[w].leftFactorsToUpload(leftFactors[w]);
+            if (p != null) {
+                device.uploadLeftFactors(p);
             }
             float[] residual = workers[w].residualToUpload(length, residuals[w]);
             if (residual != null) {
                 device.uploadResidual(w, residual);
             }
         }
-        device.step(gradients, compress, average);
+        device.step(gradients, compress, workers[0].sendsLeft(), average);
         for (int w = 0; w < workers.length; w++) {
-            workers[w].afterDeviceStep(length, compress, factors[w], residuals[w]);
+            workers[w].afterDeviceStep(length, compress, factors[w], leftFactors[w], residuals[w]);
         }
     }
 }

@@ -27,12 +27,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * PowerSGD's step on the device ({@code lowrank.cu}, {@link CudaPowerSgd}) against the host's
  * ({@code PowerSgdRounds}) on awkward layouts: one-row and one-column matrices, odd sizes, a rank above a dimension
  * (clipped), ranks orthonormalised by Gram-Schmidt (1, 2) and by Householder (3, 5), a tensor sent raw, several
- * iterations, no residual kept, and a start after plain steps. Each step's average is compared to the bit, and after
+ * iterations, no residual kept, a start after plain steps, and the alternating variant's half iterations (one a step,
+ * and three, so that a step sends P, Q and P or Q, P and Q). Each step's average is compared to the bit, and after
  * the steps every worker's saved state (Q and the residual, fetched from the device) byte for byte.
  */
 class CudaPowerSgdTest {
     private static final int WORKERS = 3;
-    private static final int STEPS = 4;
+    private static final int STEPS = 5;
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
@@ -42,7 +43,9 @@ class CudaPowerSgdTest {
                         new int[] {6, 2, 5}));
         for (Map<String, Object> params : List.<Map<String, Object>>of(Map.of("rank", 1L), Map.of("rank", 2L),
                 Map.of("rank", 3L, "min_compression_rate", 1.0), Map.of("rank", 5L, "min_compression_rate", 1.0,
-                        "iters_per_step", 2L), Map.of("rank", 2L, "keep_residual", false, "start_after", 2L))) {
+                        "iters_per_step", 2L), Map.of("rank", 2L, "keep_residual", false, "start_after", 2L),
+                Map.of("rank", 1L, "variant", "alternating"), Map.of("rank", 3L, "variant", "alternating",
+                        "min_compression_rate", 1.0, "iters_per_step", 3L, "start_after", 1L))) {
             try (Backend backend = target.backend()) {
                 compare(backend, layout, params);
             }
