@@ -37,7 +37,9 @@ import org.gridrun.engine.random.CounterRng;
  * {@code Σ m·r} or {@code Σ n·r} per iteration in place of {@code Σ (n + m)·r}), and {@code 32·size} in the
  * {@code start_after} steps; {@link #encode} packs exactly that as float32, and
  * {@link #decode} rebuilds the output from it. State: the step count, the shared stream's position, the {@code Q}
- * factors (and the alternating variant's {@code P}) and the residual, all written by {@link #saveState}.
+ * factors (and the alternating variant's {@code P}) and the residual, all written by {@link #saveState}. A device that
+ * runs the step ({@link #deviceShapes}; the trainer's on cuda) keeps the factors and the residual in this instance's
+ * stead between steps; they are fetched before anything here reads them.
  */
 public final class PowerSgd extends BaseCompressor implements CollectiveCompressor {
     /** The short name. */
@@ -65,7 +67,7 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private TensorLayout layout;
     private LowRankPlan plan;
     private long steps;
-    /** The Q factors, kept by a device while it runs the steps ({@link #beforeDeviceStep}). */
+    /** The Q factors, kept by a device while it runs the steps ({@link #factorsToUpload}). */
     private final ResidualMemory q = new ResidualMemory();
     /** The alternating variant's P factors, kept by a device while it runs the steps. */
     private final ResidualMemory p = new ResidualMemory();
@@ -224,13 +226,12 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         checkFactors(q.current());
     }
 
-    /** {@code q} itself, checked to be none or the plan's size. */
-    private float[] checkFactors(float[] q) {
+    /** Checks that {@code q} is none or of the plan's size. */
+    private void checkFactors(float[] q) {
         if (q.length != 0 && q.length != plan.qSize()) {
             throw new IllegalStateException("the saved Q factors have " + q.length + " values; this layout needs "
                     + plan.qSize());
         }
-        return q;
     }
 
     /** The residual on the host (fetched where a device kept it), zeros at first, checked against {@code length}. */
