@@ -349,6 +349,11 @@ public interface Backend extends AutoCloseable {
     default void endStep() {
     }
 
+    /** PowerSGD's step of {@code shapes} on this backend's device, or empty where it runs on the host. */
+    default java.util.Optional<DevicePowerIteration> powerIteration(LowRankShapes shapes) {
+        return java.util.Optional.empty();
+    }
+
     /** The codec of compressors' payloads that runs on this backend's device, or empty where the host encodes. */
     default java.util.Optional<DeviceCodec> deviceCodec() {
         return java.util.Optional.empty();

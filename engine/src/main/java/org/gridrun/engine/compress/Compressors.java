@@ -75,6 +75,19 @@ public final class Compressors {
         return Optional.empty();
     }
 
+    /**
+     * Whether method {@code name} with its default parameters runs its whole step of several all-reduce rounds on a
+     * device whose backend offers it ({@link PowerSgd#deviceShapes}); false for a method whose parameters have no
+     * defaults.
+     */
+    public static boolean stepsOnDevice(String name) {
+        try {
+            return create(name, Map.of(), 0) instanceof PowerSgd;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     public static Compressor create(String name, Map<String, ?> params, long seed) {
         CompressorProvider provider = provider(name);
         Map<String, Object> own = new java.util.LinkedHashMap<>(params);

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridrun.engine.backend.DevicePowerIteration;
+import org.gridrun.engine.backend.LowRankShapes;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
@@ -35,7 +37,9 @@ import org.gridrun.engine.random.CounterRng;
  * {@code Σ m·r} or {@code Σ n·r} per iteration in place of {@code Σ (n + m)·r}), and {@code 32·size} in the
  * {@code start_after} steps; {@link #encode} packs exactly that as float32, and
  * {@link #decode} rebuilds the output from it. State: the step count, the shared stream's position, the {@code Q}
- * factors (and the alternating variant's {@code P}) and the residual, all written by {@link #saveState}.
+ * factors (and the alternating variant's {@code P}) and the residual, all written by {@link #saveState}. A device that
+ * runs the step ({@link #deviceShapes}; the trainer's on cuda) keeps the factors and the residual in this instance's
+ * stead between steps; they are fetched before anything here reads them.
  */
 public final class PowerSgd extends BaseCompressor implements CollectiveCompressor {
     /** The short name. */
@@ -63,9 +67,12 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private TensorLayout layout;
     private LowRankPlan plan;
     private long steps;
-    private float[] q = new float[0];
-    private float[] p = new float[0];
-    private float[] residual = new float[0];
+    /** The Q factors, kept by a device while it runs the steps ({@link #factorsToUpload}). */
+    private final ResidualMemory q = new ResidualMemory();
+    /** The alternating variant's P factors, kept by a device while it runs the steps. */
+    private final ResidualMemory p = new ResidualMemory();
+    /** The residual, kept by a device while it runs the steps. */
+    private final ResidualMemory residual = new ResidualMemory();
     private float[] left = new float[0];
     private float[] sentLeft = new float[0];
     private float[] sentRight = new float[0];
@@ -214,6 +221,34 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     /** Sizes the buffers for gradients of {@code length} values, checking restored state against them. */
     private void prepare(int length) {
+        plan(length);
+        hostResidual(length);
+        checkFactors(q.current());
+    }
+
+    /** Checks that {@code q} is none or of the plan's size. */
+    private void checkFactors(float[] q) {
+        if (q.length != 0 && q.length != plan.qSize()) {
+            throw new IllegalStateException("the saved Q factors have " + q.length + " values; this layout needs "
+                    + plan.qSize());
+        }
+    }
+
+    /** The residual on the host (fetched where a device kept it), zeros at first, checked against {@code length}. */
+    private float[] hostResidual(int length) {
+        float[] values = residual.current();
+        if (values.length == 0) {
+            values = new float[length];
+            residual.replace(values);
+        } else if (values.length != length) {
+            throw new IllegalStateException("the saved residual has " + values.length + " values; gradients have "
+                    + length);
+        }
+        return values;
+    }
+
+    /** The plan of gradients of {@code length} values, and the buffers of the host's step. */
+    private void plan(int length) {
         if (plan == null || plan.size() != length) {
             plan = new LowRankPlan(layout != null && layout.size() == length ? layout : TensorLayout.flat(length),
                     rank, minRate);
@@ -223,16 +258,88 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
             sentRight = new float[plan.maxRight()];
             row = new float[plan.maxColumns()];
         }
-        if (residual.length == 0) {
-            residual = new float[length];
-        } else if (residual.length != length) {
-            throw new IllegalStateException("the saved residual has " + residual.length + " values; gradients have "
-                    + length);
+    }
+
+    /**
+     * The shapes of the step for a device that runs it ({@link DevicePowerIteration}), for {@code workers} workers'
+     * gradients of {@code length} values.
+     */
+    public LowRankShapes deviceShapes(int length, int workers) {
+        plan(length);
+        int count = plan.tensors();
+        int[] offsets = new int[count];
+        int[] rows = new int[count];
+        int[] columns = new int[count];
+        int[] ranks = new int[count];
+        int[] qOffsets = new int[count];
+        int[] pOffsets = new int[count];
+        for (int t = 0; t < count; t++) {
+            offsets[t] = plan.offset(t);
+            rows[t] = plan.rows(t);
+            columns[t] = plan.columns(t);
+            ranks[t] = plan.rank(t);
+            qOffsets[t] = plan.qOffset(t);
+            pOffsets[t] = plan.pOffset(t);
         }
-        if (q.length != 0 && q.length != plan.qSize()) {
-            throw new IllegalStateException("the saved Q factors have " + q.length + " values; this layout needs "
-                    + plan.qSize());
+        return new LowRankShapes(length, workers, iterations, alternating, keepResidual, offsets, rows, columns, ranks,
+                qOffsets, plan.qSize(), pOffsets, alternating ? plan.pSize() : 0);
+    }
+
+    /** Where a device step's iterations send P (the alternating variant's odd ones, counted over all steps). */
+    public boolean[] sendsLeft() {
+        boolean[] sides = new boolean[iterations];
+        for (int i = 0; alternating && i < iterations; i++) {
+            sides[i] = left(firstIteration() + i);
         }
+        return sides;
+    }
+
+    /** Whether the coming step compresses; a device step of {@link #deviceShapes} asks before it runs. */
+    public boolean compressesNext() {
+        return compressing();
+    }
+
+    /**
+     * Before a compressed device step: the Q factors the device must upload, drawn first where there are none as the
+     * host step draws them; null where {@code device} keeps them already.
+     */
+    public float[] factorsToUpload(int length, ResidualFeedback.DeviceResidual device) {
+        if (q.isOn(device)) {
+            return null;
+        }
+        plan(length);
+        checkFactors(q.current());
+        return drawFactorsIfNone();
+    }
+
+    /**
+     * Before a compressed device step of the alternating variant, after {@link #factorsToUpload}: the P factors the
+     * device must upload; null where {@code device} keeps them or the variant keeps none.
+     */
+    public float[] leftFactorsToUpload(ResidualFeedback.DeviceResidual device) {
+        return !alternating || p.isOn(device) ? null : p.current();
+    }
+
+    /** Before a compressed device step: the residual the device must upload; null where {@code device} keeps it. */
+    public float[] residualToUpload(int length, ResidualFeedback.DeviceResidual device) {
+        return residual.isOn(device) ? null : hostResidual(length);
+    }
+
+    /**
+     * After a device step of gradients of {@code length} values: counts what this worker sent, as the host step
+     * does, and, where it compressed, records that the device keeps Q ({@code factors}), the alternating variant's P
+     * ({@code leftFactors}) and the residual ({@code kept}).
+     */
+    public void afterDeviceStep(int length, boolean compressed, ResidualFeedback.DeviceResidual factors,
+                                ResidualFeedback.DeviceResidual leftFactors, ResidualFeedback.DeviceResidual kept) {
+        if (compressed) {
+            q.keptBy(factors);
+            if (alternating) {
+                p.keptBy(leftFactors);
+            }
+            residual.keptBy(kept);
+        }
+        finishStep(compressed ? valuesSent(firstIteration()) : length, compressed);
     }
 
     /** Whether the coming step compresses ({@code start_after} steps have passed). */
@@ -245,17 +352,24 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
      * then turns the residual into {@code M = gradient + residual}.
      */
     void startStep(float[] gradient, int offset) {
-        if (q.length == 0) {
-            q = new float[plan.qSize()];
-            p = new float[alternating ? plan.pSize() : 0];
-            fillStandardNormal(alternating ? p : q);
-        }
+        drawFactorsIfNone();
+        float[] residual = residual();
         if (!keepResidual) {
             java.util.Arrays.fill(residual, 0f);
         }
         for (int i = 0; i < residual.length; i++) {
             residual[i] += gradient[offset + i];
         }
+    }
+
+    /** Draws the first factor where there is none; returns the Q factors. */
+    private float[] drawFactorsIfNone() {
+        if (q.current().length == 0) {
+            q.replace(new float[plan.qSize()]);
+            p.replace(new float[alternating ? plan.pSize() : 0]);
+            fillStandardNormal(alternating ? p.current() : q.current());
+        }
+        return q.current();
     }
 
     /** Box-Muller on the shared stream, with StrictMath so that every machine draws the same Q. */
@@ -287,17 +401,17 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
 
     /** {@code M} during a step, the residual between steps (a view). */
     float[] residual() {
-        return residual;
+        return residual.current();
     }
 
     /** The right factors of all compressed tensors (a view). */
     float[] q() {
-        return q;
+        return q.current();
     }
 
     /** The left factors of all compressed tensors, kept between steps by the alternating variant (a view). */
     float[] p() {
-        return p;
+        return p.current();
     }
 
     /** The alternating variant's kept factors as its last step's first iteration orthonormalised them (a view). */
@@ -349,9 +463,9 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         super.reset();
         shared.seek(0);
         steps = 0;
-        q = new float[0];
-        p = new float[0];
-        residual = new float[0];
+        q.replace(new float[0]);
+        p.replace(new float[0]);
+        residual.replace(new float[0]);
         sentBits = 0;
         lastCompressed = false;
         lastLength = -1;
@@ -362,10 +476,10 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         out.writeLong(stream);
         out.writeLong(steps);
         shared.saveState(out);
-        StateIo.writeFloats(out, q);
-        StateIo.writeFloats(out, residual);
+        StateIo.writeFloats(out, q.current());
+        StateIo.writeFloats(out, residual.current());
         if (alternating) {
-            StateIo.writeFloats(out, p);
+            StateIo.writeFloats(out, p.current());
         }
     }
 
@@ -382,9 +496,9 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
         }
         steps = savedSteps;
         shared.restoreState(in);
-        q = StateIo.readFloats(in, "PowerSGD Q factors");
-        residual = StateIo.readFloats(in, "PowerSGD residual");
-        p = alternating ? StateIo.readFloats(in, "PowerSGD P factors") : new float[0];
+        q.replace(StateIo.readFloats(in, "PowerSGD Q factors"));
+        residual.replace(StateIo.readFloats(in, "PowerSGD residual"));
+        p.replace(alternating ? StateIo.readFloats(in, "PowerSGD P factors") : new float[0]);
         lastLength = -1;
     }
 

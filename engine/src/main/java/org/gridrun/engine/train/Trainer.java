@@ -93,6 +93,8 @@ public final class Trainer implements AutoCloseable {
     /** The backend's device encoder of the methods that plan for it, or null (see {@link DeviceEncoding}). */
     private final DeviceEncoding deviceEncoding;
     private final Payload[] payloads;
+    /** PowerSGD's step on the device, where the backend runs it; else null (see {@link DevicePowerSgd}). */
+    private final DevicePowerSgd devicePowerSgd;
     /** The compressors as collective ones, when the method is one; else null. */
     private final CollectiveCompressor[] collectives;
     /** Every worker's downloaded gradient, for a collective method; else null. */
@@ -162,6 +164,7 @@ public final class Trainer implements AutoCloseable {
         this.collectives = prototype instanceof CollectiveCompressor
                 ? Arrays.copyOf(compressors, compressors.length, CollectiveCompressor[].class) : null;
         this.workerGradients = collectives == null ? null : new float[workers.length][n];
+        this.devicePowerSgd = deviceEncoding == null ? null : DevicePowerSgd.of(backend, compressors, n);
         this.collective = new SimulatedCollective(workers.length, n);
         this.evaluator = language ? null : new Evaluator(backend, model, data.test(), dataThreads, workspace);
         this.textEvaluator = language ? new TextEvaluator(backend, model, (TokenStream) data.test(),
@@ -304,7 +307,8 @@ public final class Trainer implements AutoCloseable {
         int n = hostGradient.length;
         boolean onDevice = deviceEncoding != null && collectives == null && encodes && !plain
                 && config.language().clipNorm() <= 0;
-        boolean graphed = onDevice && config.cudaGraph() && memory == null;
+        boolean lowRankOnDevice = devicePowerSgd != null && encodes && !plain && config.language().clipNorm() <= 0;
+        boolean graphed = (onDevice || lowRankOnDevice) && config.cudaGraph() && memory == null;
         if (onDevice) {
             deviceEncoding.beginStep();
         }
@@ -315,6 +319,9 @@ public final class Trainer implements AutoCloseable {
             long c = System.nanoTime();
             workers[w].computeGradient(step, losses, w);
             compute += System.nanoTime() - c;
+            if (lowRankOnDevice) {
+                continue;
+            }
             if (onDevice) {
                 long t = System.nanoTime();
                 payloads[w] = deviceEncoding.encode(w, compressors[w], workers[w].gradient());
@@ -340,7 +347,7 @@ public final class Trainer implements AutoCloseable {
         long decode = 0;
         double loss = graphed ? Double.NaN : meanLoss();
         if (graphed || Double.isFinite(loss)) {
-            decode = applyAverage(plain, encodes, onDevice, n);
+            decode = applyAverage(plain, encodes, onDevice, lowRankOnDevice, n);
         }
         if (graphed) {
             backend.endStep();
@@ -362,12 +369,17 @@ public final class Trainer implements AutoCloseable {
 
     /**
      * Averages the step's payloads (or gradients) as the compressor's aggregation says and applies the average with
-     * the optimizer; {@code onDevice}: the device codec had the step's encodes. Returns the decoding time.
+     * the optimizer; {@code onDevice}: the device codec had the step's encodes; {@code lowRankOnDevice}: PowerSGD's
+     * step runs on the device. Returns the decoding time.
      */
-    private long applyAverage(boolean plain, boolean encodes, boolean onDevice, int n) {
-        boolean decodedOnDevice = onDevice && deviceEncoding.allOnDevice();
+    private long applyAverage(boolean plain, boolean encodes, boolean onDevice, boolean lowRankOnDevice, int n) {
+        boolean decodedOnDevice = lowRankOnDevice || onDevice && deviceEncoding.allOnDevice();
         if (!encodes) {
             collective.sendFullPrecision(n);
+        } else if (lowRankOnDevice) {
+            long t = System.nanoTime();
+            devicePowerSgd.step(workers, average);
+            collective.countReducedElsewhere(collectives, System.nanoTime() - t);
         } else if (collectives != null) {
             collective.reduce(collectives, workerGradients, hostAverage);
         } else if (decodedOnDevice) {

@@ -163,8 +163,10 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         List<String> names = methods == null ? capable : methods;
         for (String name : names) {
             if (!capable.contains(name)) {
-                throw new UserInputException(name + " does not encode on the GPU with its default parameters; "
-                        + "those that do: " + String.join(", ", capable));
+                throw new UserInputException(name + (Compressors.stepsOnDevice(name)
+                        ? " runs its whole step on the GPU in training, not through the device codec timed here"
+                        : " does not encode on the GPU with its default parameters") + "; those that do: "
+                        + String.join(", ", capable));
             }
         }
         List<DeviceCodecTiming.Row> rows;

@@ -61,6 +61,9 @@ final class ListCommand implements Callable<Integer> {
 
     /** Where the method, with its defaults, encodes when the gradient lives on a CUDA backend's GPU. */
     private static String whereItEncodes(CompressorProvider provider) {
+        if (Compressors.stepsOnDevice(provider.name())) {
+            return "runs its whole step on the GPU with these defaults (nothing crosses to the host)";
+        }
         return Compressors.onDevice(provider.name()).isPresent()
                 ? "encodes on the GPU with these defaults (only the payload crosses to the host)"
                 : "encodes on the host (the gradient is downloaded)";

@@ -7,7 +7,9 @@ import org.gridrun.engine.backend.AdamStep;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.ConvGeometry;
 import org.gridrun.engine.backend.DeviceCodec;
+import org.gridrun.engine.backend.DevicePowerIteration;
 import org.gridrun.engine.backend.LossSums;
+import org.gridrun.engine.backend.LowRankShapes;
 import org.gridrun.engine.backend.Shapes;
 import org.gridrun.engine.backend.Tensor;
 
@@ -32,6 +34,7 @@ public final class CudaBackend implements Backend {
     private final CudaRecurrent recurrent;
     private final CudaDeviceCodec deviceCodec;
     private final List<CudaBuffer> buffers = new ArrayList<>();
+    private final List<CudaPowerSgd> powerIterations = new ArrayList<>();
 
     /** A backend on {@code gpu}, which it closes on {@link #close()}. */
     CudaBackend(Gpu device) {
@@ -55,6 +58,13 @@ public final class CudaBackend implements Backend {
     @Override
     public Optional<DeviceCodec> deviceCodec() {
         return Optional.of(deviceCodec);
+    }
+
+    @Override
+    public Optional<DevicePowerIteration> powerIteration(LowRankShapes shapes) {
+        CudaPowerSgd step = new CudaPowerSgd(gpu, shapes);
+        powerIterations.add(step);
+        return Optional.of(step);
     }
 
     @Override
@@ -531,6 +541,8 @@ public final class CudaBackend implements Backend {
         buffers.clear();
         scratch.close();
         deviceCodec.close();
+        powerIterations.forEach(CudaPowerSgd::close);
+        powerIterations.clear();
         gpu.close();
     }
 }

@@ -133,6 +133,52 @@ class CudaTrainerTest {
     }
 
     /**
+     * PowerSGD's whole step on the device (Gram-Schmidt at ranks 1 and 2, Householder at 3; plain averages before
+     * {@code start_after}; two power iterations a step; no residual kept) records the host step's metrics, with every
+     * step after the first compressed one replayed as a graph, which a download would have prevented; the checkpoint
+     * at step 6 fetches the factors and the residuals, the next step uploads them again. The alternating variant
+     * (one half iteration a step, then three) sends P and Q in turn.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void powerSgdOnTheDeviceTrainsAsOnTheHost(GpuTarget target) {
+        for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("rank", 1L),
+                Map.of("rank", 2L, "start_after", 2L), Map.of("rank", 3L, "iters_per_step", 2L),
+                Map.of("rank", 2L, "keep_residual", false), Map.of("rank", 1L, "variant", "alternating"),
+                Map.of("rank", 2L, "variant", "alternating", "iters_per_step", 3L, "start_after", 1L))) {
+            Map<String, Object> params = mlp(3, 12);
+            params.put("log_interval", 4L);
+            params.put("chkpt_iter", 6L);
+            params.put("method", "powersgd");
+            params.putAll(method);
+            CudaBackend device = (CudaBackend) target.backend();
+            List<MetricRecord> onDevice = train(device, params);
+            System.setProperty("gridrun.device_encode", "false");
+            CudaBackend host = (CudaBackend) target.backend();
+            List<MetricRecord> onHost;
+            try {
+                onHost = train(host, params);
+            } finally {
+                System.clearProperty("gridrun.device_encode");
+            }
+            assertTrue(onHost.stream().anyMatch(r -> r.name().equals("bits") && r.value() > 0), "factors were sent");
+            assertEquals(0, host.graphReplays(), "the host step downloads the gradients");
+            assertTrue(device.graphReplays() >= 12 - 5, method + ": only " + device.graphReplays()
+                    + " of 12 steps were replayed as a graph");
+            assertSameMetrics(onHost, onDevice, method + ", device against host step on " + target);
+        }
+    }
+
+    /** PowerSGD on the device stopped at step 4 and resumed records what the run that never stopped records. */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void powerSgdOnTheDeviceResumesFromItsCheckpoint(GpuTarget target) {
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "powersgd", "rank", 2L));
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "powersgd", "rank", 1L, "start_after", 5L));
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "powersgd", "rank", 2L, "variant", "alternating"));
+    }
+
+    /**
      * A device run with error feedback stopped at step 4 (its checkpoint fetches the residual from the device) and
      * resumed by a new trainer (whose first step uploads the restored residual) records the steps after 4 as the run
      * that never stopped.

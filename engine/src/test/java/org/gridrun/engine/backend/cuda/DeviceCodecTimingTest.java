@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.train.DeviceCodecTiming;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,14 @@ class DeviceCodecTimingTest {
         assertEquals(List.of("bf16", "efsignsgd", "fp16", "fp8", "none", "nuq", "qinf", "qsgd", "randomk", "signsgd", "topk",
                 "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
+    }
+
+    @Test
+    void powerSgdStepsOnTheDeviceButHasNoCodecToTime() {
+        assertTrue(Compressors.stepsOnDevice("powersgd"), "powersgd's default variant runs its step on the device");
+        assertTrue(!Compressors.stepsOnDevice("qsgd"), "qsgd encodes through the codec");
+        assertTrue(!DeviceCodecTiming.deviceMethods().contains("powersgd"), DeviceCodecTiming.deviceMethods()
+                .toString());
     }
 
     @ParameterizedTest
