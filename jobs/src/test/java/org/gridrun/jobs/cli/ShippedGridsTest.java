@@ -72,7 +72,7 @@ class ShippedGridsTest {
         assertTrue(onCuda(text, "dgc").contains("on the host"), text);
         assertTrue(onCuda(text, "threshold").contains("on the host"), text);
         assertTrue(onCuda(text, "powersgd").contains("on the host"), text);
-        for (String method : List.of("fp16", "bf16", "fp8", "signsgd", "efsignsgd")) {
+        for (String method : List.of("fp16", "bf16", "fp8", "signsgd", "efsignsgd", "smaq")) {
             assertTrue(onCuda(text, method).contains("encodes on the GPU with these defaults"), method + ": " + text);
         }
         // a momentum between steps stays on the host
