@@ -45,6 +45,21 @@ class CudaSmaqCodecTest {
         assertTrue(compared > 50_000, "compared only " + compared + " bytes");
     }
 
+    /**
+     * Past 1024 tiles of 256 values each thread takes a chunk of several values (its records' offsets one after the
+     * other); the moments' halves are then long chains too.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void aLongGradientGivesEachThreadSeveralValues(GpuTarget target) {
+        int length = 300_007;
+        int compared = CodecComparison.onCodec(target, CudaSmaqCodec::new, (gpu, codec) ->
+                CodecComparison.compare(gpu, codec, CodecComparison.workers("smaq", Map.of(), SEED, WORKERS),
+                        CodecComparison.workers("smaq", Map.of(), SEED, WORKERS), length, 1,
+                        (step, w, n) -> gradient(n, 0, w, new Random(n + w)), "smaq length " + length));
+        assertTrue(compared > 2 * 6 * length / 8, "compared only " + compared + " bytes");
+    }
+
     /** Sampled statistics draw their sample before the uniforms, one draw at a time: that configuration stays home. */
     @Test
     void sampledStatisticsEncodeOnTheHost() {
