@@ -79,13 +79,16 @@ run_unpacked() {
   # tests, whose default backend (auto) is the GPU here.
   step "cuda tests" "$java" -jar "$dir/junit.jar" execute --disable-banner --details=summary \
       --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
-      --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming)Test|train\.(ResumeTest|TrainJobTest))$' \
+      --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming|StepGraph)Test|train\.(ResumeTest|TrainJobTest))$' \
       --reports-dir "$work/junit"
   step "bench train" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
+  step "bench train eager" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --no-cuda-graph --no-torch
   step "bench train vit" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
   step "bench train lstm" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
   step "bench train qsgd" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4
+  step "bench train qsgd eager" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
+      --method qsgd --set bits=3 --workers 4 --set cuda_graph=false
   step "bench compressors" "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda
   # The quick start as shipped, its defaults told to train on the GPU (auto would too; this names it).
   sed -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"

@@ -215,7 +215,8 @@ extern "C" __global__ void gr_sparse_scatter(const unsigned char* positions, int
 }
 
 // A decoded gradient added to the mean of `workers` gradients (SimulatedCollective.addToMean): worker 0 writes, the
-// others add in order, the last multiplies by `inverse` (1f/workers). One thread per value.
+// others add in order, the last multiplies by `inverse` (1f/workers). One thread per value. The raw codec (`none`)
+// adds its payload's floats with it too.
 extern "C" __global__ void gr_sparse_add_to_mean(const float* decoded, long long n, int worker, int workers,
                                                  float inverse, float* mean) {
     GR_FOR_EACH(e, n) {

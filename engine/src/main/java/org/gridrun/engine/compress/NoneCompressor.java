@@ -5,6 +5,8 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.RawFormat;
 import org.gridrun.engine.config.Settings;
 
 /**
@@ -12,7 +14,7 @@ import org.gridrun.engine.config.Settings;
  *
  * <p>The baseline every method is compared with. Payloads sum exactly, so it aggregates by all-reduce.
  */
-public final class NoneCompressor extends BaseCompressor {
+public final class NoneCompressor extends BaseCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "none";
 
@@ -33,6 +35,12 @@ public final class NoneCompressor extends BaseCompressor {
     @Override
     public Aggregation aggregation() {
         return Aggregation.ALL_REDUCE;
+    }
+
+    /** The payload of {@code length} values copied where the gradient lives: nothing is drawn. */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        return Optional.of(new DevicePlan(new RawFormat(length), 0, 0, 32L * length, 0));
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.model.Model;
 import org.gridrun.engine.model.nn.Models;
@@ -79,6 +80,11 @@ final class BenchTrainCommand implements Callable<Integer> {
             description = "Timed steps; the fastest and the median are reported (default: ${DEFAULT-VALUE}).")
     int steps;
 
+    @Option(names = "--cuda-graph", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "On cuda, replay each step as one CUDA graph, as the trainer does with cuda_graph: true "
+                    + "(default); --no-cuda-graph launches kernel by kernel.")
+    boolean cudaGraph;
+
     @Option(names = "--no-torch", description = "Skip the PyTorch measurement.")
     boolean noTorch;
 
@@ -92,7 +98,8 @@ final class BenchTrainCommand implements Callable<Integer> {
     int workers;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "With --method: a trainer key of the "
-            + "compressed run, e.g. --set bits=3 --set bucket_size=8192; repeatable.")
+            + "compressed run, e.g. --set bits=3 --set bucket_size=8192 (cuda_graph=false: of both runs); "
+            + "repeatable.")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--csv", description = "Print model,ms_min,ms_median,torch_ms_min,torch_ms_median,ratio rows "
@@ -145,7 +152,8 @@ final class BenchTrainCommand implements Callable<Integer> {
                     device = b.blas();
                 }
                 out.printf(Locale.ROOT, "batch %d on cuda, min and median of %d steps after %d warm-up, each step "
-                        + "synchronised; %s; torch: %s, run first%n", batch, steps, warmup, device, torchText);
+                        + "%s and synchronised; %s; torch: %s (eager), run first%n", batch, steps, warmup,
+                        cudaGraph ? "one CUDA graph" : "launched kernel by kernel", device, torchText);
             } else {
                 String blasThreads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset");
                 out.printf(Locale.ROOT, "batch %d, %d threads, min and median of %d steps after %d warm-up; %s, "
@@ -183,7 +191,8 @@ final class BenchTrainCommand implements Callable<Integer> {
         try (Backend backend = Backends.open(backendName);
              Model model = create(name, backend);
              Model.Workspace ws = model.newWorkspace(batch);
-             Sgd sgd = new Sgd(backend, model.parameterCount(), 0.01, 0.9, false, 0)) {
+             Sgd sgd = new Sgd(backend, model.parameterCount(), 0.01, 0.9, false, 0);
+             LossSums loss = backend.lossSums(1)) {
             model.initialize(1);
             Tensor x = backend.allocate(batch, model.inputSize());
             Tensor labels = backend.allocate(batch, 1);
@@ -200,10 +209,16 @@ final class BenchTrainCommand implements Callable<Integer> {
             }
             backend.upload(classes, 0, labels);
             Runnable step = () -> {
-                model.forward(ws, x, labels);
+                if (cudaGraph) {
+                    backend.beginStep();
+                }
+                model.forward(ws, x, labels, loss, 0);
                 model.backward(ws, gradient);
                 sgd.step(model.parameters(), gradient);
-                backend.synchronize();
+                if (cudaGraph) {
+                    backend.endStep();
+                }
+                loss.read();
             };
             return StepTimes.measure(step, warmup, steps);
         }
@@ -220,7 +235,8 @@ final class BenchTrainCommand implements Callable<Integer> {
              Model model = Models.lstm(backend, LSTM_VOCABULARY, Models.LSTM_UNITS, Models.LSTM_LAYERS,
                      Models.LSTM_DROPOUT);
              Model.Workspace ws = model.newWorkspace(rows);
-             Sgd sgd = new Sgd(backend, model.parameterCount(), 0.01, 0.9, false, 0)) {
+             Sgd sgd = new Sgd(backend, model.parameterCount(), 0.01, 0.9, false, 0);
+             LossSums loss = backend.lossSums(1)) {
             model.initialize(1);
             Tensor state = backend.allocate(LSTM_SEQUENCES, model.carriedState());
             Tensor x = backend.allocate(rows, 1);

@@ -46,7 +46,8 @@ final class CompressedStepBench {
 
     /**
      * @param batch    examples per step over all workers (each worker gets {@code batch / workers})
-     * @param settings further trainer keys of the compressed run, e.g. {@code bits=3}
+     * @param settings further trainer keys of the compressed run, e.g. {@code bits=3}; {@code cuda_graph} applies to
+     *                 the uncompressed run too
      */
     CompressedStepBench(String backend, int workers, int batch, int warmup, int steps, Map<String, String> settings) {
         if (workers < 1 || batch % workers != 0) {
@@ -75,12 +76,17 @@ final class CompressedStepBench {
         out.printf(Locale.ROOT, "%-10s %10s %10s %12s %12s %8s%n", "model", "none min", "none median",
                 method + " min", method + " median", "ratio");
         for (String model : models) {
-            StepTimes plain = times(model, "none", Map.of());
+            StepTimes plain = times(model, "none", stepKeys());
             StepTimes compressed = times(model, method, settings);
             out.printf(Locale.ROOT, "%-10s %10.2f %10.2f %12.2f %12.2f %8.2f%n", model, plain.min(), plain.median(),
                     compressed.min(), compressed.median(), compressed.median() / plain.median());
             out.flush();
         }
+    }
+
+    /** The settings that shape the step rather than the method ({@code cuda_graph}), which none's run takes too. */
+    private Map<String, String> stepKeys() {
+        return settings.containsKey("cuda_graph") ? Map.of("cuda_graph", settings.get("cuda_graph")) : Map.of();
     }
 
     /** The trainer's step times of {@code model} compressed by {@code method} with {@code extra} keys. */

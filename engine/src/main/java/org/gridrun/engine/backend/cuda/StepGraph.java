@@ -18,16 +18,22 @@ import java.util.List;
  *
  * <p>A step that departs from the recording (another kernel or shape, a copy elsewhere, a download or a free, which
  * need the work before them done) queues the operations it had matched, as they are, and runs on as usual; the graph
- * is dropped and the next step records again. After {@value #MAX_MISSES} such steps in a row the step is taken to
- * change every time and graphs stay off ({@link #disabledBecause()}). Results are the same bits either way: the
+ * is dropped and the next step records again. After {@value #MAX_MISSES} such steps in a row before any step
+ * replayed ({@value #PATIENCE} after one did) the step is taken to change every time and graphs stay off
+ * ({@link #disabledBecause()}). Results are the same bits either way: the
  * graph runs the same kernels with the same arguments in the same order on one stream.
  *
  * <p>An upload's host buffer belongs to the graph, so staging the next step's data waits for a launched graph to
  * finish first.
  */
 final class StepGraph implements Gpu {
-    /** Consecutive steps that could not replay after which graphs are given up. */
-    static final int MAX_MISSES = 3;
+    /** Consecutive steps that could not replay after which graphs are given up, while none has replayed yet. */
+    static final int MAX_MISSES = 6;
+    /**
+     * The same once steps have replayed: then departures come from events (a refit, a checkpoint's fetch, a variance
+     * probe) that can fall on consecutive steps, and the steps between them replay again.
+     */
+    static final int PATIENCE = 30;
 
     private enum Mode { EAGER, RECORD, REPLAY }
 
@@ -128,8 +134,9 @@ final class StepGraph implements Gpu {
                     queueMatched();
                 }
                 drop();
-                if (++misses >= MAX_MISSES) {
-                    disable("the step's operations changed in " + MAX_MISSES + " steps in a row; the last one at "
+                misses++;
+                if (misses >= (replays == 0 ? MAX_MISSES : PATIENCE)) {
+                    disable("the step's operations changed in " + misses + " steps in a row; the last one at "
                             + departure);
                 }
             }

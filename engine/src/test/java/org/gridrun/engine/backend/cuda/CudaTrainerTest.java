@@ -97,10 +97,11 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
-    void sparsifiersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+    void sparsifiersAndFullPrecisionEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         // topk selects on the device and gathers, randomk draws its shared positions on the host and all-reduces
+        // none copies the gradient into its payload and adds it to the mean
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "topk", "ratio", 0.05),
-                Map.of("method", "randomk", "ratio", 0.05)));
+                Map.of("method", "randomk", "ratio", 0.05), Map.of("method", "none")));
     }
 
     @ParameterizedTest
@@ -223,10 +224,10 @@ class CudaTrainerTest {
     void aStepReplayedAsOneGraphRecordsWhatKernelByKernelRecords(GpuTarget target) {
         // qsgd: every step is the same work, its random stream's position a new kernel argument each step, and the
         // learning rate drops at step 6; alq: its refits at steps 4 and 8 change the step, which then runs kernel by
-        // kernel and is recorded again
+        // kernel and is recorded again; none, the baseline, as one graph too
         for (Map<String, Object> method : List.<Map<String, Object>>of(
                 Map.of("method", "qsgd", "bits", 3L, "lr_decay_iters", "5"),
-                Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"))) {
+                Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"), Map.of("method", "none"))) {
             Map<String, Object> params = mlp(2, 14);
             params.put("momentum", 0.9);
             params.put("log_interval", 3L);
