@@ -65,3 +65,41 @@ __device__ __forceinline__ unsigned gr_stream_word(long long lowBit, long long n
     }
     return (unsigned) word;
 }
+
+// Java's (long) of a float: NaN gives 0, values beyond the long range saturate (C leaves both undefined).
+__device__ __forceinline__ long long gr_java_long(float t) {
+    if (t != t) {
+        return 0;
+    }
+    if (t >= 9.2233720e18f) {
+        return 0x7FFFFFFFFFFFFFFFLL;
+    }
+    if (t <= -9.2233720e18f) {
+        return (long long) 0x8000000000000000ULL;
+    }
+    return (long long) t;
+}
+
+// The exclusive prefix sum of v over the block's threads (a Hillis–Steele scan in s, blockDim.x ints); every
+// thread of the block must call it.
+__device__ __forceinline__ int gr_block_exclusive_sum(int v, int* s) {
+    int t = threadIdx.x;
+    s[t] = v;
+    __syncthreads();
+    for (int d = 1; d < (int) blockDim.x; d <<= 1) {
+        int add = t >= d ? s[t - d] : 0;
+        __syncthreads();
+        s[t] += add;
+        __syncthreads();
+    }
+    int inclusive = s[t];
+    __syncthreads();
+    return inclusive - v;
+}
+
+// The values thread threadIdx.x of block blockIdx.x owns: `chunk` consecutive ones of its block's tile.
+__device__ __forceinline__ void gr_thread_chunk(long long n, int chunk, long long* from, long long* to) {
+    long long start = ((long long) blockIdx.x * blockDim.x + threadIdx.x) * chunk;
+    *from = start < n ? start : n;
+    *to = start + chunk < n ? start + chunk : n;
+}

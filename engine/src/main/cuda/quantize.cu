@@ -13,20 +13,6 @@
 // Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
 #include "gridrun.cuh"
 
-// Java's (long) of a float: NaN gives 0, values beyond the long range saturate (C leaves both undefined).
-__device__ __forceinline__ long long gr_java_long(float t) {
-    if (t != t) {
-        return 0;
-    }
-    if (t >= 9.2233720e18f) {
-        return 0x7FFFFFFFFFFFFFFFLL;
-    }
-    if (t <= -9.2233720e18f) {
-        return (long long) 0x8000000000000000ULL;
-    }
-    return (long long) t;
-}
-
 // Halves the bracket [lo, hi) of sorted a, whose a[lo] <= v, down to one index: the last in it with a[i] <= v.
 template <class T, class V>
 __device__ __forceinline__ int gr_last_at_most(const T* a, int lo, int hi, V v) {

@@ -21,23 +21,6 @@ __device__ __forceinline__ int gr_rank_key(float v) {
     return min(__float_as_int(v) & 0x7FFFFFFF, 0x7F800001);
 }
 
-// The exclusive prefix sum of v over the block's threads (a Hillis–Steele scan in s, GR_SPARSE_THREADS ints); every
-// thread of the block must call it.
-__device__ __forceinline__ int gr_block_exclusive_sum(int v, int* s) {
-    int t = threadIdx.x;
-    s[t] = v;
-    __syncthreads();
-    for (int d = 1; d < (int) blockDim.x; d <<= 1) {
-        int add = t >= d ? s[t - d] : 0;
-        __syncthreads();
-        s[t] += add;
-        __syncthreads();
-    }
-    int inclusive = s[t];
-    __syncthreads();
-    return inclusive - v;
-}
-
 // Per block, how many keys of g under the selection's prefix (state[0], under mask state[1]) have each value of the
 // 4-bit digit at `shift`: blockCounts[16·block + digit]. Blocks of GR_SPARSE_THREADS threads, grid-stride.
 extern "C" __global__ void gr_topk_digit_counts(const float* g, long long n, const int* state, int shift,
@@ -98,13 +81,6 @@ extern "C" __global__ void gr_topk_pick_digit(const int* blockCounts, int blocks
         state[1] |= (int) ((unsigned) (GR_DIGIT_BINS - 1) << shift);
         state[2] = above;
     }
-}
-
-// The values thread threadIdx.x of block blockIdx.x owns: `chunk` consecutive ones of its block's tile.
-__device__ __forceinline__ void gr_thread_chunk(long long n, int chunk, long long* from, long long* to) {
-    long long start = ((long long) blockIdx.x * blockDim.x + threadIdx.x) * chunk;
-    *from = start < n ? start : n;
-    *to = start + chunk < n ? start + chunk : n;
 }
 
 // The keys of [from, to) above the threshold and equal to it.

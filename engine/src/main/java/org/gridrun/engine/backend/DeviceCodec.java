@@ -20,6 +20,14 @@ public interface DeviceCodec {
      */
     void encode(int slot, Tensor gradient, DeviceFormat format, long key, long firstDraw);
 
+    /**
+     * The bits of {@code slot}'s payload as its last encode wrote it: {@code planned}, the plan's, unless the format's
+     * size depends on the values ({@link SmaqFormat}), whose bit count the device then tells (a small download).
+     */
+    default long payloadBits(int slot, DeviceFormat format, long planned) {
+        return planned;
+    }
+
     /** Copies {@code slot}'s payload to {@code out}, {@code format.payloadBytes()} long. */
     void download(int slot, DeviceFormat format, byte[] out);
 

@@ -17,6 +17,11 @@ import org.gridrun.engine.backend.DeviceFormat;
  *                    scale)
  */
 public record DevicePlan(DeviceFormat format, long key, long firstDraw, long payloadBits, long sideBits) {
+    /** This plan with a payload of {@code bits} bits: the size the device told of a format sized by its values. */
+    public DevicePlan withPayloadBits(long bits) {
+        return bits == payloadBits ? this : new DevicePlan(format, key, firstDraw, bits, sideBits);
+    }
+
     /** A payload of this plan's size, its bytes zero until the device's are downloaded into them. */
     public Payload payload() {
         return new Payload(new byte[Payload.byteCount(payloadBits)], payloadBits, sideBits, format.length());

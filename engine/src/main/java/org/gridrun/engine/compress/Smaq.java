@@ -3,10 +3,13 @@ package org.gridrun.engine.compress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.SmaqFormat;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.random.CounterRng;
 
 /**
  * SmaQ: values are standardised by the vector's mean and standard deviation; those within one deviation get a
@@ -28,8 +31,8 @@ import org.gridrun.engine.config.ValueType;
  * bits, where {@code W} is the width of the largest {@code e} the vector can produce, and it decodes to
  * {@code 1 + (62 + e)/42}; values far past {@code |z| ≈ 4·10^5} (possible only with sampled statistics) saturate
  * there. With {@code outliers: clamp} such values are rounded as if {@code |z|} were 2.5 (magnitude at most 63), as
- * the SmaQ paper describes: biased for heavy tails, kept only to reproduce it. A zero or non-finite {@code σ}
- * encodes every value as {@code z = 0} (decoding to {@code μ}).
+ * the SmaQ paper describes: biased for heavy tails, kept only to reproduce it. A zero or non-finite {@code σ}, or one
+ * too small to invert in float, encodes every value as {@code z = 0} (decoding to {@code μ}).
  *
  * <p>Wire format: {@code μ} and {@code σ} as float32 and {@code W} in 8 bits (72 bits; {@code W = 0} when nothing
  * escapes, always with {@code clamp}), then one record per value in order, packed bit by bit least significant bit
@@ -41,14 +44,14 @@ import org.gridrun.engine.config.ValueType;
  * <p>State: the position of its random stream (24 bytes). Rounding takes one 16-bit uniform per value, four per
  * 64-bit draw, unbiased to {@code 2^-16} of a step ({@link Uniform16}).
  */
-public final class Smaq extends RandomizedCompressor {
+public final class Smaq extends RandomizedCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "smaq";
     /** The {@code outliers} choices: escapes beyond the 8-bit code's reach, or the paper's clamp at 2.5. */
     static final List<String> OUTLIERS = List.of("escape", "clamp");
 
     /** The header's bits: μ, σ and the escape width {@code W}. */
-    static final int HEADER = 72;
+    static final int HEADER = SmaqFormat.HEADER_BITS;
     private static final int MAIN_SCALE = 15;
     private static final int OUTLIER_SCALE = 42;
     /** The largest outlier magnitude a plain 8-bit code holds; above it an escape follows (code 63). */
@@ -109,7 +112,8 @@ public final class Smaq extends RandomizedCompressor {
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
         statistics(gradient, offset, length);
-        boolean usable = std > 0f && Float.isFinite(std);
+        // a σ so small that 1/σ overflows is as unusable as a zero one (its z would all be infinite)
+        boolean usable = std > 0f && Float.isFinite(std) && Float.isFinite(1f / std);
         float m = usable ? mean : 0f;
         float inverse = usable ? 1f / std : 0f;
         int limit = usable ? Float.floatToRawIntBits(std) : Integer.MAX_VALUE;
@@ -126,8 +130,9 @@ public final class Smaq extends RandomizedCompressor {
         escapeWidth = w;
         long bits = HEADER + 6L * length + 2L * (outliers[0] + outliers[1]) + (long) w * (escapes[0] + escapes[1]);
         Payload p = payload(bits, HEADER, length);
-        LittleEndian.putFloat(p.bytes(), 0, mean);
-        LittleEndian.putFloat(p.bytes(), 4, std);
+        // a NaN statistic as the canonical NaN: which NaN a chain of additions carries is the processor's
+        LittleEndian.putInt(p.bytes(), 0, Float.floatToIntBits(mean));
+        LittleEndian.putInt(p.bytes(), 4, Float.floatToIntBits(std));
         p.bytes()[8] = (byte) w;
         long counter = rng.counter();
         rng.seek(counter + Uniform16.draws(length));
@@ -140,6 +145,23 @@ public final class Smaq extends RandomizedCompressor {
                 part == 0 ? HEADER : secondStart, to == length ? bits : secondStart, part, counter, m, inverse, limit,
                 escapeLimit, w));
         return p;
+    }
+
+    /**
+     * The device's encode ({@link SmaqFormat}): the step's uniforms from the stream's position on, as {@link #encode}
+     * takes them; the payload's size is the device's to tell. Sampled statistics ({@code num_samples > 0}) draw their
+     * sample one draw at a time before the uniforms, so that configuration encodes on the host.
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        if (numSamples > 0) {
+            return Optional.empty();
+        }
+        long first = rng.counter();
+        rng.seek(first + Uniform16.draws(length));
+        SmaqFormat format = new SmaqFormat(clamp, length);
+        return Optional.of(new DevicePlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first,
+                HEADER + 6L * length, HEADER));
     }
 
     /**

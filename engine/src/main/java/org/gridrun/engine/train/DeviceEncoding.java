@@ -130,6 +130,7 @@ final class DeviceEncoding {
             source = residuals[w].correct(feedback, source);
         }
         codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
+        plan = plan.withPayloadBits(codec.payloadBits(w, plan.format(), plan.payloadBits()));
         if (feedback != null) {
             residuals[w].update(feedback, w, plan);
         }

@@ -172,6 +172,28 @@ class SmaqTest {
         assertArrayEquals(g, out);
     }
 
+    /**
+     * Subnormal values whose σ is too small to invert (1/σ overflows) encode as a zero σ does, every value as its
+     * mean, 6 bits each: an infinite inverse once made every value past the escape limit of 0 an escape that the
+     * counts did not size.
+     */
+    @Test
+    void aDeviationTooSmallToInvertEncodesEveryValueAsTheMean() {
+        float[] g = new float[101];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = Float.MIN_VALUE * (i % 21 - 10);
+        }
+        Compressor c = smaq(1);
+        Payload p = c.encode(g, 0, g.length);
+        assertEquals(Smaq.HEADER + 6L * g.length, p.bits());
+        float[] out = new float[g.length];
+        c.decode(p, out, 0);
+        float mean = LittleEndian.getFloat(p.bytes(), 0);
+        for (float v : out) {
+            assertEquals(mean, v, 0f, "±0 alike");
+        }
+    }
+
     @Test
     void badParametersFail() {
         assertEquals("num_samples must be in [0, 2147483647], found -3", assertThrows(ConfigException.class,

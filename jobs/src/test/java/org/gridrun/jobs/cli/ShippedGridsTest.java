@@ -73,7 +73,7 @@ class ShippedGridsTest {
         assertTrue(onCuda(text, "threshold").contains("on the host"), text);
         // PowerSGD runs its whole step on the GPU, no codec
         assertTrue(onCuda(text, "powersgd").contains("runs its whole step on the GPU"), text);
-        for (String method : List.of("fp16", "bf16", "fp8", "signsgd", "efsignsgd")) {
+        for (String method : List.of("fp16", "bf16", "fp8", "signsgd", "efsignsgd", "smaq")) {
             assertTrue(onCuda(text, method).contains("encodes on the GPU with these defaults"), method + ": " + text);
         }
         // a momentum between steps stays on the host

@@ -34,6 +34,11 @@ final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
     }
 
     @Override
+    public long payloadBits(int slot, DeviceFormat format, long planned) {
+        return familyOf(format).payloadBits(slot, format, planned);
+    }
+
+    @Override
     public void download(int slot, DeviceFormat format, byte[] out) {
         if (out.length < format.payloadBytes()) {
             throw new IllegalArgumentException("a payload of " + format.payloadBytes() + " bytes into "

@@ -14,6 +14,11 @@ interface FormatCodec<F extends DeviceFormat> extends AutoCloseable {
     /** Encodes the {@code format.length()} floats at {@code gradient} into {@code slot}'s payload. */
     void encode(int slot, long gradient, F format, long key, long firstDraw);
 
+    /** The bits of {@code slot}'s payload as its last encode wrote it ({@code DeviceCodec.payloadBits}). */
+    default long payloadBits(int slot, F format, long planned) {
+        return planned;
+    }
+
     /** Copies {@code slot}'s payload to {@code out}. */
     void download(int slot, F format, byte[] out);
 

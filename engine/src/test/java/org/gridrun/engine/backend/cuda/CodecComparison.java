@@ -75,6 +75,8 @@ final class CodecComparison {
                     SimulatedCollective.addToMean(decoded, w, workers, expectedMean);
                     plans[w] = ((DeviceEncodable) device[w]).planDeviceEncode(length).orElseThrow();
                     codec.encode(w, gradientTensor, plans[w].format(), plans[w].key(), plans[w].firstDraw());
+                    plans[w] = plans[w].withPayloadBits(codec.payloadBits(w, plans[w].format(),
+                            plans[w].payloadBits()));
                     Payload actual = plans[w].payload();
                     codec.download(w, plans[w].format(), actual.bytes());
                     assertEquals(expected.bits(), actual.bits(), what);
@@ -96,6 +98,20 @@ final class CodecComparison {
             gpu.free(mean);
         }
         return compared;
+    }
+
+    /**
+     * Sets forty values of {@code g} from a third of it on to ±0 alternately, and forty from its middle on to
+     * subnormals of both signs (and zero), as far as {@code g} reaches.
+     */
+    static void zerosAndSubnormals(float[] g) {
+        int n = g.length;
+        for (int i = n / 3; i < Math.min(n, n / 3 + 40); i++) {
+            g[i] = i % 2 == 0 ? -0f : 0f;
+        }
+        for (int i = n / 2; i < Math.min(n, n / 2 + 40); i++) {
+            g[i] = Float.MIN_VALUE * (i % 5 - 2);
+        }
     }
 
     /** The bits of {@code values}, every NaN as the canonical one. */

@@ -67,12 +67,7 @@ class CudaSignCodecTest {
         for (int i = 0; i < n; i++) {
             g[i] = (float) rng.nextGaussian() * Math.scalb(1f, rng.nextInt(60) - 30);
         }
-        for (int i = n / 3; i < Math.min(n, n / 3 + 40); i++) {
-            g[i] = i % 2 == 0 ? -0f : 0f;
-        }
-        for (int i = n / 2; i < Math.min(n, n / 2 + 40); i++) {
-            g[i] = Float.MIN_VALUE * (i % 5 - 2);
-        }
+        CodecComparison.zerosAndSubnormals(g);
         switch (kind) {
             case 1 -> g[n - 1] = Float.NaN;
             case 2 -> g[n / 4] = -Float.POSITIVE_INFINITY;

@@ -116,6 +116,16 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
+    void smaqEncodedOnTheDeviceTrainsAsEncodedOnTheHost(GpuTarget target) {
+        // payloads whose size the device tells after the encode, with escapes or the paper's clamp; with error
+        // feedback the residual takes the device's decode of the worker's own payload
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "smaq"),
+                Map.of("method", "smaq", "outliers", "clamp"),
+                Map.of("method", "smaq", "error_feedback", true, "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
     void errorFeedbackOnTheDeviceTrainsAsOnTheHost(GpuTarget target) {
         // the residual stays on the device; the variance measurements (every 5 steps) and the checkpoint at step 6
         // read it on the host (fetched); alq refits its levels from sampled gradients, not the corrected ones

@@ -1,0 +1,114 @@
+package org.gridrun.engine.backend.cuda;
+
+import org.gridrun.engine.backend.SmaqFormat;
+
+/**
+ * SmaQ's payloads on the GPU ({@code smaq.cu}), byte for byte what the CPU encoder writes for the same draws
+ * ({@code Smaq.planDeviceEncode}), and decoded from there into the workers' mean as the host collective does, to the
+ * bit.
+ *
+ * <p>Records have 6, 8 or {@code 8 + W} bits, so the encode finds each value's bit offset before it packs: the
+ * moments in the host's chains of double additions (one block), per-tile counts of outliers and escapes, a one-block
+ * scan of the tiles' counts (which also gives {@code W} and the payload's bits), each value's record and offset (a
+ * block scan within its tile), and a pack of one 32-bit word a thread that gathers the records overlapping it. No
+ * atomics. The payload's bit count is downloaded after the encode ({@link #payloadBits}, 8 bytes).
+ *
+ * <p>Each slot (a worker) keeps its payload, its values' offsets (which its decode reads records at) and its bit
+ * count ({@link WorkerSlots}); the statistics, tile counts and records are shared, as slots encode one at a time on
+ * the one stream.
+ */
+final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
+    /** Threads per block ({@code GR_SMAQ_THREADS}). */
+    private static final int THREADS = 256;
+    /** The most tiles a gradient is cut into (one block scans their counts). */
+    private static final int TILES = 1024;
+    /** The ints of the parameters the kernels pass on ({@code GR_P_*}). */
+    private static final int PARAMETERS = 8;
+    /** Where the moments split the values, as the host's {@code Halves.middle(length, Chunks.ALIGN)}. */
+    private static final int ALIGN = 64;
+
+    private final Gpu gpu;
+    /** Per worker: the payload, its values' bit offsets and its bit count. */
+    private final WorkerSlots<Upload> payloads;
+    private final WorkerSlots<Upload> offsets;
+    private final WorkerSlots<Upload> bitCounts;
+    private final Upload parameters;
+    private final Upload tiles;
+    private final Upload codes;
+
+    CudaSmaqCodec(Gpu gpu) {
+        this.gpu = gpu;
+        payloads = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
+        offsets = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
+        bitCounts = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
+        parameters = new Upload(gpu);
+        tiles = new Upload(gpu);
+        codes = new Upload(gpu);
+    }
+
+    @Override
+    public Class<SmaqFormat> formats() {
+        return SmaqFormat.class;
+    }
+
+    @Override
+    public void encode(int slot, long gradient, SmaqFormat format, long key, long firstDraw) {
+        long n = format.length();
+        int clamp = format.clamp() ? 1 : 0;
+        long words = Launches.ceilDiv(format.mostBits(), 32);
+        long payload = payloads.get(slot).reserve(4 * words);
+        long offset = offsets.get(slot).reserve(8 * Math.max(1, n));
+        long bits = bitCounts.get(slot).reserve(8);
+        long p = parameters.reserve(4 * PARAMETERS);
+        long code = codes.reserve(4 * Math.max(1, n));
+        int chunk = Math.max(1, Launches.ceilDiv(n, (long) TILES * THREADS));
+        int tileCount = Math.max(1, Launches.ceilDiv(n, (long) THREADS * chunk));
+        long tile = tiles.reserve(12L * tileCount);
+        long mid = n / 2 / ALIGN * ALIGN;
+        gpu.launch("gr_smaq_moments", 1, 1, 1, 32, 1, 1, KernelArgs.of().address(gradient).i64(n).i64(mid).i32(clamp)
+                .address(p));
+        gpu.launch("gr_smaq_tile_counts", tileCount, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
+                .i32(chunk).address(p).address(tile));
+        gpu.launch("gr_smaq_offsets", 1, 1, 1, THREADS, 1, 1, KernelArgs.of().address(tile).i32(tileCount).i64(n)
+                .i32(clamp).address(p).address(bits));
+        gpu.launch("gr_smaq_records", tileCount, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
+                .i32(chunk).i32(clamp).address(p).address(tile).i64(key).i64(firstDraw).address(code)
+                .address(offset));
+        Launches.linear(gpu, "gr_smaq_pack", words, KernelArgs.of().address(code).address(offset).i64(n).address(p)
+                .address(bits).address(payload).i64(words));
+    }
+
+    /** Downloads the bit count the encode of {@code slot} left on the device. */
+    @Override
+    public long payloadBits(int slot, SmaqFormat format, long planned) {
+        byte[] b = new byte[8];
+        gpu.downloadBytes(bitCounts.get(slot).address(), b, 8);
+        long bits = 0;
+        for (int i = 7; i >= 0; i--) {
+            bits = bits << 8 | (b[i] & 0xFF);
+        }
+        return bits;
+    }
+
+    @Override
+    public void download(int slot, SmaqFormat format, byte[] out) {
+        gpu.downloadBytes(payloads.get(slot).address(), out, (int) Math.min(out.length, (format.mostBits() + 7) / 8));
+    }
+
+    @Override
+    public void decodeIntoMean(int slot, SmaqFormat format, int worker, int workers, long mean) {
+        Launches.linear(gpu, "gr_smaq_decode_mean", format.length(), KernelArgs.of()
+                .address(payloads.get(slot).address()).address(offsets.get(slot).address()).i64(format.length())
+                .i32(worker).i32(workers).f32(1f / workers).address(mean));
+    }
+
+    @Override
+    public void close() {
+        payloads.freeAll();
+        offsets.freeAll();
+        bitCounts.freeAll();
+        parameters.free();
+        tiles.free();
+        codes.free();
+    }
+}
