@@ -123,8 +123,7 @@ final class StepGraph implements Gpu {
         if (ended == Mode.RECORD) {
             build();
         } else if (ended == Mode.REPLAY) {
-            if (!departed && next == recorded.size()) {
-                graph.launch();
+            if (!departed && next == recorded.size() && launchGraph()) {
                 inFlight = true;
                 replays++;
                 misses = 0;
@@ -156,6 +155,33 @@ final class StepGraph implements Gpu {
     /** How many steps were launched as one graph. */
     long replays() {
         return replays;
+    }
+
+    /**
+     * Launches the replayed graph; false, with graphs turned off, where the device refuses (the step's operations then
+     * run as usual).
+     */
+    private boolean launchGraph() {
+        try {
+            graph.launch();
+            return true;
+        } catch (RuntimeException e) {
+            disable("the device could not launch the step's graph: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Changes the next kernel node's arguments; where the device refuses, turns graphs off and departs. */
+    private boolean changeArgs(String kernel, int[] dims, KernelArgs args) {
+        try {
+            graph.setArgs(next, kernel, dims, args);
+            return true;
+        } catch (RuntimeException e) {
+            departure = "operation " + next + ": the device could not change its arguments";
+            disable("the device could not change a kernel's arguments in the step's graph: " + e.getMessage());
+            depart();
+            return false;
+        }
     }
 
     private void build() {
@@ -330,12 +356,11 @@ final class StepGraph implements Gpu {
         int[] dims = {gridX, gridY, gridZ, blockX, blockY, blockZ};
         if (replays(Kind.LAUNCH, kernel, dims, 0, 0, 0, 0)) {
             Op op = recorded.get(next);
-            if (!op.args.sameAs(args)) {
-                graph.setArgs(next, kernel, dims, args);
+            if (op.args.sameAs(args) || changeArgs(kernel, dims, args)) {
                 op.args = args;
+                next++;
+                return;
             }
-            next++;
-            return;
         }
         device.launch(kernel, gridX, gridY, gridZ, blockX, blockY, blockZ, args);
         record(Kind.LAUNCH, kernel, dims, args, 0, 0, 0, 0);

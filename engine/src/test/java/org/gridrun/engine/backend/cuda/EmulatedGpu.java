@@ -142,10 +142,13 @@ final class EmulatedGpu implements Gpu {
         nLaunch(device, id, dims, count, kinds, slots);
     }
 
+    /** Whether the graphs of this GPU fail to launch, as a driver might refuse one; for tests. */
+    boolean refuseGraphLaunches;
+
     @Override
     public DeviceGraph newGraph() {
         device();
-        return new EmulatedGraph(this);
+        return new EmulatedGraph(this, refuseGraphLaunches);
     }
 
     @Override

@@ -10,14 +10,17 @@ import java.util.List;
  */
 final class EmulatedGraph implements DeviceGraph {
     private final Gpu gpu;
+    private final boolean refusesLaunches;
     private final List<Runnable> nodes = new ArrayList<>();
     private final List<byte[]> staged = new ArrayList<>();
     private final List<Long> targets = new ArrayList<>();
     private boolean instantiated;
     private int launches;
 
-    EmulatedGraph(Gpu gpu) {
+    /** A graph on {@code gpu}; with {@code refusesLaunches} every launch fails, as a driver might refuse one. */
+    EmulatedGraph(Gpu gpu, boolean refusesLaunches) {
         this.gpu = gpu;
+        this.refusesLaunches = refusesLaunches;
     }
 
     private void append(Runnable node, byte[] host, long target) {
@@ -89,6 +92,9 @@ final class EmulatedGraph implements DeviceGraph {
     @Override
     public void launch() {
         requireInstantiated();
+        if (refusesLaunches) {
+            throw new IllegalStateException("CUDA_ERROR_NOT_SUPPORTED (emulated)");
+        }
         launches++;
         for (Runnable node : nodes) {
             node.run();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.backend.Tensor;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -103,6 +104,33 @@ class StepGraphTest {
                 assertEquals(2f * (s + 1), seen[N - 1], "step " + s);
             }
             assertEquals(0, cuda.graphReplays());
+        }
+    }
+
+    @Test
+    void aGraphTheDeviceRefusesToLaunchTurnsGraphsOffAndTheStepRunsAsUsual() {
+        Gpu gpu = GpuTarget.EMULATOR.open();
+        ((EmulatedGpu) gpu).refuseGraphLaunches = true;
+        try (CudaBackend cuda = new CudaBackend(gpu); Backend cpu = new CpuBackend()) {
+            Tensor[] xs = {cuda.allocate(1, N), cpu.allocate(1, N)};
+            Tensor[] ys = {cuda.allocate(1, N), cpu.allocate(1, N)};
+            Backend[] backends = {cuda, cpu};
+            float[] host = new float[N];
+            float[][] out = new float[2][N];
+            for (int s = 0; s < 4; s++) {
+                java.util.Arrays.fill(host, s + 0.5f);
+                for (int b = 0; b < 2; b++) {
+                    if (s == 0) {
+                        backends[b].fill(ys[b], 1f);
+                    }
+                    step(backends[b], host, xs[b], ys[b], 0.5f * (s + 1), false);
+                    backends[b].download(ys[b], out[b], 0);
+                }
+                assertArrayEquals(out[1], out[0], "step " + s);
+            }
+            assertEquals(0, cuda.graphReplays());
+            assertNotNull(cuda.graphsOffBecause());
+            assertTrue(cuda.graphsOffBecause().contains("NOT_SUPPORTED"), cuda.graphsOffBecause());
         }
     }
 }
