@@ -4,7 +4,7 @@
 // The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
 // level index per value, least significant bit first, no padding. Two kernels:
 //   - gr_level_norms: one block per bucket, the CPU's order of additions (128 interleaved double chains and a fixed
-//     tree; Moments.chainSquares) or the largest sign-cleared bit pattern;
+//     tree; ChainSums.chains) or the largest sign-cleared bit pattern;
 //   - gr_level_uniform_codes (uniform levels, rounded arithmetically) and gr_level_search_codes (any levels, through
 //     LevelSearch's cell tables): one thread per 32-bit word of the codes, which computes the (at most 32) codes
 //     that touch its word; a code that straddles two words is computed by both threads, alike. No thread writes
@@ -89,14 +89,14 @@ __device__ __forceinline__ float gr_clip_bound(const float* g, int from, int to,
     return (float) __dmul_rn(clipSigmas, sqrt(squares / (double) (to - from)));
 }
 
-// The chains of Moments.chainSquares, one thread each: a block sums one bucket.
+// The chains of ChainSums.chains, one thread each: a block sums one bucket.
 #define GR_CHAINS 128
 
 // norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (+∞ without clipping; the
 // kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the L2 norm (linf = 0)
 // or the largest magnitude (LevelQuantizer.Norm.of). One block of GR_CHAINS threads per bucket:
 //   - unclipped L2: thread j sums the squares of values from + j, from + j + 128, … in order, then the chains meet
-//     in Moments.chainSquares' tree (chain j takes chain j + h for h = 64, …, 1), in shared memory;
+//     in ChainSums.chains' tree (chain j takes chain j + h for h = 64, …, 1), in shared memory;
 //   - unclipped L∞: the largest sign-cleared bit pattern, a maximum whose order does not matter, in the same tree;
 //   - clipped (a finite bound): thread 0 computes the bound (two passes) and the norm of the clamped values in the
 //     host's one chain; the other threads wait.

@@ -3,22 +3,18 @@
 //
 // The payload is, when scaled, the scale s = (float) (Σ|v_i| / n) as float32 (the GPU is little-endian, as the wire
 // format), then one sign bit per value (1 for negative; zero, positive and NaN give 0), least significant bit first.
-// The scale follows the host's one chain of double additions in index order, so one thread computes it; the bits are
+// The scale's sum of magnitudes follows the host's chunked chains (ChainSums, chains.cu); the bits are
 // one thread per 32-bit word (the scale is one word, so the bits start on a word), no thread writing another's word.
 #include "gridrun.cuh"
 
-// The scale of the n floats of g (SignSgd.meanAbs) into scale[0]: (float) (Σ (double) |g_i| / n) in index order, 0
-// for n = 0, a NaN one as the one canonical NaN, as the host writes it (which NaN a chain of additions carries is the
-// processor's).
-extern "C" __global__ void gr_sign_scale(const float* g, long long n, float* scale) {
+// The scale of n floats whose magnitudes sum to sum[0] (SignSgd.meanAbs; the sum in ChainSums' order, chains.cu)
+// into scale[0]: (float) (sum / n), 0 for n = 0, a NaN one as the one canonical NaN, as the host writes it (which NaN
+// a chain of additions carries is the processor's). One thread.
+extern "C" __global__ void gr_sign_scale(const double* sum, long long n, float* scale) {
     if (blockIdx.x != 0 || threadIdx.x != 0) {
         return;
     }
-    double sum = 0;
-    for (long long i = 0; i < n; i++) {
-        sum = __dadd_rn(sum, (double) fabsf(g[i]));
-    }
-    float s = n == 0 ? 0.0f : (float) (sum / (double) n);
+    float s = n == 0 ? 0.0f : (float) (sum[0] / (double) n);
     scale[0] = s != s ? __uint_as_float(0x7FC00000u) : s;
 }
 

@@ -4,9 +4,8 @@
 // The payload is μ and σ as float32 (a NaN as the canonical one), the escape width W in 8 bits, then one record per
 // value, least significant bit first: 6 bits within one deviation, 8 for an outlier, 8 + W for an escape. A record's
 // width depends on its value, so the encode is five kernels, none with atomics:
-//   gr_smaq_moments   one block: the sums and sums of squares in the host's twelve chains of double additions (two
-//                     halves split at Halves.middle, each four chains of squares and two of pair sums, Moments), one
-//                     chain a thread, combined by thread 0 in the host's order; μ, σ and the derived limits;
+//   gr_smaq_moments   one thread: μ, σ and the derived limits from the sum and the sum of squares, which
+//                     chains.cu adds in the host's order (ChainSums: chunks of 128 chains and a tree);
 //   gr_smaq_tile_counts  per tile (a block of contiguous thread chunks): its outliers, escapes and largest |x − μ|;
 //   gr_smaq_offsets   one block: the tiles' counts scanned into offsets, W and the payload's bit count;
 //   gr_smaq_records   per tile again: a block scan of the threads' counts gives each value's bit offset,
@@ -92,28 +91,6 @@ __device__ __forceinline__ unsigned gr_header_bits(float v) {
     return v != v ? 0x7FC00000u : __float_as_uint(v);
 }
 
-// One of the host's chains over [from, to) (Moments.squares): chain 0 to 3 the squares of the values at 4i + chain
-// (chain 0 also the tail), chain 4 the pair sums a + b, chain 5 c + d (chain 4 also the tail).
-__device__ double gr_smaq_chain(const float* g, long long from, long long to, int chain) {
-    double acc = 0;
-    long long i = from;
-    for (; i + 3 < to; i += 4) {
-        if (chain < 4) {
-            double a = (double) g[i + chain];
-            acc = __dadd_rn(acc, __dmul_rn(a, a));
-        } else {
-            long long at = i + 2 * (chain - 4);
-            acc = __dadd_rn(acc, __dadd_rn((double) g[at], (double) g[at + 1]));
-        }
-    }
-    if (chain == 0 || chain == 4) {
-        for (; i < to; i++) {
-            double a = (double) g[i];
-            acc = __dadd_rn(acc, chain == 0 ? __dmul_rn(a, a) : a);
-        }
-    }
-    return acc;
-}
 
 // Smaq.escapeLimit: the bits of the largest |d| whose far is at most 62.
 __device__ int gr_smaq_escape_limit(float inverse, float range) {
@@ -127,28 +104,14 @@ __device__ int gr_smaq_escape_limit(float inverse, float range) {
     return __float_as_int(e);
 }
 
-// Smaq.statistics (all values) and the limits of Smaq.encode, into p (GR_P_*): one block of at least 12 threads;
-// thread 6·part + chain sums chain `chain` of part `part` ([0, mid) or [mid, n)), thread 0 combines them as the host
-// does: sum = (s0 + s1) + (s0' + s1'), squares = (q0 + q1 + q2 + q3) + (the same of part 1).
-extern "C" __global__ void gr_smaq_moments(const float* g, long long n, long long mid, int clamp, int* p) {
-    __shared__ double chains[12];
-    int t = threadIdx.x;
-    if (t < 12) {
-        int part = t / 6;
-        chains[t] = gr_smaq_chain(g, part == 0 ? 0 : mid, part == 0 ? mid : n, t % 6);
-    }
-    __syncthreads();
-    if (t != 0) {
+// Smaq.statistics (all values) and the limits of Smaq.encode, into p (GR_P_*), from sums[0] the values' sum and
+// sums[1] their squares' (ChainSums' order, chains.cu). One thread.
+extern "C" __global__ void gr_smaq_moments(const double* sums, long long n, int clamp, int* p) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) {
         return;
     }
-    double sums[4];
-    for (int part = 0; part < 2; part++) {
-        const double* c = chains + 6 * part;
-        sums[2 * part] = __dadd_rn(c[4], c[5]);
-        sums[2 * part + 1] = __dadd_rn(__dadd_rn(__dadd_rn(c[0], c[1]), c[2]), c[3]);
-    }
-    double sum = __dadd_rn(sums[0], sums[2]);
-    double squares = __dadd_rn(sums[1], sums[3]);
+    double sum = sums[0];
+    double squares = sums[1];
     double m = n == 0 ? 0.0 : sum / (double) n;
     double variance = n == 0 ? 0.0 : __dsub_rn(squares / (double) n, __dmul_rn(m, m));
     variance = variance != variance ? variance : variance > 0.0 ? variance : 0.0;

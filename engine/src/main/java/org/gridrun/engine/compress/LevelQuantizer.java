@@ -69,7 +69,7 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
         }
 
         private static float l2(float[] g, int start, int end) {
-            return (float) Math.sqrt(Moments.chainSquares(g, start, end));
+            return (float) Math.sqrt(ChainSums.chains(g, start, end, ChainSums.Term.SQUARE));
         }
 
         /**

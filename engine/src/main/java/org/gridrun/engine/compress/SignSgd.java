@@ -143,10 +143,7 @@ public final class SignSgd extends BaseCompressor implements DeviceEncodable, Re
     }
 
     private static float meanAbs(float[] v, int length) {
-        double sum = 0;
-        for (int i = 0; i < length; i++) {
-            sum += Math.abs(v[i]);
-        }
+        double sum = ChainSums.of(v, 0, length, ChainSums.Term.ABS);
         float scale = length == 0 ? 0f : (float) (sum / length);
         // which NaN a chain of additions carries is the processor's: the wire holds the canonical one
         return Float.isNaN(scale) ? Float.NaN : scale;

@@ -74,7 +74,7 @@ public final class Smaq extends RandomizedCompressor implements DeviceEncodable 
     private final int[] farthest = new int[2];
     /** Per part, what {@link VectorMoments#outliers} counted: outliers, escapes, largest magnitude bits. */
     private final int[][] scanned = new int[2][3];
-    private final double[] sums = new double[4];
+    private final double[] sums = new double[2];
     private float mean;
     private float std;
     /** The latest payload, its escape width, and where its second half starts (value and bit). */
@@ -329,21 +329,21 @@ public final class Smaq extends RandomizedCompressor implements DeviceEncodable 
             }
         } else {
             count = length;
-            int mid = Halves.middle(length, Chunks.ALIGN);
-            java.util.Arrays.fill(sums, 0);
-            Halves.run(mid, length, Halves.worthIt(length), (part, from, to) -> sums(g, offset + from, offset + to,
-                    part));
-            sum = sums[0] + sums[2];
-            squares = sums[1] + sums[3];
+            // the plain sum on one thread, the squares on the other, each in ChainSums' order (the GPU's too)
+            Runnable plain = () -> sums[0] = ChainSums.of(g, offset, offset + length, ChainSums.Term.PLAIN);
+            Runnable squared = () -> sums[1] = ChainSums.of(g, offset, offset + length, ChainSums.Term.SQUARE);
+            if (Halves.worthIt(length)) {
+                Halves.run(squared, plain);
+            } else {
+                plain.run();
+                squared.run();
+            }
+            sum = sums[0];
+            squares = sums[1];
         }
         double m = count == 0 ? 0 : sum / count;
         mean = (float) m;
         std = (float) Math.sqrt(count == 0 ? 0 : Math.max(squares / count - m * m, 0));
-    }
-
-    /** The sum and sum of squares of {@code g[from … to)} into {@code sums[2·part …]}. */
-    private void sums(float[] g, int from, int to, int part) {
-        sums[2 * part + 1] = Moments.squares(g, from, to, sums, 2 * part);
     }
 
     @Override

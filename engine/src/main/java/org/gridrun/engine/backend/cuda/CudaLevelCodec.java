@@ -18,7 +18,7 @@ import org.gridrun.engine.backend.LevelSearchTable;
  * again. {@link #close()} frees everything.
  */
 final class CudaLevelCodec implements FormatCodec<LevelFormat> {
-    /** Threads of {@code gr_level_norms}' block, one per chain of {@code Moments.chainSquares}; a block per bucket. */
+    /** Threads of {@code gr_level_norms}' block, one per chain of {@code ChainSums.chains}; a block per bucket. */
     private static final int NORM_THREADS = 128;
 
     private final Gpu gpu;

@@ -3,14 +3,20 @@ package org.gridrun.engine.backend.cuda;
 import org.gridrun.engine.backend.SignFormat;
 
 /**
- * signSGD's payloads on the GPU ({@code sign.cu}): the scale (one thread, the host's chain of additions) and the sign
- * bits (one thread per 32-bit word) written into each worker's payload buffer, byte for byte what the CPU encoder
- * writes ({@code SignSgd.planDeviceEncode}), and decoded from there into the workers' mean as the host collective
- * does, to the bit.
+ * signSGD's payloads on the GPU ({@code sign.cu}): the scale (its sum of magnitudes in the host's chunked chains,
+ * {@link CudaChainSums}) and the sign bits (one thread per 32-bit word) written into each worker's payload buffer,
+ * byte for byte what the CPU encoder writes ({@code SignSgd.planDeviceEncode}), and decoded from there into the
+ * workers' mean as the host collective does, to the bit.
  */
 final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
+    private final CudaChainSums sums;
+    /** The sum of magnitudes the scale divides, one double. */
+    private final Upload sum;
+
     CudaSignCodec(Gpu gpu) {
         super(gpu, SignFormat.class);
+        this.sums = new CudaChainSums(gpu);
+        this.sum = new Upload(gpu);
     }
 
     @Override
@@ -19,7 +25,9 @@ final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
         long words = Launches.ceilDiv(n, 32);
         long payload = reserve(slot, 4 * ((format.scaled() ? 1 : 0) + words));
         if (format.scaled()) {
-            gpu.launch("gr_sign_scale", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(gradient).i64(n).address(payload));
+            long total = sum.reserve(8);
+            sums.sum(gradient, n, CudaChainSums.Term.ABS, total);
+            gpu.launch("gr_sign_scale", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(total).i64(n).address(payload));
         }
         if (words > 0) {
             Launches.linear(gpu, "gr_sign_bits", words, KernelArgs.of().address(gradient).i64(n)
@@ -32,5 +40,12 @@ final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
         Launches.linear(gpu, "gr_sign_decode_mean", format.length(), KernelArgs.of().address(payload(slot))
                 .i64(format.length()).i32(format.scaled() ? 1 : 0).i32(worker).i32(workers).f32(1f / workers)
                 .address(mean));
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        sums.close();
+        sum.free();
     }
 }

@@ -8,7 +8,7 @@ import org.gridrun.engine.backend.SmaqFormat;
  * bit.
  *
  * <p>Records have 6, 8 or {@code 8 + W} bits, so the encode finds each value's bit offset before it packs: the
- * moments in the host's chains of double additions (one block), per-tile counts of outliers and escapes, a one-block
+ * moments (their sums in the host's chunked chains, {@link CudaChainSums}), per-tile counts of outliers and escapes, a one-block
  * scan of the tiles' counts (which also gives {@code W} and the payload's bits), each value's record and offset (a
  * block scan within its tile), and a pack of one 32-bit word a thread that gathers the records overlapping it. No
  * atomics. The payload's bit count is downloaded after the encode ({@link #payloadBits}, 8 bytes).
@@ -24,8 +24,6 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
     private static final int TILES = 1024;
     /** The ints of the parameters the kernels pass on ({@code GR_P_*}). */
     private static final int PARAMETERS = 8;
-    /** Where the moments split the values, as the host's {@code Halves.middle(length, Chunks.ALIGN)}. */
-    private static final int ALIGN = 64;
 
     private final Gpu gpu;
     /** Per worker: the payload, its values' bit offsets and its bit count. */
@@ -35,6 +33,9 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
     private final Upload parameters;
     private final Upload tiles;
     private final Upload codes;
+    /** The values' sum and their squares' sum, two doubles, and the sums' launcher. */
+    private final Upload sums;
+    private final CudaChainSums chainSums;
 
     CudaSmaqCodec(Gpu gpu) {
         this.gpu = gpu;
@@ -44,6 +45,8 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
         parameters = new Upload(gpu);
         tiles = new Upload(gpu);
         codes = new Upload(gpu);
+        sums = new Upload(gpu);
+        chainSums = new CudaChainSums(gpu);
     }
 
     @Override
@@ -64,8 +67,10 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
         int chunk = Math.max(1, Launches.ceilDiv(n, (long) TILES * THREADS));
         int tileCount = Math.max(1, Launches.ceilDiv(n, (long) THREADS * chunk));
         long tile = tiles.reserve(12L * tileCount);
-        long mid = n / 2 / ALIGN * ALIGN;
-        gpu.launch("gr_smaq_moments", 1, 1, 1, 32, 1, 1, KernelArgs.of().address(gradient).i64(n).i64(mid).i32(clamp)
+        long moments = sums.reserve(16);
+        chainSums.sum(gradient, n, CudaChainSums.Term.PLAIN, moments);
+        chainSums.sum(gradient, n, CudaChainSums.Term.SQUARE, moments + 8);
+        gpu.launch("gr_smaq_moments", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(moments).i64(n).i32(clamp)
                 .address(p));
         gpu.launch("gr_smaq_tile_counts", tileCount, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
                 .i32(chunk).address(p).address(tile));
@@ -110,5 +115,7 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
         parameters.free();
         tiles.free();
         codes.free();
+        sums.free();
+        chainSums.close();
     }
 }

@@ -47,7 +47,7 @@ abstract class SlotPayloadCodec<F extends DeviceFormat> implements FormatCodec<F
     }
 
     @Override
-    public final void close() {
+    public void close() {
         for (Upload s : slots) {
             s.free();
         }

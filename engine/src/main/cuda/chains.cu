@@ -1,0 +1,62 @@
+// Long sums in double precision in org.gridrun.engine.compress.ChainSums' order, so that the device codecs write the
+// host's bits (signSGD's scale, SmaQ's moments): the values in chunks of 8192 from the start, each chunk one block of
+// 128 threads, thread j adding the term of values j, j + 128, … of its chunk in order, the threads' chains meeting in
+// a fixed tree in shared memory (chain j takes chain j + h for h = 64, …, 1); the chunks' partial sums are summed the
+// same way by the next launch, until one is left. No atomics.
+#include "gridrun.cuh"
+
+#define GR_CHAINS 128
+#define GR_CHUNK 8192
+
+// The term a value adds: 0 the value, 1 its magnitude, 2 its square (exact in double).
+__device__ __forceinline__ double gr_chain_term(double a, int term) {
+    return term == 0 ? a : term == 1 ? fabs(a) : __dmul_rn(a, a);
+}
+
+// Chain j's sum in `sums` (shared, GR_CHAINS doubles) turned into the block's: the tree; every thread must call it.
+__device__ __forceinline__ void gr_chain_tree(double* sums) {
+    int j = threadIdx.x;
+    __syncthreads();
+    for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
+        if (j < h) {
+            sums[j] = __dadd_rn(sums[j], sums[j + h]);
+        }
+        __syncthreads();
+    }
+}
+
+// partials[c] = the sum of the terms of chunk c of the n values of x (one chunk, partials[0], for n <= GR_CHUNK).
+// Blocks of GR_CHAINS threads, a grid-stride loop over the chunks; `sums` is the block's shared GR_CHAINS doubles.
+template <class T>
+__device__ __forceinline__ void gr_chain_level(const T* x, long long n, int term, double* partials, double* sums) {
+    int j = threadIdx.x;
+    long long chunks = n > GR_CHUNK ? (n + GR_CHUNK - 1) / GR_CHUNK : 1;
+    for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
+        long long from = c * GR_CHUNK;
+        long long to = n < from + GR_CHUNK ? n : from + GR_CHUNK;
+        double acc = 0;
+        for (long long i = from + j; i < to; i += GR_CHAINS) {
+            acc = __dadd_rn(acc, gr_chain_term((double) x[i], term));
+        }
+        sums[j] = acc;
+        gr_chain_tree(sums);
+        if (j == 0) {
+            partials[c] = sums[0];
+        }
+        __syncthreads();
+    }
+}
+
+// The first level: the chunks of the n floats of g.
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_chain_partials(const float* g, long long n, int term,
+                                                                         double* partials) {
+    __shared__ double sums[GR_CHAINS];
+    gr_chain_level(g, n, term, partials, sums);
+}
+
+// The next levels: the chunks of the n partial sums of p, added as they are.
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_chain_partials_doubles(const double* p, long long n,
+                                                                                 double* partials) {
+    __shared__ double sums[GR_CHAINS];
+    gr_chain_level(p, n, 0, partials, sums);
+}

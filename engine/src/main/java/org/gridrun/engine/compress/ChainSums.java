@@ -1,0 +1,96 @@
+package org.gridrun.engine.compress;
+
+import java.util.Arrays;
+
+/**
+ * Sums in double precision in an order that a CPU's vectors and a GPU's blocks of threads both follow at full speed,
+ * so that the host and the device codecs write the same bits.
+ *
+ * <p>{@link #chains}: value {@code from + i} adds its term to chain {@code i mod} {@value #CHAINS}, each chain in
+ * increasing order; then the chains meet in a fixed tree (chain {@code j} takes chain {@code j + h} for
+ * {@code h} = 64, 32, …, 1, while {@code j < h}), and chain 0 is the sum. A level quantizer's bucket norm is that of
+ * its bucket (one GPU block a bucket).
+ *
+ * <p>{@link #of}: a long vector is cut into chunks of {@value #CHUNK} values from its start; each chunk's
+ * {@link #chains} is a partial sum, and the partials are summed the same way, chunked again while there are more than
+ * {@value #CHUNK} of them (one GPU block a chunk, each level one launch). signSGD's scale and SmaQ's moments.
+ */
+final class ChainSums {
+    /** Interleaved chains, as many as the GPU block's threads. */
+    static final int CHAINS = 128;
+    /** Values of one partial sum of {@link #of}. */
+    static final int CHUNK = 8192;
+
+    /** What a value adds. */
+    enum Term { PLAIN, ABS, SQUARE }
+
+    private static final ThreadLocal<double[]> CHAIN_SUMS = ThreadLocal.withInitial(() -> new double[CHAINS]);
+    private static final ThreadLocal<double[][]> PARTIALS = ThreadLocal.withInitial(() -> new double[1][0]);
+
+    private ChainSums() {
+    }
+
+    /** The sum of {@code term} of {@code g[from … to)} in the chains' order. */
+    static double chains(float[] g, int from, int to, Term term) {
+        double[] chains = CHAIN_SUMS.get();
+        Arrays.fill(chains, 0);
+        int i = from;
+        if (Vectors.enabled) {
+            i = VectorMoments.chains(g, from, to, term, chains);
+        }
+        for (; i < to; i++) {
+            double a = g[i];
+            chains[(i - from) & (CHAINS - 1)] += switch (term) {
+                case PLAIN -> a;
+                case ABS -> Math.abs(a);
+                case SQUARE -> a * a;
+            };
+        }
+        return tree(chains);
+    }
+
+    /** The sum of {@code term} of {@code g[from … to)}, chunked (see the class comment). */
+    static double of(float[] g, int from, int to, Term term) {
+        int n = to - from;
+        if (n <= CHUNK) {
+            return chains(g, from, to, term);
+        }
+        int count = (n + CHUNK - 1) / CHUNK;
+        double[][] holder = PARTIALS.get();
+        if (holder[0].length < count) {
+            holder[0] = new double[count];
+        }
+        double[] partials = holder[0];
+        for (int c = 0; c < count; c++) {
+            int start = from + c * CHUNK;
+            partials[c] = chains(g, start, Math.min(to, start + CHUNK), term);
+        }
+        while (count > CHUNK) {
+            int next = (count + CHUNK - 1) / CHUNK;
+            for (int c = 0; c < next; c++) {
+                partials[c] = chains(partials, c * CHUNK, Math.min(count, (c + 1) * CHUNK));
+            }
+            count = next;
+        }
+        return chains(partials, 0, count);
+    }
+
+    /** {@link #chains} of doubles {@code p[from … to)}, their plain sum (partials read before they are written). */
+    private static double chains(double[] p, int from, int to) {
+        double[] chains = CHAIN_SUMS.get();
+        Arrays.fill(chains, 0);
+        for (int i = from; i < to; i++) {
+            chains[(i - from) & (CHAINS - 1)] += p[i];
+        }
+        return tree(chains);
+    }
+
+    private static double tree(double[] chains) {
+        for (int h = CHAINS / 2; h > 0; h >>= 1) {
+            for (int j = 0; j < h; j++) {
+                chains[j] += chains[j + h];
+            }
+        }
+        return chains[0];
+    }
+}

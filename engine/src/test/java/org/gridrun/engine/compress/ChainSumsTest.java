@@ -1,0 +1,111 @@
+package org.gridrun.engine.compress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.gridrun.engine.simd.Simd;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ChainSums} adds in exactly the order it documents (and the kernels of {@code quantize.cu}, {@code sign.cu}
+ * and {@code smaq.cu} follow): value {@code from + i} to chain {@code i mod 128}, then the tree of halves; chunks of
+ * 8192 values, their partial sums summed the same way. Values of widely different magnitudes make every order of
+ * additions round differently, so another order would not give the same bits.
+ */
+class ChainSumsTest {
+    @AfterEach
+    void restore() {
+        Vectors.enabled = Simd.enabled();
+    }
+
+    /** The documented order of chains, written out plainly, of the squares of floats or of doubles as they are. */
+    private static double reference(float[] g, int from, int to) {
+        double[] d = new double[to - from];
+        for (int i = from; i < to; i++) {
+            d[i - from] = (double) g[i] * g[i];
+        }
+        return chains(d);
+    }
+
+    private static double chains(double[] d) {
+        double[] chains = new double[128];
+        for (int i = 0; i < d.length; i++) {
+            chains[i % 128] += d[i];
+        }
+        for (int h = 64; h > 0; h /= 2) {
+            for (int j = 0; j < h; j++) {
+                chains[j] = chains[j] + chains[j + h];
+            }
+        }
+        return chains[0];
+    }
+
+    @Test
+    void chainsAddInTheDocumentedOrderOnTheScalarAndVectorPaths() {
+        Random rng = new Random(3);
+        float[] g = new float[5000];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = (float) rng.nextGaussian() * Math.scalb(1f, rng.nextInt(40) - 20);
+        }
+        int differsFromOneChain = 0;
+        for (boolean vectors : new boolean[] {false, true}) {
+            Vectors.enabled = vectors && Simd.enabled();
+            for (int from : new int[] {0, 1, 37}) {
+                for (int length : new int[] {0, 1, 127, 128, 129, 255, 1000, 4963}) {
+                    double expected = reference(g, from, from + length);
+                    assertEquals(Double.doubleToRawLongBits(expected),
+                            Double.doubleToRawLongBits(ChainSums.chains(g, from, from + length, ChainSums.Term.SQUARE)),
+                            "vectors " + Vectors.enabled + " from " + from + " length " + length);
+                    double sequential = 0;
+                    for (int i = from; i < from + length; i++) {
+                        sequential += (double) g[i] * g[i];
+                    }
+                    differsFromOneChain += sequential != expected ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(differsFromOneChain > 4, "the data tell the orders apart only " + differsFromOneChain + " times");
+    }
+
+    /** The chunked order, written out plainly: chunks of 8192 values, then chunks of their partials. */
+    private static double chunked(double[] d) {
+        if (d.length <= 8192) {
+            return chains(d);
+        }
+        double[] partials = new double[(d.length + 8191) / 8192];
+        for (int c = 0; c < partials.length; c++) {
+            partials[c] = chains(java.util.Arrays.copyOfRange(d, c * 8192, Math.min(d.length, (c + 1) * 8192)));
+        }
+        return chunked(partials);
+    }
+
+    @Test
+    void longSumsAddTheirChunksPartialsInTheChainsOrder() {
+        Random rng = new Random(5);
+        float[] g = new float[3 * 8192 + 77];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = (float) rng.nextGaussian() * Math.scalb(1f, rng.nextInt(60) - 30);
+        }
+        for (boolean vectors : new boolean[] {false, true}) {
+            Vectors.enabled = vectors && Simd.enabled();
+            for (int length : new int[] {0, 1, 8192, 8193, 2 * 8192 + 5, g.length - 3}) {
+                for (ChainSums.Term term : ChainSums.Term.values()) {
+                    double[] d = new double[length];
+                    for (int i = 0; i < length; i++) {
+                        double a = g[3 + i];
+                        d[i] = switch (term) {
+                            case PLAIN -> a;
+                            case ABS -> Math.abs(a);
+                            case SQUARE -> a * a;
+                        };
+                    }
+                    assertEquals(Double.doubleToRawLongBits(chunked(d)),
+                            Double.doubleToRawLongBits(ChainSums.of(g, 3, 3 + length, term)),
+                            term + " vectors " + Vectors.enabled + " length " + length);
+                }
+            }
+        }
+    }
+}
