@@ -97,7 +97,8 @@ final class DeviceEncoding {
 
     /**
      * Worker {@code w}'s payload of {@code gradient}, encoded on the device and left there (its bytes are this step's
-     * only after {@link #download}); null, with nothing drawn, where the host must encode.
+     * only after {@link #download}, and a size that depends on the values only after {@link #settleSizes}); null,
+     * with nothing drawn, where the host must encode.
      */
     Payload encode(int w, Compressor compressor, Tensor gradient) {
         if (!(compressor instanceof DeviceEncodable encodable)) {
@@ -130,18 +131,37 @@ final class DeviceEncoding {
             source = residuals[w].correct(feedback, source);
         }
         codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
-        plan = plan.withPayloadBits(codec.payloadBits(w, plan.format(), plan.payloadBits()));
         if (feedback != null) {
             residuals[w].update(feedback, w, plan);
         }
         backend.synchronize();
         plans[w] = plan;
+        return payload(w);
+    }
+
+    /** Worker {@code w}'s payload of its plan's size: the last one while that stays. */
+    private Payload payload(int w) {
+        DevicePlan plan = plans[w];
         Payload last = payloads[w];
         if (last == null || last.bits() != plan.payloadBits() || last.sideBits() != plan.sideBits()
                 || last.elements() != plan.format().length()) {
             payloads[w] = plan.payload();
         }
         return payloads[w];
+    }
+
+    /**
+     * Gives {@code payloads} (this step's, as {@link #encode} returned them) the sizes the device's encodes wrote,
+     * where a format's size depends on the values (smaq): the codec downloads them, so a step that asks runs kernel
+     * by kernel. Others keep their planned sizes, and nothing is downloaded for them.
+     */
+    void settleSizes(Payload[] payloads) {
+        for (int w = 0; w < plans.length; w++) {
+            if (plans[w] != null) {
+                plans[w] = plans[w].withPayloadBits(codec.payloadBits(w, plans[w].format(), plans[w].payloadBits()));
+                payloads[w] = payload(w);
+            }
+        }
     }
 
     /** Whether every worker's payload of this step is on the device. */
@@ -154,8 +174,9 @@ final class DeviceEncoding {
         return true;
     }
 
-    /** Downloads the bytes of every payload this step encoded on the device into {@code payloads}. */
+    /** Downloads the bytes of every payload this step encoded on the device into {@code payloads}, sized first. */
     void download(Payload[] payloads) {
+        settleSizes(payloads);
         for (int w = 0; w < plans.length; w++) {
             if (plans[w] != null) {
                 codec.download(w, plans[w].format(), payloads[w].bytes());

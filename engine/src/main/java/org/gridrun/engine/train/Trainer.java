@@ -385,6 +385,10 @@ public final class Trainer implements AutoCloseable {
         } else if (decodedOnDevice) {
             long t = System.nanoTime();
             deviceEncoding.decodeIntoMean(average);
+            if (step % config.logInterval() == 0 || step == niters) {
+                // the sizes the log records; smaq's depend on the values, a download that only logged steps make
+                deviceEncoding.settleSizes(payloads);
+            }
             collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
         } else {
             if (onDevice) {
