@@ -22,6 +22,10 @@ import java.util.Arrays;
  * order) 2 bits, so the counts, and the value bits {@code 8·K8 + 4·K4 + packed(K2)} (see
  * {@link JointSq#packedBits}), are exactly those planned, never over the budget. Zeros and subnormals below
  * {@code 2^-122} are never sent. No randomness is used.
+ *
+ * <p>The search reads only the tensor's statistics, the bins' counts and {@code ‖c‖∞} (integer counts and a maximum,
+ * the same in any order of the values), and gives its result as {@link Cuts}: {@link #plan} runs on statistics
+ * counted elsewhere, {@link Cuts#assign} gives the widths.
  */
 final class JointSqSearch {
     private static final int SHIFT = 19;
@@ -50,23 +54,76 @@ final class JointSqSearch {
      * value bits, at most {@code budget}.
      */
     long allocate(float[] c, int from, int n, float linf, long budget, byte[] widths) {
-        if (!(linf > 0) || !Float.isFinite(linf)) {
+        if (!sendable(linf)) {
             Arrays.fill(widths, from, from + n, (byte) 0);
             return 0;
         }
-        this.budget = budget;
-        this.linf = linf;
-        int top = bin(linf);
-        Arrays.fill(histogram, 0, top + 1, 0);
+        Arrays.fill(histogram, 0, bin(linf) + 1, 0);
         for (int i = from; i < from + n; i++) {
             histogram[bin(c[i])]++;
         }
-        compact(top);
-        search();
-        return assign(c, from, n, widths);
+        Cuts cuts = plan(histogram, linf, budget);
+        cuts.assign(c, from, n, widths);
+        return cuts.valueBits();
     }
 
-    private static int bin(float v) {
+    /** Whether a tensor whose largest magnitude is {@code linf} sends any value: not when it is 0, NaN or infinite. */
+    static boolean sendable(float linf) {
+        return linf > 0 && Float.isFinite(linf);
+    }
+
+    /**
+     * The search on a tensor's statistics alone: {@code histogram[b]} values of bin {@code b} ({@link #bin}; bins
+     * above {@code bin(linf)} are not read) and the largest magnitude {@code linf}, which must be
+     * {@link #sendable}. What a device that counts the bins needs from the host to give the widths.
+     */
+    Cuts plan(int[] histogram, float linf, long budget) {
+        this.budget = budget;
+        this.linf = linf;
+        compact(histogram, bin(linf));
+        search();
+        int t8 = best8 > 0 ? bins[best8 - 1] : BINS;
+        int t4 = best4 > 0 ? bins[best4 - 1] : BINS;
+        int end = covered(best4, best2);
+        int t2 = end < entries ? bins[end] : 0;
+        long quota = end < entries ? best2 - (long) (p0[end] - p0[best4]) : 0;
+        long k8 = (long) p0[best8];
+        return new Cuts(t8, t4, t2, quota, k8, (long) p0[best4] - k8, best2);
+    }
+
+    /**
+     * An allocation as bin boundaries: bins from {@code t8} up get 8 bits, from {@code t4} 4, above {@code t2} 2, and
+     * the first {@code quota} values of bin {@code t2} in position order 2 bits (never bin 0); {@code k8}, {@code k4}
+     * and {@code k2} values of each width.
+     */
+    record Cuts(int t8, int t4, int t2, long quota, long k8, long k4, long k2) {
+        /** The width of a value of bin {@code b} that is not in bin {@code t2}'s quota. */
+        int width(int b) {
+            return 2 * ((t2 - b) >>> 31) + 2 * ((t4 - 1 - b) >>> 31) + 4 * ((t8 - 1 - b) >>> 31);
+        }
+
+        /** The value bits: {@code 8·k8 + 4·k4 + packed(k2)} (see {@link JointSq#packedBits}). */
+        long valueBits() {
+            return 8 * k8 + 4 * k4 + JointSq.packedBits(k2);
+        }
+
+        /** Gives every value of {@code c[from … from + n)} its width by its bin. */
+        void assign(float[] c, int from, int n, byte[] widths) {
+            long left = quota;
+            for (int i = from; i < from + n; i++) {
+                int b = bin(c[i]);
+                int w = width(b);
+                if (b == t2 && left > 0 && b > 0) {
+                    w = 2;
+                    left--;
+                }
+                widths[i] = (byte) w;
+            }
+        }
+    }
+
+    /** The magnitude bin of {@code v}: its float's exponent and top four mantissa bits, the sign dropped. */
+    static int bin(float v) {
         return (Float.floatToRawIntBits(v) & 0x7FFFFFFF) >>> SHIFT;
     }
 
@@ -74,8 +131,8 @@ final class JointSqSearch {
         return Float.intBitsToFloat(bin << SHIFT);
     }
 
-    /** Lists the non-empty bins from {@code top} down to 1 with their prefix sums. */
-    private void compact(int top) {
+    /** Lists the non-empty bins of {@code histogram} from {@code top} down to 1 with their prefix sums. */
+    private void compact(int[] histogram, int top) {
         int k = 0;
         for (int b = top; b >= 1; b--) {
             int h = histogram[b];
@@ -220,27 +277,5 @@ final class JointSqSearch {
             }
         }
         return lo;
-    }
-
-    /** Gives every value its width by its bin; returns the value bits. */
-    private long assign(float[] c, int from, int n, byte[] widths) {
-        int t8 = best8 > 0 ? bins[best8 - 1] : BINS;
-        int t4 = best4 > 0 ? bins[best4 - 1] : BINS;
-        long k2 = best2;
-        int end = covered(best4, k2);
-        int t2 = end < entries ? bins[end] : 0;
-        long quota = end < entries ? k2 - (long) (p0[end] - p0[best4]) : 0;
-        for (int i = from; i < from + n; i++) {
-            int b = bin(c[i]);
-            int w = 2 * ((t2 - b) >>> 31) + 2 * ((t4 - 1 - b) >>> 31) + 4 * ((t8 - 1 - b) >>> 31);
-            if (b == t2 && quota > 0 && b > 0) {
-                w = 2;
-                quota--;
-            }
-            widths[i] = (byte) w;
-        }
-        long k8 = (long) p0[best8];
-        long k4 = (long) p0[best4] - k8;
-        return 8 * k8 + 4 * k4 + JointSq.packedBits(k2);
     }
 }
