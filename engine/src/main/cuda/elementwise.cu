@@ -349,3 +349,14 @@ extern "C" __global__ void gr_ew_adam(float *p, const float *g, float *m, float 
     GrEwAdam op{p, g, m, v, stepSize, beta1, oneMinusBeta1, beta2, oneMinusBeta2, eps, correction2Sqrt, wd};
     gr_ew_run(op, n, head);
 }
+
+// ---- momentumInDouble: m = (float) (beta·m + rest·g) in double, rest = 1 − beta as the host computes it; both come as
+// their bits (kernel arguments have no double). One thread per value, the host's roundings (no contraction).
+extern "C" __global__ void gr_momentum_double(float *m, const float *g, long long n, long long betaBits,
+                                              long long restBits) {
+    double beta = __longlong_as_double(betaBits);
+    double rest = __longlong_as_double(restBits);
+    GR_FOR_EACH(i, n) {
+        m[i] = (float) __dadd_rn(__dmul_rn(beta, (double) m[i]), __dmul_rn(rest, (double) g[i]));
+    }
+}

@@ -129,6 +129,11 @@ inline float __uint_as_float(unsigned u) {
     std::memcpy(&x, &u, sizeof x);
     return x;
 }
+inline double __longlong_as_double(long long bits) {
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+}
 inline int __float_as_int(float x) {
     return (int) __float_as_uint(x);
 }

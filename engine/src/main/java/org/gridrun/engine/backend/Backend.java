@@ -101,6 +101,12 @@ public interface Backend extends AutoCloseable {
     int countCorrect(Tensor logits, Tensor labels);
 
     /**
+     * {@code m ← (float) (β·m + (1 − β)·g)}, each value in double and rounded once: a momentum kept in floats and
+     * updated in double (signum's, {@code SignSgd}), the host's bits on every backend.
+     */
+    void momentumInDouble(Tensor m, Tensor g, double beta);
+
+    /**
      * One SGD step with momentum, in place: {@code d = grad + weightDecay·params; v ← momentum·v + d;
      * params ← params − lr·(nesterov ? d + momentum·v : v)}.
      *

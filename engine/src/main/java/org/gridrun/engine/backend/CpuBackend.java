@@ -106,6 +106,18 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void momentumInDouble(Tensor m, Tensor g, double beta) {
+        Shapes.sameSize(m, g);
+        float[] md = data(m);
+        float[] gd = data(g);
+        int mo = m.offset();
+        int go = g.offset();
+        for (int i = 0; i < m.size(); i++) {
+            md[mo + i] = (float) (beta * md[mo + i] + (1 - beta) * gd[go + i]);
+        }
+    }
+
+    @Override
     public void axpy(float alpha, Tensor x, Tensor y) {
         float[] xd = data(x);
         float[] yd = data(y);

@@ -62,7 +62,7 @@ public final class ErrorFeedback implements Compressor, DeviceEncodable, Residua
 
     /**
      * {@inheritDoc} The inner method's plan of the corrected gradient {@code g + e}; empty where it has none, and
-     * where it keeps a residual of its own (a device keeps one residual a worker).
+     * where it keeps a memory of its own (a device keeps one residual or momentum a worker).
      */
     @Override
     public Optional<DevicePlan> planDeviceEncode(int length) {

@@ -114,14 +114,11 @@ public final class SignSgd extends BaseCompressor implements DeviceEncodable, Re
     }
 
     /**
-     * {@inheritDoc} {@code signsgd} and {@code efsignsgd} (the sign of {@code g + e}, its residual kept where the
-     * trainer keeps it, {@link ResidualFeedback}) encode on a device; {@code signum}'s momentum lives on the host.
+     * {@inheritDoc} Every variant encodes on a device: {@code efsignsgd} the sign of {@code g + e} and
+     * {@code signum} that of its momentum, the memory kept where the trainer keeps it ({@link ResidualFeedback}).
      */
     @Override
     public Optional<DevicePlan> planDeviceEncode(int length) {
-        if (variant == Variant.MOMENTUM) {
-            return Optional.empty();
-        }
         return Optional.of(new DevicePlan(new SignFormat(scaled, length), 0, 0, payloadBits(length),
                 payloadBits(length) - length));
     }
@@ -172,10 +169,15 @@ public final class SignSgd extends BaseCompressor implements DeviceEncodable, Re
         memory.replace(new float[0]);
     }
 
-    /** Only {@code efsignsgd} keeps a residual; {@code signum}'s memory is a momentum. */
+    /** {@code efsignsgd} keeps a residual, {@code signum} a momentum ({@link #momentum()}); {@code signsgd} nothing. */
     @Override
     public boolean keepsResidual() {
-        return variant == Variant.ERROR_FEEDBACK;
+        return variant != Variant.PLAIN;
+    }
+
+    @Override
+    public double momentum() {
+        return variant == Variant.MOMENTUM ? beta : Double.NaN;
     }
 
     @Override

@@ -63,10 +63,19 @@ final class DeviceEncoding {
             backend.download(memory, into, 0);
         }
 
-        /** {@code g + e} of {@code gradient} and the method's residual, uploaded where the host has it. */
+        /**
+         * What the method encodes of {@code gradient}, its memory uploaded where the host has it: {@code g + e} with
+         * a residual, or the updated momentum {@code m ← β·m + (1 − β)·g} itself, which the method is then told the
+         * device keeps.
+         */
         Tensor correct(ResidualFeedback feedback, Tensor gradient) {
             if (!feedback.residual().isOn(this)) {
                 backend.upload(feedback.residual().current(memory.size()), 0, memory);
+            }
+            if (!Double.isNaN(feedback.momentum())) {
+                backend.momentumInDouble(memory, gradient, feedback.momentum());
+                feedback.residual().keptBy(this);
+                return memory;
             }
             backend.copy(memory, corrected);
             backend.axpy(1f, gradient, corrected);
@@ -131,7 +140,7 @@ final class DeviceEncoding {
             source = residuals[w].correct(feedback, source);
         }
         codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
-        if (feedback != null) {
+        if (feedback != null && Double.isNaN(feedback.momentum())) {
             residuals[w].update(feedback, w, plan);
         }
         backend.synchronize();

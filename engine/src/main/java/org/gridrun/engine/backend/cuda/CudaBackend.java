@@ -137,6 +137,16 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
+    public void momentumInDouble(Tensor m, Tensor g, double beta) {
+        Shapes.sameSize(m, g);
+        if (m.size() > 0) {
+            Launches.linear(gpu, "gr_momentum_double", m.size(), KernelArgs.of().address(CudaBuffer.of(m))
+                    .address(CudaBuffer.of(g)).i64(m.size()).i64(Double.doubleToRawLongBits(beta))
+                    .i64(Double.doubleToRawLongBits(1 - beta)));
+        }
+    }
+
+    @Override
     public void axpy(float alpha, Tensor x, Tensor y) {
         Shapes.sameSize(x, y);
         if (x.size() > 0) {

@@ -43,16 +43,17 @@ class CudaSignCodecTest {
     }
 
     /**
-     * signum's momentum stays on the host, and so does error feedback around efsignsgd, which keeps a residual of its
-     * own: they plan nothing. efsignsgd and signsgd with error feedback plan (their residual kept by the trainer).
+     * Error feedback around efsignsgd or signum, which keep a memory of their own, stays on the host: they plan
+     * nothing. efsignsgd, signum and signsgd with error feedback plan (their memory kept by the trainer).
      */
     @Test
-    void methodsWithAMemoryOtherThanOneResidualEncodeOnTheHost() {
-        for (Compressor c : List.of(Compressors.create("signum", Map.of(), 1),
+    void methodsWithTwoMemoriesEncodeOnTheHost() {
+        for (Compressor c : List.of(Compressors.create("signum", Map.of("error_feedback", true), 1),
                 Compressors.create("efsignsgd", Map.of("error_feedback", true), 1))) {
             assertTrue(((DeviceEncodable) c).planDeviceEncode(100).isEmpty(), c.toString());
         }
         for (Compressor c : List.of(Compressors.create("efsignsgd", Map.of(), 1),
+                Compressors.create("signum", Map.of(), 1),
                 Compressors.create("signsgd", Map.of("error_feedback", true), 1))) {
             assertTrue(((DeviceEncodable) c).planDeviceEncode(100).isPresent(), c.toString());
         }

@@ -108,10 +108,11 @@ class CudaTrainerTest {
     @EnumSource(GpuTarget.class)
     void castsAndSignsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         // fp16 rounds stochastically (all-reduce), fp8 to nearest, signsgd sends a scale and one bit a value,
-        // efsignsgd the same of the gradient plus its residual, which stays on the device
+        // efsignsgd the same of the gradient plus its residual, which stays on the device, signum of its momentum
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "fp16"),
                 Map.of("method", "fp8", "rounding", "nearest"), Map.of("method", "signsgd"),
-                Map.of("method", "efsignsgd", "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
+                Map.of("method", "efsignsgd", "gvar_log_iter", 5L, "gvar_estim_iter", 2L),
+                Map.of("method", "signum", "signum_momentum", 0.7, "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
     }
 
     @ParameterizedTest
@@ -199,6 +200,7 @@ class CudaTrainerTest {
         resumesAsTheRunThatNeverStopped(target, Map.of("method", "qsgd", "bits", 2L, "bucket_size", 100L,
                 "error_feedback", true));
         resumesAsTheRunThatNeverStopped(target, Map.of("method", "efsignsgd"));
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "signum"));
     }
 
     private void resumesAsTheRunThatNeverStopped(GpuTarget target, Map<String, Object> method) {
