@@ -106,6 +106,14 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
+    void thresholdSparsifiersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+        // counted lists whose size the device tells after the encode
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "threshold", "threshold", 0.002),
+                Map.of("method", "threshold", "threshold", 0.0)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
     void castsAndSignsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         // fp16 rounds stochastically (all-reduce), fp8 to nearest, signsgd sends a scale and one bit a value,
         // efsignsgd the same of the gradient plus its residual, which stays on the device

@@ -18,7 +18,7 @@ class DeviceCodecTimingTest {
     @Test
     void theMethodsThatPlanForTheDeviceWithTheirDefaultsAreTheOnesTimed() {
         assertEquals(List.of("bf16", "efsignsgd", "fp16", "fp8", "none", "nuq", "qinf", "qsgd", "randomk", "signsgd",
-                "smaq", "topk", "trn"),
+                "smaq", "threshold", "topk", "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
