@@ -265,6 +265,26 @@ extern "C" __global__ void gr_shared_positions_encode(const float* g, const int*
     }
 }
 
+// DGC's momentum correction and local accumulation (Dgc.encode): u ← momentum·u + g, v ← v + u, each operation
+// rounded to float as Java's. One thread per value.
+extern "C" __global__ void gr_dgc_accumulate(const float* g, long long n, float momentum, float* u, float* v) {
+    GR_FOR_EACH(e, n) {
+        float corrected = __fadd_rn(__fmul_rn(momentum, u[e]), g[e]);
+        u[e] = corrected;
+        v[e] = __fadd_rn(v[e], corrected);
+    }
+}
+
+// DGC's masking after the send: u and v zeroed at the *count positions listed. Threads for up to n; those past the
+// count do nothing. Positions are distinct, so no two threads write one value.
+extern "C" __global__ void gr_dgc_mask(const int* positions, const int* count, long long n, float* u, float* v) {
+    long long k = *count;
+    GR_FOR_EACH(j, k < n ? k : n) {
+        u[positions[j]] = 0.0f;
+        v[positions[j]] = 0.0f;
+    }
+}
+
 // DGC's sample: magnitude j is |g[positions[j]]| (Dgc.sampledThreshold), which the radix select then ranks.
 extern "C" __global__ void gr_sample_magnitudes(const float* g, const int* positions, long long s, float* out) {
     GR_FOR_EACH(j, s) {

@@ -69,7 +69,7 @@ class ShippedGridsTest {
         assertTrue(onCuda(text, "trn").contains("encodes on the GPU"), text);
         assertTrue(onCuda(text, "topk").contains("encodes on the GPU"), text);
         assertTrue(onCuda(text, "randomk").contains("encodes on the GPU"), text);
-        assertTrue(onCuda(text, "dgc").contains("on the host"), text);
+        assertTrue(onCuda(text, "dgc").contains("encodes on the GPU"), text);
         assertTrue(onCuda(text, "threshold").contains("encodes on the GPU"), text);
         // PowerSGD runs its whole step on the GPU, no codec
         assertTrue(onCuda(text, "powersgd").contains("runs its whole step on the GPU"), text);
