@@ -1,5 +1,6 @@
 // Sparsifiers on the GPU (CudaSparseCodec): top-k's and random-k's payloads, byte for byte what the CPU encoders
-// (org.gridrun.engine.compress.TopK and RandomK) write, and their decoding into the workers' mean, to the bit.
+// (org.gridrun.engine.compress.TopK and RandomK) write, and their decoding into the workers' mean, to the bit; and
+// (CudaThresholdCodec) the counted lists of Threshold and Dgc, with DGC's accumulation and masking, further down.
 //
 // Top-k ranks a value by the bits of its magnitude, every NaN one above infinity (TopKSelector.key), and keeps the
 // k largest, equal keys by lower position first. Selection is a radix select of the k-th largest key, four bits a

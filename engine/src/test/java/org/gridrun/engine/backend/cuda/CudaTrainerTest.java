@@ -111,7 +111,8 @@ class CudaTrainerTest {
         // workers' slots, fetched for the checkpoint at step 12, and its sample is drawn on the host
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "threshold", "threshold", 0.002),
                 Map.of("method", "threshold", "threshold", 0.0), Map.of("method", "dgc", "ratio", 0.05,
-                        "sample_ratio", 0.1), Map.of("method", "dgc", "ratio", 0.01, "error_feedback", true)));
+                        "sample_ratio", 0.1), Map.of("method", "dgc", "ratio", 0.01, "error_feedback", true),
+                Map.of("method", "dgc", "ratio", 0.05, "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
     }
 
     @ParameterizedTest
