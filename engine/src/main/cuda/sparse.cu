@@ -1,5 +1,6 @@
 // Sparsifiers on the GPU (CudaSparseCodec): top-k's and random-k's payloads, byte for byte what the CPU encoders
-// (org.gridrun.engine.compress.TopK and RandomK) write, and their decoding into the workers' mean, to the bit.
+// (org.gridrun.engine.compress.TopK and RandomK) write, and their decoding into the workers' mean, to the bit; and
+// (CudaThresholdCodec) the counted lists of Threshold and Dgc, with DGC's accumulation and masking, further down.
 //
 // Top-k ranks a value by the bits of its magnitude, every NaN one above infinity (TopKSelector.key), and keeps the
 // k largest, equal keys by lower position first. Selection is a radix select of the k-th largest key, four bits a
@@ -170,6 +171,82 @@ extern "C" __global__ void gr_topk_compact(const float* g, long long n, int chun
     }
 }
 
+// Threshold's and DGC's counted lists (ThresholdFormat): a value is sent when its key is at least the least key
+// sent, gr_least_sent: the selection's threshold (state[0], written by the host for threshold, by the radix select
+// of the sample for DGC, where a NaN threshold sends everything) but at least `lowest` (1 for DGC: no zeros).
+// gr_threshold_tile_counts counts each tile's sent values, gr_sparse_exclusive_scan turns the counts (and a zero
+// past the last tile, which becomes the count k) into offsets, gr_threshold_compact lists each sent value at its
+// offset in position order, gr_counted_pack writes the count, the positions and the values.
+#define GR_NAN_KEY 0x7F800001
+
+__device__ __forceinline__ int gr_least_sent(const int* state, int lowest) {
+    int t = state[0];
+    return max(t == GR_NAN_KEY ? 0 : t, lowest);
+}
+
+// The values of [from, to) whose keys are at least `least`.
+__device__ __forceinline__ int gr_count_sent(const float* g, long long from, long long to, int least) {
+    int c = 0;
+    for (long long e = from; e < to; e++) {
+        c += gr_rank_key(g[e]) >= least;
+    }
+    return c;
+}
+
+// Per tile (block) of GR_SPARSE_THREADS·chunk values: how many are sent, in tileCounts[block].
+extern "C" __global__ void gr_threshold_tile_counts(const float* g, long long n, int chunk, const int* state,
+                                                    int lowest, int* tileCounts) {
+    __shared__ int scan[GR_SPARSE_THREADS];
+    long long from;
+    long long to;
+    gr_thread_chunk(n, chunk, &from, &to);
+    int c = gr_count_sent(g, from, to, gr_least_sent(state, lowest));
+    int before = gr_block_exclusive_sum(c, scan);
+    if (threadIdx.x == blockDim.x - 1) {
+        tileCounts[blockIdx.x] = before + c;
+    }
+}
+
+// Each sent value's position and value bits at its slot of the list: the tile's offset plus the values sent before
+// it in the tile (a block scan of the threads' counts, then the thread's own in order).
+extern "C" __global__ void gr_threshold_compact(const float* g, long long n, int chunk, const int* state, int lowest,
+                                                const int* offsets, int* positions, unsigned* values) {
+    __shared__ int scan[GR_SPARSE_THREADS];
+    int least = gr_least_sent(state, lowest);
+    long long from;
+    long long to;
+    gr_thread_chunk(n, chunk, &from, &to);
+    int slot = offsets[blockIdx.x] + gr_block_exclusive_sum(gr_count_sent(g, from, to, least), scan);
+    for (long long e = from; e < to; e++) {
+        float v = g[e];
+        if (gr_rank_key(v) >= least) {
+            positions[slot] = (int) e;
+            values[slot] = __float_as_uint(v);
+            slot++;
+        }
+    }
+}
+
+// Word w of a counted list: the count *count in countWidth bits, its positions, `width` bits each, then their values'
+// 32 bits, LSB first (Threshold.encode); words past the payload are left as they are. Thread 0 writes the payload's
+// bits to *bits. One thread per word of the largest payload.
+extern "C" __global__ void gr_counted_pack(const int* positions, const unsigned* values, const int* count,
+                                           int countWidth, int width, unsigned* words, long long wordCount,
+                                           long long* bits) {
+    long long k = *count;
+    long long total = countWidth + k * (width + 32);
+    long long used = (total + 31) / 32;
+    GR_FOR_EACH(w, used < wordCount ? used : wordCount) {
+        long long low = 32 * w - countWidth;
+        words[w] = (w == 0 ? (unsigned) k : 0u) | gr_stream_word(low, k, width, [&](long long j) {
+            return (unsigned) positions[j];
+        }) | gr_stream_word(low - k * width, k, 32, [&](long long j) { return values[j]; });
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *bits = total;
+    }
+}
+
 // Word w of a list payload: the k positions, `width` bits each, then the k values' 32 bits, LSB first, zero past
 // the end (SparseFormat.write). One thread per word.
 extern "C" __global__ void gr_sparse_pack(const int* positions, const unsigned* values, long long k, int width,
@@ -189,6 +266,33 @@ extern "C" __global__ void gr_shared_positions_encode(const float* g, const int*
     }
 }
 
+// DGC's momentum correction and local accumulation (Dgc.encode): u ← momentum·u + g, v ← v + u, each operation
+// rounded to float as Java's. One thread per value.
+extern "C" __global__ void gr_dgc_accumulate(const float* g, long long n, float momentum, float* u, float* v) {
+    GR_FOR_EACH(e, n) {
+        float corrected = __fadd_rn(__fmul_rn(momentum, u[e]), g[e]);
+        u[e] = corrected;
+        v[e] = __fadd_rn(v[e], corrected);
+    }
+}
+
+// DGC's masking after the send: u and v zeroed at the *count positions listed. Threads for up to n; those past the
+// count do nothing. Positions are distinct, so no two threads write one value.
+extern "C" __global__ void gr_dgc_mask(const int* positions, const int* count, long long n, float* u, float* v) {
+    long long k = *count;
+    GR_FOR_EACH(j, k < n ? k : n) {
+        u[positions[j]] = 0.0f;
+        v[positions[j]] = 0.0f;
+    }
+}
+
+// DGC's sample: magnitude j is |g[positions[j]]| (Dgc.sampledThreshold), which the radix select then ranks.
+extern "C" __global__ void gr_sample_magnitudes(const float* g, const int* positions, long long s, float* out) {
+    GR_FOR_EACH(j, s) {
+        out[j] = fabsf(g[positions[j]]);
+    }
+}
+
 // `width` bits (1 to 32) of `stream` from bit `bit` on, LSB first.
 __device__ __forceinline__ unsigned gr_read_bits(const unsigned char* stream, long long bit, int width) {
     long long at = bit >> 3;
@@ -201,16 +305,33 @@ __device__ __forceinline__ unsigned gr_read_bits(const unsigned char* stream, lo
     return (unsigned) ((window >> shift) & ((1ULL << width) - 1ULL));
 }
 
-// Entry j of a list into the zeroed `dense` (SparseFormat.read): its position, `width` bits at bit j·width of
-// `positions`, gets the 32 bits at bit valuesAt + 32j of `values`. Positions are distinct, so no two threads write
-// one value. One thread per entry.
+// Entry j of a list into the zeroed `dense` (SparseFormat.read): its position, `width` bits at bit
+// positionsAt + j·width of `positions`, gets the 32 bits at bit valuesAt + 32j of `values`. Positions are distinct,
+// so no two threads write one value.
+__device__ __forceinline__ void gr_scatter_entry(const unsigned char* positions, long long positionsAt, int width,
+                                                 const unsigned char* values, long long valuesAt, long long j,
+                                                 long long n, unsigned* dense) {
+    long long e = gr_read_bits(positions, positionsAt + j * width, width);
+    if (e < n) {
+        dense[e] = gr_read_bits(values, valuesAt + 32 * j, 32);
+    }
+}
+
+// A list of k entries, positions from bit 0 of `positions`, into the zeroed `dense`. One thread per entry.
 extern "C" __global__ void gr_sparse_scatter(const unsigned char* positions, int width, const unsigned char* values,
                                              long long valuesAt, long long k, long long n, unsigned* dense) {
     GR_FOR_EACH(j, k) {
-        long long e = gr_read_bits(positions, j * width, width);
-        if (e < n) {
-            dense[e] = gr_read_bits(values, valuesAt + 32 * j, 32);
-        }
+        gr_scatter_entry(positions, 0, width, values, valuesAt, j, n, dense);
+    }
+}
+
+// A counted list (ThresholdFormat) into the zeroed `dense`: its count in the first countWidth bits, then the list.
+// Threads for up to n entries; those past the count do nothing.
+extern "C" __global__ void gr_counted_scatter(const unsigned char* payload, int countWidth, int width, long long n,
+                                              unsigned* dense) {
+    long long k = gr_read_bits(payload, 0, countWidth);
+    GR_FOR_EACH(j, k < n ? k : n) {
+        gr_scatter_entry(payload, countWidth, width, payload, countWidth + k * width, j, n, dense);
     }
 }
 

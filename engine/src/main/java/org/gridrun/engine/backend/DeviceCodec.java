@@ -28,6 +28,25 @@ public interface DeviceCodec {
         return planned;
     }
 
+    /**
+     * How many vectors of {@code format.length()} floats encodes of {@code format} keep in a slot between steps, the
+     * method's state (DGC's momentum and accumulator: {@link ThresholdFormat#keptVectors}); 0 for most formats. A
+     * slot's vectors start at zero; {@link #uploadKept} replaces one, {@link #fetchKept} copies it out.
+     */
+    default int keptVectors(DeviceFormat format) {
+        return 0;
+    }
+
+    /** Replaces kept vector {@code vector} of {@code slot} (of {@code format}'s family) by {@code values}. */
+    default void uploadKept(int slot, DeviceFormat format, int vector, float[] values) {
+        throw new UnsupportedOperationException(format + " keeps nothing between steps");
+    }
+
+    /** Copies kept vector {@code vector} of {@code slot} (of {@code format}'s family) into {@code into}. */
+    default void fetchKept(int slot, DeviceFormat format, int vector, float[] into) {
+        throw new UnsupportedOperationException(format + " keeps nothing between steps");
+    }
+
     /** Copies {@code slot}'s payload to {@code out}, {@code format.payloadBytes()} long. */
     void download(int slot, DeviceFormat format, byte[] out);
 

@@ -12,4 +12,12 @@ public interface DeviceFormat {
 
     /** The payload's size on the wire, in bytes. */
     int payloadBytes();
+
+    /**
+     * The bits that are not values of a payload the device told is {@code payloadBits} long
+     * ({@link DeviceCodec#payloadBits}); {@code planned}, the plan's, where they do not depend on the values.
+     */
+    default long sideBits(long payloadBits, long planned) {
+        return planned;
+    }
 }

@@ -1,5 +1,6 @@
 package org.gridrun.engine.compress;
 
+import java.util.List;
 import java.util.Optional;
 
 /** A compressor whose encode can also run where the gradient lives (the CUDA backend's device codec). */
@@ -9,6 +10,16 @@ public interface DeviceEncodable {
      * {@link Compressor#encode} does; empty, with nothing drawn, where this configuration encodes only on the host.
      */
     Optional<DevicePlan> planDeviceEncode(int length);
+
+    /**
+     * The vectors the method keeps between steps that the device codec keeps in the worker's slot while it encodes
+     * there, in the order of the format's kept vectors ({@code DeviceCodec.keptVectors}: DGC's momentum and
+     * accumulator): the trainer uploads each where the host has newer values and marks it kept by the device after
+     * the encode, and the memory fetches it before any host read. None for most methods.
+     */
+    default List<ResidualMemory> keptInSlot() {
+        return List.of();
+    }
 
     /** Whether the method refits its levels while it trains, so that a step's plan may be empty after a refit. */
     default boolean levelsAdapt() {

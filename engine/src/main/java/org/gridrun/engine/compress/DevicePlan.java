@@ -19,7 +19,8 @@ import org.gridrun.engine.backend.DeviceFormat;
 public record DevicePlan(DeviceFormat format, long key, long firstDraw, long payloadBits, long sideBits) {
     /** This plan with a payload of {@code bits} bits: the size the device told of a format sized by its values. */
     public DevicePlan withPayloadBits(long bits) {
-        return bits == payloadBits ? this : new DevicePlan(format, key, firstDraw, bits, sideBits);
+        return bits == payloadBits ? this
+                : new DevicePlan(format, key, firstDraw, bits, format.sideBits(bits, sideBits));
     }
 
     /** A payload of this plan's size, its bytes zero until the device's are downloaded into them. */

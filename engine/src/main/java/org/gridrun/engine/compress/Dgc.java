@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.ThresholdFormat;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
@@ -27,8 +29,13 @@ import org.gridrun.engine.config.ValueType;
  * <p>The payload is a {@link SparseFormat} list with its count, as {@link Threshold}'s. Positions differ per worker,
  * so payloads are gathered. The optimizer should then run without momentum of its own. State: {@code u}, {@code v}
  * and the random stream's position, all written by {@link #saveState}.
+ *
+ * <p>It also plans its encodes for a device ({@link ThresholdFormat#sampled}): the plan draws the sample's positions
+ * as {@code encode} does (they do not depend on the values) and the device keeps {@code u} and {@code v} in the
+ * worker's slot ({@link #keptInSlot}), accumulates, selects by the sample, sends and masks as here, byte for byte;
+ * the memories fetch them back before the host reads them (a checkpoint, a host encode).
  */
-public final class Dgc extends RandomizedCompressor {
+public final class Dgc extends RandomizedCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "dgc";
 
@@ -37,8 +44,8 @@ public final class Dgc extends RandomizedCompressor {
     private final double sampleRatio;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
-    private float[] u = new float[0];
-    private float[] v = new float[0];
+    private final ResidualMemory velocity = new ResidualMemory();
+    private final ResidualMemory accumulator = new ResidualMemory();
     private float[] sample = new float[0];
     private int[] indices = new int[0];
 
@@ -71,16 +78,16 @@ public final class Dgc extends RandomizedCompressor {
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
-        if (u.length != length) {
-            u = new float[length];
-            v = new float[length];
+        float[] u = velocity.current(length);
+        float[] v = accumulator.current(length);
+        if (indices.length < length) {
             indices = new int[length];
         }
         for (int i = 0; i < length; i++) {
             u[i] = momentum * u[i] + gradient[offset + i];
             v[i] += u[i];
         }
-        float threshold = sampledThreshold(length);
+        float threshold = sampledThreshold(v, length);
         int k = 0;
         for (int i = 0; i < length; i++) {
             if (v[i] != 0f && !(Math.abs(v[i]) < threshold)) {
@@ -99,12 +106,12 @@ public final class Dgc extends RandomizedCompressor {
         return p;
     }
 
-    /** The {@code ceil(ratio·s)}-th largest of {@code s} sampled magnitudes of the accumulator. */
-    private float sampledThreshold(int n) {
+    /** The {@code ceil(ratio·s)}-th largest of {@code s} sampled magnitudes of the accumulator {@code v}. */
+    private float sampledThreshold(float[] v, int n) {
         if (n == 0) {
             return 0f;
         }
-        int s = (int) Math.min(n, Math.max(1, (long) Math.ceil(sampleRatio * n)));
+        int s = sampleSize(n);
         if (sample.length < s) {
             sample = new float[s];
         }
@@ -112,8 +119,41 @@ public final class Dgc extends RandomizedCompressor {
             sample[j] = Math.abs(v[rng.nextInt(n)]);
         }
         Arrays.sort(sample, 0, s);
-        int top = (int) Math.min(s, Math.max(1, (long) Math.ceil(ratio * s)));
-        return sample[s - top];
+        return sample[s - top(s)];
+    }
+
+    /** How many magnitudes the threshold is estimated from: {@code max(1, ceil(sample_ratio·n))}, at most n. */
+    private int sampleSize(int n) {
+        return (int) Math.min(n, Math.max(1, (long) Math.ceil(sampleRatio * n)));
+    }
+
+    /** Which largest of {@code s} sampled magnitudes is the threshold: {@code max(1, ceil(ratio·s))}, at most s. */
+    private int top(int s) {
+        return (int) Math.min(s, Math.max(1, (long) Math.ceil(ratio * s)));
+    }
+
+    /**
+     * {@inheritDoc} The sample's positions, drawn as {@code encode} draws them, the momentum, and the least payload
+     * (a count of none); the device tells the real size. A gradient of no values stays on the host.
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        if (length == 0) {
+            return Optional.empty();
+        }
+        int s = sampleSize(length);
+        int[] positions = new int[s];
+        for (int j = 0; j < s; j++) {
+            positions[j] = rng.nextInt(length);
+        }
+        return Optional.of(new DevicePlan(ThresholdFormat.sampled(length, positions, top(s), momentum), 0, 0,
+                Threshold.payloadBits(length, 0), Threshold.sideBits(length, 0)));
+    }
+
+    /** {@inheritDoc} The momentum {@code u} and the accumulator {@code v}. */
+    @Override
+    public List<ResidualMemory> keptInSlot() {
+        return List.of(velocity, accumulator);
     }
 
     @Override
@@ -133,12 +173,12 @@ public final class Dgc extends RandomizedCompressor {
 
     /** The momentum buffer {@code u} (a view; do not modify). */
     float[] velocity() {
-        return u;
+        return velocity.current();
     }
 
     /** The accumulator {@code v}: what has been computed but not yet sent (a view; do not modify). */
     float[] accumulator() {
-        return v;
+        return accumulator.current();
     }
 
     @Override
@@ -149,13 +189,15 @@ public final class Dgc extends RandomizedCompressor {
     @Override
     public void reset() {
         super.reset();
-        u = new float[0];
-        v = new float[0];
+        velocity.replace(new float[0]);
+        accumulator.replace(new float[0]);
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
         super.saveState(out);
+        float[] u = velocity.current();
+        float[] v = accumulator.current();
         out.writeInt(u.length);
         for (int i = 0; i < u.length; i++) {
             out.writeFloat(u[i]);
@@ -167,13 +209,15 @@ public final class Dgc extends RandomizedCompressor {
     public void restoreState(DataInput in) throws IOException {
         super.restoreState(in);
         int n = in.readInt();
-        u = new float[n];
-        v = new float[n];
+        float[] u = new float[n];
+        float[] v = new float[n];
         indices = new int[n];
         for (int i = 0; i < n; i++) {
             u[i] = in.readFloat();
             v[i] = in.readFloat();
         }
+        velocity.replace(u);
+        accumulator.replace(v);
     }
 
     /** Registers {@code dgc} and declares its parameters. */

@@ -64,6 +64,12 @@ public final class ErrorFeedback implements Compressor, DeviceEncodable, Residua
      * {@inheritDoc} The inner method's plan of the corrected gradient {@code g + e}; empty where it has none, and
      * where it keeps a memory of its own (a device keeps one residual or momentum a worker).
      */
+    /** {@inheritDoc} The inner method's, which encodes the corrected gradient on the device. */
+    @Override
+    public java.util.List<ResidualMemory> keptInSlot() {
+        return inner instanceof DeviceEncodable encodable ? encodable.keptInSlot() : java.util.List.of();
+    }
+
     @Override
     public Optional<DevicePlan> planDeviceEncode(int length) {
         if (inner instanceof ResidualFeedback own && own.keepsResidual()) {

@@ -1,6 +1,7 @@
 package org.gridrun.engine.compress;
 
 import org.gridrun.engine.backend.SparseListFormat;
+import org.gridrun.engine.backend.ThresholdFormat;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -25,7 +26,7 @@ final class SparseFormat {
 
     /** Bits of an entry count that may be anything in [0, n]: {@code max(1, ceil(log2 (n + 1)))}. */
     static int countWidth(int n) {
-        return Math.max(1, 32 - Integer.numberOfLeadingZeros(n));
+        return ThresholdFormat.countWidth(n);
     }
 
     /** Bits of a list of {@code k} entries of a gradient of {@code n} values, without a count. */

@@ -3,6 +3,8 @@ package org.gridrun.engine.compress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.ThresholdFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -12,9 +14,10 @@ import org.gridrun.engine.config.ValueType;
  *
  * <p>The number sent varies, so the payload is a {@link SparseFormat} list with its count first:
  * {@code countWidth(n) + k·(ceil(log2 n) + 32)} bits. NaN values are always sent. Payloads are gathered. It has no
- * state and draws no random numbers.
+ * state and draws no random numbers. It also plans its encodes for a device ({@link ThresholdFormat}), which sends
+ * the same values and writes the same bytes.
  */
-public final class Threshold extends BaseCompressor {
+public final class Threshold extends BaseCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "threshold";
 
@@ -74,6 +77,20 @@ public final class Threshold extends BaseCompressor {
         SparseFormat.write(packer, gradient, offset, length, indices, k);
         packer.flush();
         return p;
+    }
+
+    /**
+     * {@inheritDoc} Nothing to draw: the plan is the smallest float magnitude at or above the threshold (a float is
+     * at least the threshold exactly when it is at least that one), and the least payload, a count of none.
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        float least = (float) threshold;
+        if (least < threshold) {
+            least = Math.nextUp(least);
+        }
+        return Optional.of(new DevicePlan(ThresholdFormat.atLeast(length, least), 0, 0, payloadBits(length, 0),
+                sideBits(length, 0)));
     }
 
     @Override

@@ -21,7 +21,8 @@ import org.gridrun.engine.compress.ResidualFeedback;
  * <p>A method with error feedback ({@link ResidualFeedback}: {@code error_feedback: true}, {@code efsignsgd}) keeps
  * its residual {@code e} here, on the device, as the host encoder does: {@code v = g + e}, the payload of {@code v},
  * {@code e ← v − D(C(v))}; the method fetches it back whenever the host reads it (a host step, a checkpoint), and a
- * step here uploads it again after the host has.
+ * step here uploads it again after the host has. A method that keeps vectors of its own between steps (DGC) has the
+ * codec keep them in its slot, by the same protocol ({@link KeptVectors}).
  */
 final class DeviceEncoding {
     private final Backend backend;
@@ -34,6 +35,8 @@ final class DeviceEncoding {
     private Tensor held;
     /** Each worker's error-feedback residual on the device, null until it has one. */
     private final Residual[] residuals;
+    /** The vectors methods keep in the workers' slots (DGC's momentum and accumulator). */
+    private final KeptVectors kept;
 
     private DeviceEncoding(Backend backend, DeviceCodec codec, int workers) {
         this.backend = backend;
@@ -41,6 +44,7 @@ final class DeviceEncoding {
         this.plans = new DevicePlan[workers];
         this.payloads = new Payload[workers];
         this.residuals = new Residual[workers];
+        this.kept = new KeptVectors(codec, workers);
     }
 
     /**
@@ -139,7 +143,9 @@ final class DeviceEncoding {
             }
             source = residuals[w].correct(feedback, source);
         }
+        kept.beforeEncode(w, encodable.keptInSlot(), plan.format());
         codec.encode(w, source, plan.format(), plan.key(), plan.firstDraw());
+        kept.afterEncode(w, encodable.keptInSlot());
         if (feedback != null && Double.isNaN(feedback.momentum())) {
             residuals[w].update(feedback, w, plan);
         }

@@ -47,7 +47,8 @@ public final class CudaBackend implements Backend {
         this.sequence = new CudaSequence(gpu);
         this.recurrent = new CudaRecurrent(gpu);
         this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu), new CudaSparseCodec(gpu),
-                new CudaCastCodec(gpu), new CudaSignCodec(gpu), new CudaRawCodec(gpu), new CudaSmaqCodec(gpu)));
+                new CudaCastCodec(gpu), new CudaSignCodec(gpu), new CudaRawCodec(gpu), new CudaSmaqCodec(gpu),
+                new CudaThresholdCodec(gpu)));
     }
 
     @Override

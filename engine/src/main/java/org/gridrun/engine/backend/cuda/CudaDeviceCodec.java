@@ -39,6 +39,30 @@ final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
     }
 
     @Override
+    public int keptVectors(DeviceFormat format) {
+        return familyOf(format).keptVectors(format);
+    }
+
+    @Override
+    public void uploadKept(int slot, DeviceFormat format, int vector, float[] values) {
+        requireKept(format, vector, values);
+        familyOf(format).uploadKept(slot, format, vector, values);
+    }
+
+    @Override
+    public void fetchKept(int slot, DeviceFormat format, int vector, float[] into) {
+        requireKept(format, vector, into);
+        familyOf(format).fetchKept(slot, format, vector, into);
+    }
+
+    private void requireKept(DeviceFormat format, int vector, float[] values) {
+        if (vector < 0 || vector >= keptVectors(format) || values.length != format.length()) {
+            throw new IllegalArgumentException("kept vector " + vector + " of " + values.length + " values of a "
+                    + format.getClass().getSimpleName() + " of " + format.length());
+        }
+    }
+
+    @Override
     public void download(int slot, DeviceFormat format, byte[] out) {
         if (out.length < format.payloadBytes()) {
             throw new IllegalArgumentException("a payload of " + format.payloadBytes() + " bytes into "

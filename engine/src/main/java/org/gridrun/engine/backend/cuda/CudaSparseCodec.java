@@ -23,17 +23,12 @@ import org.gridrun.engine.backend.TopKFormat;
 final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
     /** Threads per block of the selection kernels ({@code GR_SPARSE_THREADS}). */
     private static final int THREADS = 256;
-    /** Bins of one radix digit ({@code GR_DIGIT_BINS}): four bits a pass. */
-    private static final int BINS = 16;
-    /** The most blocks that count digits: each then sums many values, and the pick sums few blocks. */
-    private static final int COUNT_BLOCKS = 256;
     /** The most tiles the compaction cuts a gradient into (one scan block sums their counts). */
     private static final int TILES = 1024;
 
     private final Gpu gpu;
     private final List<Slot> slots = new ArrayList<>();
-    private final Upload state;
-    private final Upload digitCounts;
+    private final RadixSelect select;
     private final Upload tileAbove;
     private final Upload tileEqual;
     private final Upload positions;
@@ -42,8 +37,7 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
 
     CudaSparseCodec(Gpu gpu) {
         this.gpu = gpu;
-        state = new Upload(gpu);
-        digitCounts = new Upload(gpu);
+        select = new RadixSelect(gpu);
         tileAbove = new Upload(gpu);
         tileEqual = new Upload(gpu);
         positions = new Upload(gpu);
@@ -91,7 +85,7 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
     private void encodeTopK(long gradient, TopKFormat format, long payload) {
         int n = format.length();
         int k = format.kept();
-        long selection = selectThreshold(gradient, n, k);
+        long selection = select.select(gradient, n, k);
         int chunk = Launches.ceilDiv(n, (long) THREADS * TILES);
         int tiles = Launches.ceilDiv(n, (long) THREADS * chunk);
         long above = tileAbove.reserve(4L * tiles);
@@ -110,24 +104,6 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
         long words = Launches.ceilDiv(8L * format.payloadBytes(), 32);
         Launches.linear(gpu, "gr_sparse_pack", words, KernelArgs.of().address(listed).address(listedValues).i64(k)
                 .i32(SparseListFormat.indexWidth(n)).address(payload).i64(words));
-    }
-
-    /**
-     * The radix select of the k-th largest key of the {@code n} values at {@code gradient}: the device address of
-     * the selection {threshold key, its mask, keys above it}, found four bits a pass from the top.
-     */
-    private long selectThreshold(long gradient, int n, int k) {
-        long selection = state.reserve(16);
-        gpu.fill32(selection, 0, 4);
-        int blocks = Math.min(COUNT_BLOCKS, Launches.blocks(n, THREADS));
-        long counts = digitCounts.reserve(4L * BINS * blocks);
-        for (int shift = 32 - 4; shift >= 0; shift -= 4) {
-            gpu.launch("gr_topk_digit_counts", blocks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
-                    .address(selection).i32(shift).address(counts));
-            gpu.launch("gr_topk_pick_digit", 1, 1, 1, BINS, 1, 1, KernelArgs.of().address(counts).i32(blocks)
-                    .i32(shift).i32(k).address(selection));
-        }
-        return selection;
     }
 
     @Override
@@ -175,7 +151,8 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
             s.positions.free();
         }
         slots.clear();
-        for (Upload u : List.of(state, digitCounts, tileAbove, tileEqual, positions, values, dense)) {
+        select.free();
+        for (Upload u : List.of(tileAbove, tileEqual, positions, values, dense)) {
             u.free();
         }
     }

@@ -19,6 +19,21 @@ interface FormatCodec<F extends DeviceFormat> extends AutoCloseable {
         return planned;
     }
 
+    /** The vectors encodes of {@code format} keep in a slot ({@code DeviceCodec.keptVectors}). */
+    default int keptVectors(F format) {
+        return 0;
+    }
+
+    /** Replaces kept vector {@code vector} of {@code slot} ({@code DeviceCodec.uploadKept}). */
+    default void uploadKept(int slot, F format, int vector, float[] values) {
+        throw new UnsupportedOperationException(format + " keeps nothing between steps");
+    }
+
+    /** Copies kept vector {@code vector} of {@code slot} out ({@code DeviceCodec.fetchKept}). */
+    default void fetchKept(int slot, F format, int vector, float[] into) {
+        throw new UnsupportedOperationException(format + " keeps nothing between steps");
+    }
+
     /** Copies {@code slot}'s payload to {@code out}. */
     void download(int slot, F format, byte[] out);
 

@@ -3,15 +3,21 @@ package org.gridrun.engine.backend.cuda;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.gridrun.engine.backend.DeviceFormat;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DevicePlan;
 import org.gridrun.engine.compress.Payload;
+import org.gridrun.engine.compress.ResidualMemory;
 import org.gridrun.engine.train.SimulatedCollective;
 
 /**
@@ -62,11 +68,11 @@ final class CodecComparison {
         long mean = gpu.allocate(4L * length);
         Tensor gradientTensor = Tensor.owning(new CudaBuffer(gpu, gradient, length), 1, length);
         int compared = 0;
+        DevicePlan[] plans = new DevicePlan[workers];
         try {
             for (int step = 0; step < steps; step++) {
                 float[] expectedMean = new float[length];
                 float[] decoded = new float[length];
-                DevicePlan[] plans = new DevicePlan[workers];
                 for (int w = 0; w < workers; w++) {
                     float[] g = gradients.of(step, w, length);
                     gpu.upload(g, 0, gradient, length);
@@ -74,6 +80,9 @@ final class CodecComparison {
                     host[w].decode(expected, decoded, 0);
                     SimulatedCollective.addToMean(decoded, w, workers, expectedMean);
                     plans[w] = ((DeviceEncodable) device[w]).planDeviceEncode(length).orElseThrow();
+                    if (step == 0) {
+                        uploadKept(codec, w, (DeviceEncodable) device[w], plans[w].format());
+                    }
                     codec.encode(w, gradientTensor, plans[w].format(), plans[w].key(), plans[w].firstDraw());
                     plans[w] = plans[w].withPayloadBits(codec.payloadBits(w, plans[w].format(),
                             plans[w].payloadBits()));
@@ -93,11 +102,52 @@ final class CodecComparison {
                 gpu.download(mean, actualMean, 0, length);
                 assertArrayEquals(bits(expectedMean), bits(actualMean), what + " step " + step + " mean");
             }
+            for (int w = 0; w < workers && steps > 0; w++) {
+                if (!((DeviceEncodable) device[w]).keptInSlot().isEmpty()) {
+                    assertArrayEquals(state(host[w]), keptState(codec, w, device[w], plans[w].format()),
+                            what + " worker " + w + " state");
+                }
+            }
         } finally {
             gpu.free(gradient);
             gpu.free(mean);
         }
         return compared;
+    }
+
+    /**
+     * Uploads the vectors {@code compressor} keeps between steps into {@code slot} (DGC's momentum and accumulator,
+     * zeros for a fresh one), as the trainer's first device step does: the slot may hold another run's.
+     */
+    private static void uploadKept(CudaDeviceCodec codec, int slot, DeviceEncodable compressor, DeviceFormat format) {
+        List<ResidualMemory> kept = compressor.keptInSlot();
+        for (int i = 0; i < kept.size(); i++) {
+            codec.uploadKept(slot, format, i, kept.get(i).current(format.length()));
+        }
+    }
+
+    /**
+     * The saved state of {@code compressor} with the vectors it keeps fetched from {@code slot} of {@code codec}, as
+     * the trainer's memories fetch them for a checkpoint.
+     */
+    private static byte[] keptState(CudaDeviceCodec codec, int slot, Compressor compressor, DeviceFormat format) {
+        List<ResidualMemory> kept = ((DeviceEncodable) compressor).keptInSlot();
+        for (int i = 0; i < kept.size(); i++) {
+            int vector = i;
+            kept.get(i).keptBy(into -> codec.fetchKept(slot, format, vector, into));
+        }
+        return state(compressor);
+    }
+
+    /** {@code compressor}'s saved state. */
+    static byte[] state(Compressor compressor) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            compressor.saveState(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
     }
 
     /**

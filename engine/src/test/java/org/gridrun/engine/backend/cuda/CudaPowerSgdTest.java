@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -88,7 +84,8 @@ class CudaPowerSgdTest {
             }
         }
         for (int w = 0; w < WORKERS; w++) {
-            assertArrayEquals(state(host[w]), state(device[w]), params + " worker " + w + "'s state");
+            assertArrayEquals(CodecComparison.state(host[w]), CodecComparison.state(device[w]),
+                    params + " worker " + w + "'s state");
         }
     }
 
@@ -110,15 +107,5 @@ class CudaPowerSgdTest {
             all[w] = (CollectiveCompressor) workers[w];
         }
         return all;
-    }
-
-    private static byte[] state(Compressor c) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            c.saveState(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
     }
 }

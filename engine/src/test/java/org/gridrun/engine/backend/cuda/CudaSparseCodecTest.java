@@ -59,7 +59,7 @@ class CudaSparseCodecTest {
     }
 
     /** Gaussian values with a ±0 stretch, a subnormal stretch and scattered edge values. */
-    private static float[] gradient(int n, Random rng) {
+    static float[] gradient(int n, Random rng) {
         float[] g = new float[n];
         for (int i = 0; i < n; i++) {
             g[i] = (float) rng.nextGaussian() * 0.01f;
@@ -81,7 +81,7 @@ class CudaSparseCodecTest {
     }
 
     /** Magnitudes from a handful of values (eighths, ±0, one subnormal), signs at random: every rank is shared. */
-    private static float[] tiedGradient(int n, Random rng) {
+    static float[] tiedGradient(int n, Random rng) {
         float[] g = new float[n];
         for (int i = 0; i < n; i++) {
             int level = rng.nextInt(6);

@@ -106,6 +106,17 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
+    void thresholdSparsifiersEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
+        // counted lists whose size the device tells after the encode; dgc's momentum and accumulator stay in the
+        // workers' slots, fetched for the checkpoint at step 12, and its sample is drawn on the host
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "threshold", "threshold", 0.002),
+                Map.of("method", "threshold", "threshold", 0.0), Map.of("method", "dgc", "ratio", 0.05,
+                        "sample_ratio", 0.1), Map.of("method", "dgc", "ratio", 0.01, "error_feedback", true),
+                Map.of("method", "dgc", "ratio", 0.05, "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
     void castsAndSignsEncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         // fp16 rounds stochastically (all-reduce), fp8 to nearest, signsgd sends a scale and one bit a value,
         // efsignsgd the same of the gradient plus its residual, which stays on the device, signum of its momentum
@@ -201,6 +212,17 @@ class CudaTrainerTest {
                 "error_feedback", true));
         resumesAsTheRunThatNeverStopped(target, Map.of("method", "efsignsgd"));
         resumesAsTheRunThatNeverStopped(target, Map.of("method", "signum"));
+    }
+
+    /**
+     * DGC on the device stopped at step 4 (its checkpoint fetches the momentum and the accumulator from the workers'
+     * slots) and resumed by a new trainer (whose first step uploads the restored ones) records the steps after 4 as
+     * the run that never stopped.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void dgcOnTheDeviceResumesFromItsCheckpoint(GpuTarget target) {
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "dgc", "ratio", 0.05, "sample_ratio", 0.1));
     }
 
     private void resumesAsTheRunThatNeverStopped(GpuTarget target, Map<String, Object> method) {

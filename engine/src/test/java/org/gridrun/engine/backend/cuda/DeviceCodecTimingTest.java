@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DeviceCodecTimingTest {
     @Test
     void theMethodsThatPlanForTheDeviceWithTheirDefaultsAreTheOnesTimed() {
-        assertEquals(List.of("bf16", "efsignsgd", "fp16", "fp8", "none", "nuq", "qinf", "qsgd", "randomk", "signsgd",
-                "smaq", "topk", "trn"),
+        assertEquals(List.of("bf16", "dgc", "efsignsgd", "fp16", "fp8", "none", "nuq", "qinf", "qsgd", "randomk",
+                "signsgd", "smaq", "threshold", "topk", "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
