@@ -73,11 +73,11 @@ class ShippedGridsTest {
         assertTrue(onCuda(text, "threshold").contains("encodes on the GPU"), text);
         // PowerSGD runs its whole step on the GPU, no codec
         assertTrue(onCuda(text, "powersgd").contains("runs its whole step on the GPU"), text);
-        for (String method : List.of("fp16", "bf16", "fp8", "signsgd", "efsignsgd", "smaq")) {
+        for (String method : List.of("fp16", "bf16", "fp8", "signsgd", "efsignsgd", "signum", "smaq")) {
             assertTrue(onCuda(text, method).contains("encodes on the GPU with these defaults"), method + ": " + text);
         }
-        // a momentum between steps stays on the host
-        assertTrue(onCuda(text, "signum").contains("on the host"), text);
+        // a range-coded width map stays on the host
+        assertTrue(onCuda(text, "jointsq").contains("on the host"), text);
     }
 
     /** The "on cuda" line of {@code method}'s entry in {@code list compressors}. */

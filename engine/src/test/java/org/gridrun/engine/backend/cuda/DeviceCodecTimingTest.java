@@ -18,7 +18,7 @@ class DeviceCodecTimingTest {
     @Test
     void theMethodsThatPlanForTheDeviceWithTheirDefaultsAreTheOnesTimed() {
         assertEquals(List.of("bf16", "dgc", "efsignsgd", "fp16", "fp8", "none", "nuq", "qinf", "qsgd", "randomk",
-                "signsgd", "smaq", "threshold", "topk", "trn"),
+                "signsgd", "signum", "smaq", "threshold", "topk", "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
