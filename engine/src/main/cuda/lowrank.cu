@@ -4,8 +4,8 @@
 //
 // The workers' residuals (M during a step) lie one after another, `n` floats each; a factor is its r columns one after
 // another, each contiguous (p[k·rows + i] is P[i][k]). Every output value is one thread's, summed in the host loop's
-// order with explicitly rounded operations (no FMA contraction); the orthonormalisation, one chain of double sums, is
-// one thread's.
+// order with explicitly rounded operations (no FMA contraction); the orthonormalisation is one block's, its dot
+// products in ChainSums' order of chains (Orthonormalizer).
 #include "gridrun.cuh"
 
 // M = residual + g of one worker's n values (PowerSgd.startStep); the residual starts at 0 where it is not kept.
@@ -146,106 +146,142 @@ extern "C" __global__ void gr_lowrank_share(const float* p, int rows, const floa
     }
 }
 
-__device__ double gr_lowrank_dotf(const float* a, const float* b, int n) {
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-        sum = __dadd_rn(sum, __dmul_rn((double) a[i], (double) b[i]));
+// The orthonormalisation's threads: one block of GR_LR_CHAINS, each the chain of Orthonormalizer's dot products
+// (ChainSums' order: product i to chain i mod 128, then the tree of halves) and the elements i ≡ its index.
+#define GR_LR_CHAINS 128
+
+// The chains in `sums` (shared, GR_LR_CHAINS doubles, chain j = thread j's) summed in the tree; every thread gets
+// the sum, and `sums` may be written again when it returns.
+__device__ double gr_lowrank_tree(double* sums) {
+    int j = threadIdx.x;
+    __syncthreads();
+    for (int h = GR_LR_CHAINS / 2; h > 0; h >>= 1) {
+        if (j < h) {
+            sums[j] = __dadd_rn(sums[j], sums[j + h]);
+        }
+        __syncthreads();
     }
+    double sum = sums[0];
+    __syncthreads();
     return sum;
 }
 
-__device__ double gr_lowrank_dot(const double* a, const double* b, int n) {
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-        sum = __dadd_rn(sum, __dmul_rn(a[i], b[i]));
+// aᵀb of n floats, in double (Orthonormalizer.dot); every thread of the block calls it and gets it.
+__device__ double gr_lowrank_dotf(const float* a, const float* b, int n, double* sums) {
+    double acc = 0;
+    for (int i = threadIdx.x; i < n; i += GR_LR_CHAINS) {
+        acc = __dadd_rn(acc, __dmul_rn((double) a[i], (double) b[i]));
     }
-    return sum;
+    sums[threadIdx.x] = acc;
+    return gr_lowrank_tree(sums);
+}
+
+__device__ double gr_lowrank_dot(const double* a, const double* b, int n, double* sums) {
+    double acc = 0;
+    for (int i = threadIdx.x; i < n; i += GR_LR_CHAINS) {
+        acc = __dadd_rn(acc, __dmul_rn(a[i], b[i]));
+    }
+    sums[threadIdx.x] = acc;
+    return gr_lowrank_tree(sums);
 }
 
 // Orthonormalizer.gramSchmidt: two passes of projections per column, then the column scaled to unit length.
-__device__ void gr_lowrank_gram_schmidt(float* p, int rows, int r) {
+__device__ void gr_lowrank_gram_schmidt(float* p, int rows, int r, double* sums) {
     for (int k = 0; k < r; k++) {
         float* column = p + (long long) k * rows;
         for (int pass = 0; pass < 2; pass++) {
             for (int j = 0; j < k; j++) {
                 const float* other = p + (long long) j * rows;
-                float c = (float) gr_lowrank_dotf(other, column, rows);
-                for (int i = 0; i < rows; i++) {
+                float c = (float) gr_lowrank_dotf(other, column, rows, sums);
+                for (int i = threadIdx.x; i < rows; i += GR_LR_CHAINS) {
                     column[i] = __fsub_rn(column[i], __fmul_rn(c, other[i]));
                 }
+                __syncthreads();
             }
         }
-        double norm = sqrt(gr_lowrank_dotf(column, column, rows));
+        double norm = sqrt(gr_lowrank_dotf(column, column, rows, sums));
         if (norm > 0) {
             float inverse = (float) (1 / norm);
-            for (int i = 0; i < rows; i++) {
+            for (int i = threadIdx.x; i < rows; i += GR_LR_CHAINS) {
                 column[i] = __fmul_rn(column[i], inverse);
             }
         }
+        __syncthreads();
     }
 }
 
 // Orthonormalizer.applyReflector: x ← x − β·v·(vᵀx) on rows k… of column c.
-__device__ void gr_lowrank_apply_reflector(const double* v, int k, int rows, double beta, double* x, int c) {
+__device__ void gr_lowrank_apply_reflector(const double* v, int k, int rows, double beta, double* x, int c,
+                                           double* sums) {
     if (beta == 0) {
         return;
     }
     const double* vk = v + (long long) k * rows + k;
     double* xc = x + (long long) c * rows + k;
-    double s = __dmul_rn(beta, gr_lowrank_dot(vk, xc, rows - k));
-    for (int i = 0; i < rows - k; i++) {
+    double s = __dmul_rn(beta, gr_lowrank_dot(vk, xc, rows - k, sums));
+    for (int i = threadIdx.x; i < rows - k; i += GR_LR_CHAINS) {
         xc[i] = __dsub_rn(xc[i], __dmul_rn(s, vk[i]));
     }
+    __syncthreads();
 }
 
 // Orthonormalizer.householder: the reflectors of a QR of p in double, multiplied out into the first r columns of the
 // identity; `work` holds 2·rows·r + r doubles.
-__device__ void gr_lowrank_householder(float* p, int rows, int r, double* work) {
+__device__ void gr_lowrank_householder(float* p, int rows, int r, double* work, double* sums) {
     long long size = (long long) rows * r;
     double* reflectors = work;
     double* basis = work + size;
     double* beta = work + 2 * size;
-    for (long long i = 0; i < size; i++) {
+    for (long long i = threadIdx.x; i < size; i += GR_LR_CHAINS) {
         reflectors[i] = p[i];
     }
+    __syncthreads();
     for (int k = 0; k < r; k++) {
         double* column = reflectors + (long long) k * rows + k;
-        double norm = sqrt(gr_lowrank_dot(column, column, rows - k));
-        if (norm == 0) {
-            beta[k] = 0;
-        } else {
+        double norm = sqrt(gr_lowrank_dot(column, column, rows - k, sums));
+        if (norm != 0 && threadIdx.x == 0) {
             column[0] = __dsub_rn(column[0], column[0] > 0 ? -norm : norm);
-            beta[k] = 2 / gr_lowrank_dot(column, column, rows - k);
+        }
+        __syncthreads();
+        double b = norm == 0 ? 0.0 : 2 / gr_lowrank_dot(column, column, rows - k, sums);
+        if (threadIdx.x == 0) {
+            beta[k] = b;
         }
         for (int c = k + 1; c < r; c++) {
-            gr_lowrank_apply_reflector(reflectors, k, rows, beta[k], reflectors, c);
+            gr_lowrank_apply_reflector(reflectors, k, rows, b, reflectors, c, sums);
         }
     }
-    for (long long i = 0; i < size; i++) {
+    for (long long i = threadIdx.x; i < size; i += GR_LR_CHAINS) {
         basis[i] = 0;
     }
-    for (int c = 0; c < r; c++) {
-        basis[(long long) c * rows + c] = 1;
-    }
-    for (int k = r - 1; k >= 0; k--) {
-        for (int c = k; c < r; c++) {
-            gr_lowrank_apply_reflector(reflectors, k, rows, beta[k], basis, c);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int c = 0; c < r; c++) {
+            basis[(long long) c * rows + c] = 1;
         }
     }
-    for (long long i = 0; i < size; i++) {
+    __syncthreads();
+    for (int k = r - 1; k >= 0; k--) {
+        for (int c = k; c < r; c++) {
+            gr_lowrank_apply_reflector(reflectors, k, rows, beta[k], basis, c, sums);
+        }
+    }
+    for (long long i = threadIdx.x; i < size; i += GR_LR_CHAINS) {
         p[i] = (float) basis[i];
     }
 }
 
-// Orthonormalizer.apply on the r columns of p (rows ≥ r): Gram-Schmidt up to rank 2, Householder above. One thread,
-// the host's order.
-extern "C" __global__ void gr_lowrank_orthonormalize(float* p, int rows, int r, double* work) {
-    if (blockIdx.x != 0 || threadIdx.x != 0) {
+// Orthonormalizer.apply on the r columns of p (rows ≥ r): Gram-Schmidt up to rank 2, Householder above. One block of
+// GR_LR_CHAINS threads, the host's order of operations and of additions.
+extern "C" __global__ void __launch_bounds__(GR_LR_CHAINS) gr_lowrank_orthonormalize(float* p, int rows, int r,
+                                                                                   double* work) {
+    __shared__ double sums[GR_LR_CHAINS];
+    if (blockIdx.x != 0) {
         return;
     }
     if (r <= 2) {
-        gr_lowrank_gram_schmidt(p, rows, r);
+        gr_lowrank_gram_schmidt(p, rows, r, sums);
     } else {
-        gr_lowrank_householder(p, rows, r, work);
+        gr_lowrank_householder(p, rows, r, work, sums);
     }
 }

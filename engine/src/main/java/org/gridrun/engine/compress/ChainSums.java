@@ -30,10 +30,16 @@ final class ChainSums {
     private ChainSums() {
     }
 
-    /** The sum of {@code term} of {@code g[from … to)} in the chains' order. */
-    static double chains(float[] g, int from, int to, Term term) {
+    /** This thread's {@value #CHAINS} chain sums, zeroed, for a sum in the chains' order ({@link #tree} ends it). */
+    static double[] zeroedChains() {
         double[] chains = CHAIN_SUMS.get();
         Arrays.fill(chains, 0);
+        return chains;
+    }
+
+    /** The sum of {@code term} of {@code g[from … to)} in the chains' order. */
+    static double chains(float[] g, int from, int to, Term term) {
+        double[] chains = zeroedChains();
         int i = from;
         if (Vectors.enabled) {
             i = VectorMoments.chains(g, from, to, term, chains);
@@ -77,15 +83,15 @@ final class ChainSums {
 
     /** {@link #chains} of doubles {@code p[from … to)}, their plain sum (partials read before they are written). */
     private static double chains(double[] p, int from, int to) {
-        double[] chains = CHAIN_SUMS.get();
-        Arrays.fill(chains, 0);
+        double[] chains = zeroedChains();
         for (int i = from; i < to; i++) {
             chains[(i - from) & (CHAINS - 1)] += p[i];
         }
         return tree(chains);
     }
 
-    private static double tree(double[] chains) {
+    /** The chains meeting in the fixed tree of halves; the sum, in chain 0. */
+    static double tree(double[] chains) {
         for (int h = CHAINS / 2; h > 0; h >>= 1) {
             for (int j = 0; j < h; j++) {
                 chains[j] += chains[j + h];

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * that was nearly dependent, left with only rounding noise, still comes out orthogonal to the others; a column that
  * is exactly zero stays zero. Householder keeps its reflectors in double precision and multiplies them out into the
  * first {@code r} columns of the identity, which is orthonormal whatever the rank of {@code P}. Sums are accumulated
- * in double. The workspace grows to the largest factor seen and is then reused: nothing is allocated per call.
+ * in double, in {@link ChainSums}' order of chains, so that a GPU block can follow them. The workspace grows to the largest factor seen and is then reused: nothing is allocated per call.
  */
 final class Orthonormalizer {
     /** The largest rank orthonormalised by Gram-Schmidt. */
@@ -109,19 +109,23 @@ final class Orthonormalizer {
         }
     }
 
+    /**
+     * {@code aᵀb} in double in {@link ChainSums}' order of chains (product {@code i} to chain {@code i mod 128}, the
+     * tree), which the GPU's block of threads follows ({@code lowrank.cu}).
+     */
     private static double dot(float[] a, int ao, float[] b, int bo, int n) {
-        double sum = 0;
+        double[] chains = ChainSums.zeroedChains();
         for (int i = 0; i < n; i++) {
-            sum += (double) a[ao + i] * b[bo + i];
+            chains[i & (ChainSums.CHAINS - 1)] += (double) a[ao + i] * b[bo + i];
         }
-        return sum;
+        return ChainSums.tree(chains);
     }
 
     private static double dot(double[] a, int ao, double[] b, int bo, int n) {
-        double sum = 0;
+        double[] chains = ChainSums.zeroedChains();
         for (int i = 0; i < n; i++) {
-            sum += a[ao + i] * b[bo + i];
+            chains[i & (ChainSums.CHAINS - 1)] += a[ao + i] * b[bo + i];
         }
-        return sum;
+        return ChainSums.tree(chains);
     }
 }

@@ -14,6 +14,9 @@ import org.gridrun.engine.backend.Tensor;
  * {@link #close()} frees the buffers.
  */
 final class CudaPowerSgd implements DevicePowerIteration, AutoCloseable {
+    /** Threads of the orthonormalisation's block, one per chain of {@code Orthonormalizer}'s dot products. */
+    private static final int ORTHONORMALIZE_THREADS = 128;
+
     private final Gpu gpu;
     private final LowRankShapes shapes;
     private final int workers;
@@ -186,10 +189,15 @@ final class CudaPowerSgd implements DevicePowerIteration, AutoCloseable {
                 .address(qt).i32(cols).i32(r).address(out).address(m).i64(n).i32(workers));
     }
 
-    /** {@code Orthonormalizer.apply} on the {@code r} columns of {@code rows} values at {@code p}: one thread. */
+    /** {@code Orthonormalizer.apply} on the {@code r} columns of {@code rows} values at {@code p}: one block. */
     private void orthonormalize(long p, int rows, int r) {
-        gpu.launch("gr_lowrank_orthonormalize", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(p).i32(rows).i32(r)
-                .address(work));
+        orthonormalize(gpu, p, rows, r, work);
+    }
+
+    /** The same on {@code gpu}, with {@code work} of {@code 2·rows·r + r} doubles for Householder. */
+    static void orthonormalize(Gpu gpu, long p, int rows, int r, long work) {
+        gpu.launch("gr_lowrank_orthonormalize", 1, 1, 1, ORTHONORMALIZE_THREADS, 1, 1, KernelArgs.of().address(p)
+                .i32(rows).i32(r).address(work));
     }
 
     @Override
