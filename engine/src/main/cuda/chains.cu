@@ -5,24 +5,11 @@
 // same way by the next launch, until one is left. No atomics.
 #include "gridrun.cuh"
 
-#define GR_CHAINS 128
 #define GR_CHUNK 8192
 
 // The term a value adds: 0 the value, 1 its magnitude, 2 its square (exact in double).
 __device__ __forceinline__ double gr_chain_term(double a, int term) {
     return term == 0 ? a : term == 1 ? fabs(a) : __dmul_rn(a, a);
-}
-
-// Chain j's sum in `sums` (shared, GR_CHAINS doubles) turned into the block's: the tree; every thread must call it.
-__device__ __forceinline__ void gr_chain_tree(double* sums) {
-    int j = threadIdx.x;
-    __syncthreads();
-    for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
-        if (j < h) {
-            sums[j] = __dadd_rn(sums[j], sums[j + h]);
-        }
-        __syncthreads();
-    }
 }
 
 // partials[c] = the sum of the terms of chunk c of the n values of x (one chunk, partials[0], for n <= GR_CHUNK).
@@ -39,11 +26,10 @@ __device__ __forceinline__ void gr_chain_level(const T* x, long long n, int term
             acc = __dadd_rn(acc, gr_chain_term((double) x[i], term));
         }
         sums[j] = acc;
-        gr_chain_tree(sums);
+        double sum = gr_chain_sum(sums);
         if (j == 0) {
-            partials[c] = sums[0];
+            partials[c] = sum;
         }
-        __syncthreads();
     }
 }
 

@@ -103,3 +103,24 @@ __device__ __forceinline__ void gr_thread_chunk(long long n, int chunk, long lon
     *from = start < n ? start : n;
     *to = start + chunk < n ? start + chunk : n;
 }
+
+// The chains of org.gridrun.engine.compress.ChainSums: one per thread of a block of GR_CHAINS.
+#define GR_CHAINS 128
+
+// The chains in `sums` (shared, GR_CHAINS doubles, chain j = thread j's) summed in ChainSums' tree (chain j takes
+// chain j + h for h = 64, …, 1); every thread of the block must call it and gets the sum, and `sums` may be written
+// again when it returns.
+__device__ __forceinline__ double gr_chain_sum(double* sums) {
+    int j = threadIdx.x;
+    __syncthreads();
+    for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
+        if (j < h) {
+            sums[j] = __dadd_rn(sums[j], sums[j + h]);
+        }
+        __syncthreads();
+    }
+    double sum = sums[0];
+    __syncthreads();
+    return sum;
+}
+

@@ -146,43 +146,26 @@ extern "C" __global__ void gr_lowrank_share(const float* p, int rows, const floa
     }
 }
 
-// The orthonormalisation's threads: one block of GR_LR_CHAINS, each the chain of Orthonormalizer's dot products
-// (ChainSums' order: product i to chain i mod 128, then the tree of halves) and the elements i ≡ its index.
-#define GR_LR_CHAINS 128
-
-// The chains in `sums` (shared, GR_LR_CHAINS doubles, chain j = thread j's) summed in the tree; every thread gets
-// the sum, and `sums` may be written again when it returns.
-__device__ double gr_lowrank_tree(double* sums) {
-    int j = threadIdx.x;
-    __syncthreads();
-    for (int h = GR_LR_CHAINS / 2; h > 0; h >>= 1) {
-        if (j < h) {
-            sums[j] = __dadd_rn(sums[j], sums[j + h]);
-        }
-        __syncthreads();
-    }
-    double sum = sums[0];
-    __syncthreads();
-    return sum;
-}
+// The orthonormalisation runs on one block of GR_CHAINS threads (gridrun.cuh), each the chain of Orthonormalizer's
+// dot products (ChainSums' order: product i to chain i mod 128, then the tree) and the elements i ≡ its index.
 
 // aᵀb of n floats, in double (Orthonormalizer.dot); every thread of the block calls it and gets it.
 __device__ double gr_lowrank_dotf(const float* a, const float* b, int n, double* sums) {
     double acc = 0;
-    for (int i = threadIdx.x; i < n; i += GR_LR_CHAINS) {
+    for (int i = threadIdx.x; i < n; i += GR_CHAINS) {
         acc = __dadd_rn(acc, __dmul_rn((double) a[i], (double) b[i]));
     }
     sums[threadIdx.x] = acc;
-    return gr_lowrank_tree(sums);
+    return gr_chain_sum(sums);
 }
 
 __device__ double gr_lowrank_dot(const double* a, const double* b, int n, double* sums) {
     double acc = 0;
-    for (int i = threadIdx.x; i < n; i += GR_LR_CHAINS) {
+    for (int i = threadIdx.x; i < n; i += GR_CHAINS) {
         acc = __dadd_rn(acc, __dmul_rn(a[i], b[i]));
     }
     sums[threadIdx.x] = acc;
-    return gr_lowrank_tree(sums);
+    return gr_chain_sum(sums);
 }
 
 // Orthonormalizer.gramSchmidt: two passes of projections per column, then the column scaled to unit length.
@@ -193,7 +176,7 @@ __device__ void gr_lowrank_gram_schmidt(float* p, int rows, int r, double* sums)
             for (int j = 0; j < k; j++) {
                 const float* other = p + (long long) j * rows;
                 float c = (float) gr_lowrank_dotf(other, column, rows, sums);
-                for (int i = threadIdx.x; i < rows; i += GR_LR_CHAINS) {
+                for (int i = threadIdx.x; i < rows; i += GR_CHAINS) {
                     column[i] = __fsub_rn(column[i], __fmul_rn(c, other[i]));
                 }
                 __syncthreads();
@@ -202,7 +185,7 @@ __device__ void gr_lowrank_gram_schmidt(float* p, int rows, int r, double* sums)
         double norm = sqrt(gr_lowrank_dotf(column, column, rows, sums));
         if (norm > 0) {
             float inverse = (float) (1 / norm);
-            for (int i = threadIdx.x; i < rows; i += GR_LR_CHAINS) {
+            for (int i = threadIdx.x; i < rows; i += GR_CHAINS) {
                 column[i] = __fmul_rn(column[i], inverse);
             }
         }
@@ -219,7 +202,7 @@ __device__ void gr_lowrank_apply_reflector(const double* v, int k, int rows, dou
     const double* vk = v + (long long) k * rows + k;
     double* xc = x + (long long) c * rows + k;
     double s = __dmul_rn(beta, gr_lowrank_dot(vk, xc, rows - k, sums));
-    for (int i = threadIdx.x; i < rows - k; i += GR_LR_CHAINS) {
+    for (int i = threadIdx.x; i < rows - k; i += GR_CHAINS) {
         xc[i] = __dsub_rn(xc[i], __dmul_rn(s, vk[i]));
     }
     __syncthreads();
@@ -232,7 +215,7 @@ __device__ void gr_lowrank_householder(float* p, int rows, int r, double* work, 
     double* reflectors = work;
     double* basis = work + size;
     double* beta = work + 2 * size;
-    for (long long i = threadIdx.x; i < size; i += GR_LR_CHAINS) {
+    for (long long i = threadIdx.x; i < size; i += GR_CHAINS) {
         reflectors[i] = p[i];
     }
     __syncthreads();
@@ -251,7 +234,7 @@ __device__ void gr_lowrank_householder(float* p, int rows, int r, double* work, 
             gr_lowrank_apply_reflector(reflectors, k, rows, b, reflectors, c, sums);
         }
     }
-    for (long long i = threadIdx.x; i < size; i += GR_LR_CHAINS) {
+    for (long long i = threadIdx.x; i < size; i += GR_CHAINS) {
         basis[i] = 0;
     }
     __syncthreads();
@@ -266,16 +249,16 @@ __device__ void gr_lowrank_householder(float* p, int rows, int r, double* work, 
             gr_lowrank_apply_reflector(reflectors, k, rows, beta[k], basis, c, sums);
         }
     }
-    for (long long i = threadIdx.x; i < size; i += GR_LR_CHAINS) {
+    for (long long i = threadIdx.x; i < size; i += GR_CHAINS) {
         p[i] = (float) basis[i];
     }
 }
 
 // Orthonormalizer.apply on the r columns of p (rows ≥ r): Gram-Schmidt up to rank 2, Householder above. One block of
-// GR_LR_CHAINS threads, the host's order of operations and of additions.
-extern "C" __global__ void __launch_bounds__(GR_LR_CHAINS) gr_lowrank_orthonormalize(float* p, int rows, int r,
+// GR_CHAINS threads, the host's order of operations and of additions.
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_lowrank_orthonormalize(float* p, int rows, int r,
                                                                                    double* work) {
-    __shared__ double sums[GR_LR_CHAINS];
+    __shared__ double sums[GR_CHAINS];
     if (blockIdx.x != 0) {
         return;
     }

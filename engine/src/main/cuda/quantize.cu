@@ -70,95 +70,86 @@ __device__ __forceinline__ float gr_clamp(float v, float bound) {
     return gr_java_minf(gr_java_maxf(v, -bound), bound);
 }
 
-// The clipping bound of values [from, to) (TernGrad.clipBound): clipSigmas standard deviations (two passes in double,
-// the biased variance), or +∞ with clipSigmas = 0.
-__device__ __forceinline__ float gr_clip_bound(const float* g, int from, int to, double clipSigmas) {
-    if (clipSigmas == 0) {
-        return __int_as_float(0x7F800000);
-    }
-    double sum = 0;
-    for (int i = from; i < to; i++) {
-        sum = __dadd_rn(sum, (double) g[i]);
-    }
-    double mean = sum / (double) (to - from);
-    double squares = 0;
-    for (int i = from; i < to; i++) {
-        double d = __dsub_rn((double) g[i], mean);
-        squares = __dadd_rn(squares, __dmul_rn(d, d));
-    }
-    return (float) __dmul_rn(clipSigmas, sqrt(squares / (double) (to - from)));
-}
-
-// The chains of ChainSums.chains, one thread each: a block sums one bucket.
-#define GR_CHAINS 128
-
 // norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (+∞ without clipping; the
 // kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the L2 norm (linf = 0)
-// or the largest magnitude (LevelQuantizer.Norm.of). One block of GR_CHAINS threads per bucket:
-//   - unclipped L2: thread j sums the squares of values from + j, from + j + 128, … in order, then the chains meet
-//     in ChainSums.chains' tree (chain j takes chain j + h for h = 64, …, 1), in shared memory;
-//   - unclipped L∞: the largest sign-cleared bit pattern, a maximum whose order does not matter, in the same tree;
-//   - clipped (a finite bound): thread 0 computes the bound (two passes) and the norm of the clamped values in the
-//     host's one chain; the other threads wait.
+// or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound. One block of GR_CHAINS
+// threads per bucket, thread j taking values from + j, from + j + 128, … in order:
+//   - the bound (TernGrad.clipBound): clipSigmas standard deviations, the mean and the squared deviations each summed
+//     in ChainSums' chains and tree;
+//   - L2: the squares (of the clamped values where the bound is finite) in the same chains and tree;
+//   - L∞: the largest magnitude, a maximum whose order does not matter: sign-cleared bit patterns where unclipped,
+//     the clamped values' magnitudes in double (a NaN wins, as Math.max) where clipped.
 extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const float* g, const int* starts,
                                                                       int buckets, int linf, float clipSigmas,
                                                                       float* bounds, float* norms) {
     __shared__ double sums[GR_CHAINS];
     __shared__ int largest[GR_CHAINS];
-    __shared__ float shared_bound;
     int j = threadIdx.x;
     for (int k = blockIdx.x; k < buckets; k += gridDim.x) {
         int from = starts[k];
         int to = starts[k + 1];
-        if (j == 0) {
-            shared_bound = gr_clip_bound(g, from, to, clipSigmas);
-            bounds[k] = shared_bound;
+        float bound = __int_as_float(0x7F800000);
+        if (clipSigmas != 0) {
+            double acc = 0;
+            for (int i = from + j; i < to; i += GR_CHAINS) {
+                acc = __dadd_rn(acc, (double) g[i]);
+            }
+            sums[j] = acc;
+            double mean = gr_chain_sum(sums) / (double) (to - from);
+            acc = 0;
+            for (int i = from + j; i < to; i += GR_CHAINS) {
+                double d = __dsub_rn((double) g[i], mean);
+                acc = __dadd_rn(acc, __dmul_rn(d, d));
+            }
+            sums[j] = acc;
+            double squares = gr_chain_sum(sums);
+            bound = (float) __dmul_rn((double) clipSigmas, sqrt(squares / (double) (to - from)));
         }
-        __syncthreads();
-        float bound = shared_bound;
-        if (bound != __int_as_float(0x7F800000)) {
-            if (j == 0) {
-                double acc = 0;
-                for (int i = from; i < to; i++) {
-                    float v = gr_clamp(g[i], bound);
-                    if (linf) {
-                        double m = (double) fabsf(v);
-                        acc = acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
-                    } else {
-                        acc = __dadd_rn(acc, __dmul_rn((double) v, (double) v));
-                    }
-                }
-                norms[k] = gr_canonical((float) (linf ? acc : sqrt(acc)));
+        bool clipped = bound != __int_as_float(0x7F800000);
+        float norm;
+        if (linf && !clipped) {
+            int m = 0;
+            for (int i = from + j; i < to; i += GR_CHAINS) {
+                m = max(m, __float_as_int(g[i]) & 0x7FFFFFFF);
             }
-        } else {
-            if (linf) {
-                int m = 0;
-                for (int i = from + j; i < to; i += GR_CHAINS) {
-                    m = max(m, __float_as_int(g[i]) & 0x7FFFFFFF);
-                }
-                largest[j] = m;
-            } else {
-                double acc = 0;
-                for (int i = from + j; i < to; i += GR_CHAINS) {
-                    double a = g[i];
-                    acc = __dadd_rn(acc, __dmul_rn(a, a));
-                }
-                sums[j] = acc;
-            }
+            largest[j] = m;
             __syncthreads();
             for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
                 if (j < h) {
-                    if (linf) {
-                        largest[j] = max(largest[j], largest[j + h]);
-                    } else {
-                        sums[j] = __dadd_rn(sums[j], sums[j + h]);
-                    }
+                    largest[j] = max(largest[j], largest[j + h]);
                 }
                 __syncthreads();
             }
-            if (j == 0) {
-                norms[k] = gr_canonical(linf ? __int_as_float(largest[0]) : (float) sqrt(sums[0]));
+            norm = __int_as_float(largest[0]);
+        } else if (linf) {
+            double acc = 0;
+            for (int i = from + j; i < to; i += GR_CHAINS) {
+                double m = (double) fabsf(gr_clamp(g[i], bound));
+                acc = acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
             }
+            sums[j] = acc;
+            __syncthreads();
+            for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
+                if (j < h) {
+                    double a = sums[j];
+                    double b = sums[j + h];
+                    sums[j] = a != a || b != b ? (double) __int_as_float(0x7FC00000) : (b > a ? b : a);
+                }
+                __syncthreads();
+            }
+            norm = (float) sums[0];
+        } else {
+            double acc = 0;
+            for (int i = from + j; i < to; i += GR_CHAINS) {
+                double v = clipped ? (double) gr_clamp(g[i], bound) : (double) g[i];
+                acc = __dadd_rn(acc, __dmul_rn(v, v));
+            }
+            sums[j] = acc;
+            norm = (float) sqrt(gr_chain_sum(sums));
+        }
+        if (j == 0) {
+            bounds[k] = bound;
+            norms[k] = gr_canonical(norm);
         }
         __syncthreads();
     }

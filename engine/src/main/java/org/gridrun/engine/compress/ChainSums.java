@@ -55,6 +55,26 @@ final class ChainSums {
         return tree(chains);
     }
 
+    /** {@link #chains} of {@code (g[i] − mean)²} in double: a variance's sum of squares (TernGrad's clip). */
+    static double deviationSquares(float[] g, int from, int to, double mean) {
+        double[] chains = zeroedChains();
+        for (int i = from; i < to; i++) {
+            double d = g[i] - mean;
+            chains[(i - from) & (CHAINS - 1)] += d * d;
+        }
+        return tree(chains);
+    }
+
+    /** {@link #chains} of {@code v²} of each value clamped to {@code [−bound, bound]} (TernGrad's clipped norm). */
+    static double clampedSquares(float[] g, int from, int to, float bound) {
+        double[] chains = zeroedChains();
+        for (int i = from; i < to; i++) {
+            double v = LevelQuantizer.clamp(g[i], bound);
+            chains[(i - from) & (CHAINS - 1)] += v * v;
+        }
+        return tree(chains);
+    }
+
     /** The sum of {@code term} of {@code g[from … to)}, chunked (see the class comment). */
     static double of(float[] g, int from, int to, Term term) {
         int n = to - from;

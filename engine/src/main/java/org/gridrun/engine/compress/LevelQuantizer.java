@@ -59,13 +59,16 @@ abstract class LevelQuantizer extends BaseCompressor implements DeviceEncodable 
             return this == L2 ? l2(g, start, end) : largest(g, start, end);
         }
 
+        /** The L2 norm's squares in {@link ChainSums}' order; the largest magnitude, a maximum, in any order. */
         private float clamped(float[] g, int start, int end, float bound) {
+            if (this == L2) {
+                return (float) Math.sqrt(ChainSums.clampedSquares(g, start, end, bound));
+            }
             double acc = 0;
             for (int i = start; i < end; i++) {
-                float v = clamp(g[i], bound);
-                acc = this == L2 ? acc + (double) v * v : Math.max(acc, Math.abs(v));
+                acc = Math.max(acc, Math.abs(clamp(g[i], bound)));
             }
-            return (float) (this == L2 ? Math.sqrt(acc) : acc);
+            return (float) acc;
         }
 
         private static float l2(float[] g, int start, int end) {

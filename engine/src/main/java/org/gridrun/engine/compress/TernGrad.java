@@ -41,16 +41,9 @@ public final class TernGrad extends LevelQuantizer {
         if (!clip) {
             return Float.POSITIVE_INFINITY;
         }
-        double sum = 0;
-        for (int i = start; i < end; i++) {
-            sum += g[i];
-        }
-        double mean = sum / (end - start);
-        double squares = 0;
-        for (int i = start; i < end; i++) {
-            double d = g[i] - mean;
-            squares += d * d;
-        }
+        // both sums in ChainSums' order, which a GPU block follows (quantize.cu)
+        double mean = ChainSums.chains(g, start, end, ChainSums.Term.PLAIN) / (end - start);
+        double squares = ChainSums.deviationSquares(g, start, end, mean);
         return (float) (CLIP_SIGMAS * Math.sqrt(squares / (end - start)));
     }
 
