@@ -360,3 +360,14 @@ extern "C" __global__ void gr_momentum_double(float *m, const float *g, long lon
         m[i] = (float) __dadd_rn(__dmul_rn(beta, (double) m[i]), __dmul_rn(rest, (double) g[i]));
     }
 }
+
+// ---- addToMean: a decoded gradient added to the mean of `workers` gradients (SimulatedCollective.addToMean):
+// worker 0 writes, the others add in order, the last multiplies by `inverse` (1f/workers). One thread per value; the
+// device codecs whose decode writes a dense gradient first (sparse lists, none's raw floats) finish with it.
+extern "C" __global__ void gr_add_to_mean(const float* decoded, long long n, int worker, int workers, float inverse,
+                                          float* mean) {
+    GR_FOR_EACH(e, n) {
+        float m = worker == 0 ? decoded[e] : __fadd_rn(mean[e], decoded[e]);
+        mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+    }
+}

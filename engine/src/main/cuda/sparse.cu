@@ -334,14 +334,3 @@ extern "C" __global__ void gr_counted_scatter(const unsigned char* payload, int 
         gr_scatter_entry(payload, countWidth, width, payload, countWidth + k * width, j, n, dense);
     }
 }
-
-// A decoded gradient added to the mean of `workers` gradients (SimulatedCollective.addToMean): worker 0 writes, the
-// others add in order, the last multiplies by `inverse` (1f/workers). One thread per value. The raw codec (`none`)
-// adds its payload's floats with it too.
-extern "C" __global__ void gr_sparse_add_to_mean(const float* decoded, long long n, int worker, int workers,
-                                                 float inverse, float* mean) {
-    GR_FOR_EACH(e, n) {
-        float m = worker == 0 ? decoded[e] : __fadd_rn(mean[e], decoded[e]);
-        mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
-    }
-}

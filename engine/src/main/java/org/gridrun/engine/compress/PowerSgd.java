@@ -56,6 +56,8 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
     private final double minRate;
     private final long startAfter;
     private final int iterations;
+    /** {@link #sendsLeft}'s answer, made once. */
+    private boolean[] sides;
     private final boolean alternating;
     /** Whether the residual is kept and added to the next gradient (error feedback); else each step starts at 0. */
     private final boolean keepResidual;
@@ -285,9 +287,14 @@ public final class PowerSgd extends BaseCompressor implements CollectiveCompress
                 qOffsets, plan.qSize(), pOffsets, alternating ? plan.pSize() : 0);
     }
 
-    /** Where a device step's iterations send P (the alternating variant's odd ones, counted over all steps). */
+    /**
+     * Where a device step's iterations send P (the alternating variant's odd ones, counted over all steps); an array
+     * of this instance's, rewritten by each call.
+     */
     public boolean[] sendsLeft() {
-        boolean[] sides = new boolean[iterations];
+        if (sides == null) {
+            sides = new boolean[iterations];
+        }
         for (int i = 0; alternating && i < iterations; i++) {
             sides[i] = left(firstIteration() + i);
         }

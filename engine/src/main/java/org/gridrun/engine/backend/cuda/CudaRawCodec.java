@@ -25,8 +25,7 @@ final class CudaRawCodec extends SlotPayloadCodec<RawFormat> {
     public void decodeIntoMean(int slot, RawFormat format, int worker, int workers, long mean) {
         long n = format.length();
         if (n > 0) {
-            Launches.linear(gpu, "gr_sparse_add_to_mean", n, KernelArgs.of().address(payload(slot)).i64(n)
-                    .i32(worker).i32(workers).f32(1f / workers).address(mean));
+            Launches.addToMean(gpu, payload(slot), n, worker, workers, mean);
         }
     }
 }

@@ -133,8 +133,7 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
             }
             Launches.linear(gpu, "gr_sparse_scatter", k, args.i64(k).i64(n).address(decoded));
         }
-        Launches.linear(gpu, "gr_sparse_add_to_mean", n, KernelArgs.of().address(decoded).i64(n).i32(worker)
-                .i32(workers).f32(1f / workers).address(mean));
+        Launches.addToMean(gpu, decoded, n, worker, workers, mean);
     }
 
     private Slot slot(int slot) {

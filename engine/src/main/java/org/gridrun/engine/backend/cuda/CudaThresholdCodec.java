@@ -188,8 +188,7 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
         gpu.fill32(decoded, 0, n);
         Launches.linear(gpu, "gr_counted_scatter", n, KernelArgs.of().address(payloads.get(slot).address())
                 .i32(ThresholdFormat.countWidth(n)).i32(SparseListFormat.indexWidth(n)).i64(n).address(decoded));
-        Launches.linear(gpu, "gr_sparse_add_to_mean", n, KernelArgs.of().address(decoded).i64(n).i32(worker)
-                .i32(workers).f32(1f / workers).address(mean));
+        Launches.addToMean(gpu, decoded, n, worker, workers, mean);
     }
 
     @Override

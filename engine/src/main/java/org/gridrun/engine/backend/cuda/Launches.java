@@ -24,6 +24,15 @@ final class Launches {
         gpu.launch(kernel, blocks(items, THREADS), 1, 1, THREADS, 1, 1, args);
     }
 
+    /**
+     * Adds the {@code n} decoded floats at {@code decoded} to the mean of {@code workers} gradients building at
+     * {@code mean}, as worker {@code worker} ({@code gr_add_to_mean}: {@code SimulatedCollective.addToMean}).
+     */
+    static void addToMean(Gpu gpu, long decoded, long n, int worker, int workers, long mean) {
+        linear(gpu, "gr_add_to_mean", n, KernelArgs.of().address(decoded).i64(n).i32(worker).i32(workers)
+                .f32(1f / workers).address(mean));
+    }
+
     /** {@code ceil(a / b)} for positive values. */
     static int ceilDiv(long a, long b) {
         return (int) ((a + b - 1) / b);
