@@ -11,6 +11,9 @@
 #                                        cuda beside PyTorch when python3 imports a CUDA torch, bench compressors
 #                                        --backend cuda against a device copy, and a short quick
 #                                        start on cuda; prints a summary table last and exits non-zero on a failure
+#   scripts/gpu-check.sh paper FILE [STEPS]  on the GPU machine: the paper-gpu grid on cuda, every run cut to STEPS
+#                                        steps (default 5000, the whole grid) with its schedule scaled; prints the
+#                                        grid's table and the wall time, scaled to 5000 steps
 #
 # Copy the bundle and this script to the GPU machine (or run from a checkout that has both); the bundle alone also
 # works: tar xf gridrun-gpu.tar.xz && gridrun-gpu/gpu-check.sh run-unpacked gridrun-gpu
@@ -42,7 +45,7 @@ bundle() {
   jar --create --file "$dir/engine-tests.jar" -C "$root/engine/target/test-classes" .
   cp "$work/junit-platform-console-standalone.jar" "$dir/junit.jar"
   cp "$here/gpu-check.sh" "$dir/"
-  mkdir -p "$dir/grids" && cp "$root/grids/quickstart.yaml" "$dir/grids/"
+  mkdir -p "$dir/grids" && cp "$root/grids/quickstart.yaml" "$root/grids/paper-gpu.yaml" "$dir/grids/"
   echo "gpu-check: linking a Java runtime (jlink)" >&2
   local modules
   modules="$(jdeps --multi-release 17 --print-module-deps --ignore-missing-deps "$dir/grid-run.jar"),jdk.unsupported,jdk.crypto.ec,jdk.zipfs"
@@ -113,9 +116,34 @@ run() {
   run_unpacked "$work/gridrun-gpu"
 }
 
+# The paper-gpu grid on this GPU, whole or cut to STEPS steps a run (every run's schedule scaled alike) to time it
+# within a short lease: the wall time of STEPS steps times 5000/STEPS estimates the whole grid's. PAPER_JOBS runs
+# share the GPU at once (default 8). Prints the grid's table last.
+paper() {
+  local file="${1:-$default_bundle}"
+  local steps="${2:-5000}"
+  local work; work="$(mktemp -d)"
+  xz -dc "$file" | tar -C "$work" -xf -
+  local dir="$work/gridrun-gpu"
+  local grid="$work/paper-gpu.yaml"
+  local d1=$((steps * 3 / 5)) d2=$((steps * 4 / 5)) every=$((steps >= 20 ? steps / 20 : 1))
+  sed -e "s/^  niters: 5000/  niters: $steps/" -e "s/^  lr_decay_iters: '3000,4000'/  lr_decay_iters: '$d1,$d2'/" \
+      -e "s/^  chkpt_iter: 250 /  chkpt_iter: $every /" -e "s/^  gvar_log_iter: 250 /  gvar_log_iter: $every /" \
+      -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/paper-gpu.yaml" > "$grid"
+  grep -q "^  niters: $steps" "$grid" && grep -q '^  backend: cuda' "$grid" \
+      || { echo "gpu-check: could not set niters and backend in paper-gpu.yaml"; exit 1; }
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
+  local start; start=$(date +%s)
+  "$dir/java/bin/java" -jar "$dir/grid-run.jar" --grid "$grid" --workdir "$work/pg" --jobs "${PAPER_JOBS:-8}" \
+      --report-every 0
+  local seconds=$(( $(date +%s) - start ))
+  echo "gpu-check: paper-gpu, $steps steps a run: $seconds s wall; 5000 steps a run: about $((seconds * 5000 / steps)) s"
+}
+
 case "${1:-}" in
   bundle) shift; bundle "$@" ;;
   run) shift; run "$@" ;;
   run-unpacked) shift; run_unpacked "${1:-$here}" ;;
-  *) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  paper) shift; paper "$@" ;;
+  *) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
