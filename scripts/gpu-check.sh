@@ -133,11 +133,13 @@ paper() {
   grep -q "^  niters: $steps" "$grid" && grep -q '^  backend: cuda' "$grid" \
       || { echo "gpu-check: could not set niters and backend in paper-gpu.yaml"; exit 1; }
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
-  local start; start=$(date +%s)
+  local start status=0; start=$(date +%s)
   "$dir/java/bin/java" -jar "$dir/grid-run.jar" --grid "$grid" --workdir "$work/pg" --jobs "${PAPER_JOBS:-8}" \
-      --report-every 0
+      --report-every 0 || status=$?
   local seconds=$(( $(date +%s) - start ))
   echo "gpu-check: paper-gpu, $steps steps a run: $seconds s wall; 5000 steps a run: about $((seconds * 5000 / steps)) s"
+  [ "$status" = 0 ] || echo "gpu-check: paper-gpu exited $status (runs failed; see the table above and $work/pg)"
+  return "$status"
 }
 
 case "${1:-}" in
