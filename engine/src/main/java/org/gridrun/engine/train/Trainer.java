@@ -261,7 +261,7 @@ public final class Trainer implements AutoCloseable {
         while (step < niters && !diverged && !stop.isRequested()) {
             step++;
             diverged = !Double.isFinite(advance());
-            if (diverged || step % config.logInterval() == 0 || step == niters) {
+            if (diverged || logsAt(step)) {
                 log(metrics, listener);
             }
             if (!diverged) {
@@ -385,7 +385,7 @@ public final class Trainer implements AutoCloseable {
         } else if (decodedOnDevice) {
             long t = System.nanoTime();
             deviceEncoding.decodeIntoMean(average);
-            if (step % config.logInterval() == 0 || step == niters) {
+            if (logsAt(step)) {
                 // the sizes the log records; smaq's depend on the values, a download that only logged steps make
                 deviceEncoding.settleSizes(payloads);
             }
@@ -404,6 +404,11 @@ public final class Trainer implements AutoCloseable {
             memory.afterStep(model.parameters(), optimizer);
         }
         return collective.decodeNanos();
+    }
+
+    /** Whether {@code step} records the training metrics (besides a diverged step): every log interval and the last. */
+    private boolean logsAt(long step) {
+        return step % config.logInterval() == 0 || step == niters;
     }
 
     private void log(MetricSpool.Writer metrics, TrainListener listener) {

@@ -19,12 +19,7 @@ final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
 
     @Override
     public boolean accepts(DeviceFormat format) {
-        for (FormatCodec<?> family : families) {
-            if (family.formats().isInstance(format)) {
-                return true;
-            }
-        }
-        return false;
+        return find(format) != null;
     }
 
     @Override
@@ -87,14 +82,23 @@ final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
     }
 
     /** The family of {@code format}, typed so that its operations take it. */
-    @SuppressWarnings("unchecked")
     private <F extends DeviceFormat> FormatCodec<F> familyOf(F format) {
+        FormatCodec<F> family = find(format);
+        if (family == null) {
+            throw new IllegalArgumentException("the GPU has no codec for " + format.getClass().getSimpleName());
+        }
+        return family;
+    }
+
+    /** The family that takes {@code format}, or null. */
+    @SuppressWarnings("unchecked")
+    private <F extends DeviceFormat> FormatCodec<F> find(F format) {
         for (FormatCodec<?> family : families) {
             if (family.formats().isInstance(format)) {
                 return (FormatCodec<F>) family;
             }
         }
-        throw new IllegalArgumentException("the GPU has no codec for " + format.getClass().getSimpleName());
+        return null;
     }
 
     @Override

@@ -38,10 +38,12 @@ final class JCudaGraph implements DeviceGraph {
     private final JCudaGpu gpu;
     private final CUgraph graph = new CUgraph();
     private final List<CUgraphNode> nodes = new ArrayList<>();
-    /** Upload nodes' host buffers and their sizes, by node index. */
-    private final Map<Integer, Pointer> hostBuffers = new HashMap<>();
-    private final Map<Integer, Long> uploadBytes = new HashMap<>();
-    private final Map<Integer, Long> uploadTargets = new HashMap<>();
+    /** An upload node's page-locked source, its size and its device target. */
+    private record HostUpload(Pointer host, long bytes, long target) {
+    }
+
+    /** The upload nodes by node index. */
+    private final Map<Integer, HostUpload> uploads = new HashMap<>();
     private CUgraphExec exec;
     private boolean closed;
 
@@ -86,10 +88,7 @@ final class JCudaGraph implements DeviceGraph {
         CUgraphNode[] deps = after();
         Pointer host = new Pointer();
         cuMemAllocHost(host, Math.max(bytes, 1));
-        int index = nodes.size();
-        hostBuffers.put(index, host);
-        uploadBytes.put(index, bytes);
-        uploadTargets.put(index, dst);
+        uploads.put(nodes.size(), new HostUpload(host, bytes, dst));
         CUDA_MEMCPY3D copy = new CUDA_MEMCPY3D();
         copy.srcMemoryType = CUmemorytype.CU_MEMORYTYPE_HOST;
         copy.srcHost = host;
@@ -146,8 +145,8 @@ final class JCudaGraph implements DeviceGraph {
 
     @Override
     public void stage(int node, float[] src, int offset, byte[] bytes, int count) {
-        Pointer host = hostBuffers.get(node);
-        ByteBuffer buffer = host.getByteBuffer(0, uploadBytes.get(node)).order(ByteOrder.nativeOrder());
+        HostUpload upload = uploads.get(node);
+        ByteBuffer buffer = upload.host().getByteBuffer(0, upload.bytes()).order(ByteOrder.nativeOrder());
         if (src != null) {
             buffer.asFloatBuffer().put(src, offset, count);
         } else {
@@ -157,9 +156,9 @@ final class JCudaGraph implements DeviceGraph {
 
     @Override
     public void uploadNow(int node) {
-        long bytes = uploadBytes.get(node);
-        cuMemcpyHtoDAsync(gpu.pointer(uploadTargets.get(node), bytes), hostBuffers.get(node), bytes, gpu.stream());
-        gpu.queued("upload of " + bytes + " bytes");
+        HostUpload upload = uploads.get(node);
+        cuMemcpyHtoDAsync(gpu.pointer(upload.target(), upload.bytes()), upload.host(), upload.bytes(), gpu.stream());
+        gpu.queued("upload of " + upload.bytes() + " bytes");
     }
 
     @Override
@@ -180,9 +179,9 @@ final class JCudaGraph implements DeviceGraph {
             cuGraphExecDestroy(exec);
         }
         cuGraphDestroy(graph);
-        for (Pointer host : hostBuffers.values()) {
-            cuMemFreeHost(host);
+        for (HostUpload upload : uploads.values()) {
+            cuMemFreeHost(upload.host());
         }
-        hostBuffers.clear();
+        uploads.clear();
     }
 }

@@ -241,7 +241,7 @@ final class StepGraph implements Gpu {
      * Whether this replayed operation matches the recording (then it is taken as the next one); else departs. An
      * operation of no bytes is never part of a graph.
      */
-    private boolean replays(Kind kind, String kernel, int[] dims, long src, long dst, long size, int value) {
+    private boolean matches(Kind kind, String kernel, int[] dims, long src, long dst, long size, int value) {
         if (mode != Mode.REPLAY || departed || (kind != Kind.LAUNCH && size == 0)) {
             return false;
         }
@@ -296,7 +296,7 @@ final class StepGraph implements Gpu {
 
     @Override
     public void upload(float[] src, int srcOffset, long dst, int count) {
-        if (replays(Kind.UPLOAD, null, null, 0, dst, 4L * count, 0)) {
+        if (matches(Kind.UPLOAD, null, null, 0, dst, 4L * count, 0)) {
             waitForGraph();
             graph.stage(next++, src, srcOffset, null, count);
             return;
@@ -307,7 +307,7 @@ final class StepGraph implements Gpu {
 
     @Override
     public void uploadBytes(byte[] src, long dst, int count) {
-        if (replays(Kind.UPLOAD, null, null, 0, dst, count, 0)) {
+        if (matches(Kind.UPLOAD, null, null, 0, dst, count, 0)) {
             waitForGraph();
             graph.stage(next++, null, 0, src, count);
             return;
@@ -332,7 +332,7 @@ final class StepGraph implements Gpu {
 
     @Override
     public void copy(long src, long dst, long bytes) {
-        if (replays(Kind.COPY, null, null, src, dst, bytes, 0)) {
+        if (matches(Kind.COPY, null, null, src, dst, bytes, 0)) {
             next++;
             return;
         }
@@ -342,7 +342,7 @@ final class StepGraph implements Gpu {
 
     @Override
     public void fill32(long dst, int value, long count) {
-        if (replays(Kind.FILL, null, null, 0, dst, count, value)) {
+        if (matches(Kind.FILL, null, null, 0, dst, count, value)) {
             next++;
             return;
         }
@@ -354,7 +354,7 @@ final class StepGraph implements Gpu {
     public void launch(String kernel, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
                        KernelArgs args) {
         int[] dims = {gridX, gridY, gridZ, blockX, blockY, blockZ};
-        if (replays(Kind.LAUNCH, kernel, dims, 0, 0, 0, 0)) {
+        if (matches(Kind.LAUNCH, kernel, dims, 0, 0, 0, 0)) {
             Op op = recorded.get(next);
             if (op.args.sameAs(args) || changeArgs(kernel, dims, args)) {
                 op.args = args;

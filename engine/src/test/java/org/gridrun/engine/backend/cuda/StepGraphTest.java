@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.function.IntPredicate;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.backend.Tensor;
@@ -33,11 +34,12 @@ class StepGraphTest {
         b.endStep();
     }
 
-    @ParameterizedTest
-    @EnumSource(GpuTarget.class)
-    void replayedStepsComputeWhatTheirOperationsComputeAndStepsThatChangeRunAsUsual(GpuTarget target) {
-        CudaBackend cuda = (CudaBackend) target.backend();
-        try (cuda; Backend cpu = new CpuBackend()) {
+    /**
+     * {@code steps} steps on {@code cuda} and on the CPU, with fresh data and a new alpha each, y (1 at first)
+     * compared after each; a ReLU in the steps {@code reluAt} names. Returns cuda's x and y.
+     */
+    private static Tensor[] stepsAgreeWithTheCpu(CudaBackend cuda, int steps, IntPredicate reluAt) {
+        try (Backend cpu = new CpuBackend()) {
             Tensor[] xs = {cuda.allocate(1, N), cpu.allocate(1, N)};
             Tensor[] ys = {cuda.allocate(1, N), cpu.allocate(1, N)};
             Backend[] backends = {cuda, cpu};
@@ -46,23 +48,34 @@ class StepGraphTest {
             for (int i = 0; i < 2; i++) {
                 backends[i].fill(ys[i], 1f);
             }
-            for (int s = 0; s < 10; s++) {
+            for (int s = 0; s < steps; s++) {
                 for (int i = 0; i < N; i++) {
                     host[i] = (float) Math.sin(0.37 * i + s) * (s + 1);
                 }
                 for (int b = 0; b < 2; b++) {
-                    // step 5 has a ReLU its recording lacks; step 6 records the usual step again
-                    step(backends[b], host, xs[b], ys[b], 0.25f * (s + 1), s == 5);
+                    step(backends[b], host, xs[b], ys[b], 0.25f * (s + 1), reluAt.test(s));
                     backends[b].download(ys[b], out[b], 0);
                 }
                 assertArrayEquals(out[1], out[0], "step " + s);
             }
+            return new Tensor[] {xs[0], ys[0]};
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void replayedStepsComputeWhatTheirOperationsComputeAndStepsThatChangeRunAsUsual(GpuTarget target) {
+        CudaBackend cuda = (CudaBackend) target.backend();
+        try (cuda) {
+            // step 5 has a ReLU its recording lacks; step 6 records the usual step again
+            Tensor[] xy = stepsAgreeWithTheCpu(cuda, 10, s -> s == 5);
             // step 0 recorded, 1-4 replayed, 5 departed, 6 recorded, 7-9 replayed
             assertEquals(7, cuda.graphReplays());
             assertNull(cuda.graphsOffBecause());
+            float[] host = new float[N];
             for (int s = 0; s < 2 * StepGraph.MAX_MISSES; s++) {
                 // every other step departs, but steps have replayed before: graphs stay on
-                step(cuda, host, xs[0], ys[0], 1f, s % 2 == 1);
+                step(cuda, host, xy[0], xy[1], 1f, s % 2 == 1);
             }
             assertNull(cuda.graphsOffBecause());
         }
@@ -111,23 +124,8 @@ class StepGraphTest {
     void aGraphTheDeviceRefusesToLaunchTurnsGraphsOffAndTheStepRunsAsUsual() {
         Gpu gpu = GpuTarget.EMULATOR.open();
         ((EmulatedGpu) gpu).refuseGraphLaunches = true;
-        try (CudaBackend cuda = new CudaBackend(gpu); Backend cpu = new CpuBackend()) {
-            Tensor[] xs = {cuda.allocate(1, N), cpu.allocate(1, N)};
-            Tensor[] ys = {cuda.allocate(1, N), cpu.allocate(1, N)};
-            Backend[] backends = {cuda, cpu};
-            float[] host = new float[N];
-            float[][] out = new float[2][N];
-            for (int s = 0; s < 4; s++) {
-                java.util.Arrays.fill(host, s + 0.5f);
-                for (int b = 0; b < 2; b++) {
-                    if (s == 0) {
-                        backends[b].fill(ys[b], 1f);
-                    }
-                    step(backends[b], host, xs[b], ys[b], 0.5f * (s + 1), false);
-                    backends[b].download(ys[b], out[b], 0);
-                }
-                assertArrayEquals(out[1], out[0], "step " + s);
-            }
+        try (CudaBackend cuda = new CudaBackend(gpu)) {
+            stepsAgreeWithTheCpu(cuda, 4, s -> false);
             assertEquals(0, cuda.graphReplays());
             assertNotNull(cuda.graphsOffBecause());
             assertTrue(cuda.graphsOffBecause().contains("NOT_SUPPORTED"), cuda.graphsOffBecause());
