@@ -29,6 +29,15 @@ public interface DeviceCodec {
     }
 
     /**
+     * The side bits (those that are not values) of {@code slot}'s payload as its last encode wrote it, which is
+     * {@code payloadBits} long: the format's ({@link DeviceFormat#sideBits}) unless they depend on the values
+     * ({@link JointSqFormat}'s maps), which the device then tells.
+     */
+    default long sideBits(int slot, DeviceFormat format, long payloadBits, long planned) {
+        return format.sideBits(payloadBits, planned);
+    }
+
+    /**
      * How many vectors of {@code format.length()} floats encodes of {@code format} keep in a slot between steps, the
      * method's state (DGC's momentum and accumulator: {@link ThresholdFormat#keptVectors}); 0 for most formats. A
      * slot's vectors start at zero; {@link #uploadKept} replaces one, {@link #fetchKept} copies it out.

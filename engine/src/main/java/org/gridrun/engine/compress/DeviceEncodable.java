@@ -21,6 +21,14 @@ public interface DeviceEncodable {
         return List.of();
     }
 
+    /**
+     * Shows the method the payload a device encoded for it this step, downloaded for its {@link Compressor#diagnostics}
+     * (JointSQ counts its widths from the maps): its host state saw no encode. Most methods' diagnostics do not read
+     * payloads.
+     */
+    default void sawDevicePayload(Payload payload) {
+    }
+
     /** Whether the method refits its levels while it trains, so that a step's plan may be empty after a refit. */
     default boolean levelsAdapt() {
         return false;

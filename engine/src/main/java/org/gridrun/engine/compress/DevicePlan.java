@@ -1,5 +1,6 @@
 package org.gridrun.engine.compress;
 
+import org.gridrun.engine.backend.DeviceCodec;
 import org.gridrun.engine.backend.DeviceFormat;
 
 /**
@@ -17,10 +18,14 @@ import org.gridrun.engine.backend.DeviceFormat;
  *                    scale)
  */
 public record DevicePlan(DeviceFormat format, long key, long firstDraw, long payloadBits, long sideBits) {
-    /** This plan with a payload of {@code bits} bits: the size the device told of a format sized by its values. */
-    public DevicePlan withPayloadBits(long bits) {
-        return bits == payloadBits ? this
-                : new DevicePlan(format, key, firstDraw, bits, format.sideBits(bits, sideBits));
+    /**
+     * This plan with the sizes {@code codec}'s encode into {@code slot} wrote: the plan's own, unless they depend on
+     * the values (smaq, threshold, dgc, jointsq), which the device then tells (a small download).
+     */
+    public DevicePlan settledBy(DeviceCodec codec, int slot) {
+        long bits = codec.payloadBits(slot, format, payloadBits);
+        long side = codec.sideBits(slot, format, bits, sideBits);
+        return bits == payloadBits && side == sideBits ? this : new DevicePlan(format, key, firstDraw, bits, side);
     }
 
     /** A payload of this plan's size, its bytes zero until the device's are downloaded into them. */

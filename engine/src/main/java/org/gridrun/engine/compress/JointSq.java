@@ -7,9 +7,12 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.JointSqFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
+import org.gridrun.engine.random.CounterRng;
 
 /**
  * JointSQ: mixed 0/2/4/8-bit quantization within a per-tensor value-bit budget, L∞ scales per width group, an
@@ -38,8 +41,13 @@ import org.gridrun.engine.config.ValueType;
  * packed codes in position order, the 4-bit codes ({@code j}) and the 8-bit codes. The map and the scales are the
  * side bits; the value bits are exactly {@link #packedBits packedBits(K2)}{@code  + 4·K4 + 8·K8}, which the budget
  * bounds with {@code search}. Payloads are gathered. State: the residual and the random stream's position.
+ *
+ * <p>An encode of {@code n} values takes {@code ceil(n/2)} draws of the stream, value {@code i} rounding with the
+ * uniform of its position ({@link #uniform}), whatever the widths; the knapsack's sample positions are drawn after
+ * them. With {@code allocation: search} the encode also runs on a device ({@link #planDeviceEncode},
+ * {@link JointSqFormat}), the residual kept in the worker's slot.
  */
-public final class JointSq extends RandomizedCompressor {
+public final class JointSq extends RandomizedCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "jointsq";
     /** The {@code allocation} choices. */
@@ -59,7 +67,9 @@ public final class JointSq extends RandomizedCompressor {
     private final BitReader reader = new BitReader();
     private TensorLayout layout;
     private WidthMap[] maps = new WidthMap[0];
-    private float[] residual = new float[0];
+    private final ResidualMemory residual = new ResidualMemory();
+    /** The last device format made, kept while the length and layout stay. */
+    private JointSqFormat deviceFormat;
     private float[] corrected = new float[0];
     private byte[] widths = new byte[0];
     private byte[] symbols = new byte[0];
@@ -153,13 +163,13 @@ public final class JointSq extends RandomizedCompressor {
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
-        if (residual.length != length) {
-            residual = new float[length];
-        }
+        float[] residual = this.residual.current(length);
         grow(length);
         for (int i = 0; i < length; i++) {
             corrected[i] = gradient[offset + i] + residual[i];
         }
+        long first = rng.counter();
+        rng.seek(first + draws(length));
         List<TensorLayout.Tensor> tensors = layoutFor(length).tensors();
         if (maps.length < tensors.size()) {
             maps = Arrays.copyOf(maps, tensors.size());
@@ -183,7 +193,7 @@ public final class JointSq extends RandomizedCompressor {
         packer.reset(p.bytes(), 0);
         for (int t = 0; t < tensors.size(); t++) {
             maps[t].write(packer, symbols, tensors.get(t).offset());
-            writeValues(tensors.get(t).offset(), tensors.get(t).size());
+            writeValues(tensors.get(t).offset(), tensors.get(t).size(), residual, first);
         }
         if (packer.position() != bits) {
             throw new IllegalStateException("jointsq wrote " + packer.position() + " bits, counted " + bits);
@@ -238,7 +248,7 @@ public final class JointSq extends RandomizedCompressor {
      * position lists, not by testing every value's width once per group (a branch the processor cannot predict);
      * the order of values, and so of random draws, is position order within each group.
      */
-    private void writeValues(int from, int n) {
+    private void writeValues(int from, int n, float[] residual, long first) {
         Arrays.fill(maxima, 0f);
         int sent = 0;
         growLists(n);
@@ -256,30 +266,46 @@ public final class JointSq extends RandomizedCompressor {
                 packer.writeFloat(scales[g]);
             }
         }
-        writeTwoBit(starts[1], starts[2]);
+        writeTwoBit(starts[1], starts[2], residual, first);
         for (int g = 1; g < 3; g++) {
             int top = (1 << WIDTHS[g]) - 1;
             float inverse = scales[g] > 0 ? 1f / scales[g] : 0f;
             for (int k = starts[g + 1]; k < starts[g + 2]; k++) {
                 int i = order[k];
                 double t = (corrected[i] * inverse * top + top) * 0.5;
-                int j = (int) Math.max(0, Math.min(top, Math.floor(t + rng.nextFloat())));
+                int j = (int) Math.max(0, Math.min(top, Math.floor(t + uniform(first, i))));
                 packer.write(j, WIDTHS[g]);
                 residual[i] = corrected[i] - symmetric(j, scales[g], top);
             }
         }
     }
 
+    /** The draws an encode of {@code length} values takes: one 64-bit draw for every two values. */
+    static long draws(int length) {
+        return (length + 1L) / 2;
+    }
+
+    /**
+     * Value {@code i}'s uniform in [0, 1) of the encode whose draws start at {@code first}: the top 24 bits of the high
+     * half of draw {@code first + i/2} for even {@code i}, of the low half for odd, so that a value's draw depends on
+     * its position alone and a device rounds every value at once ({@link JointSqFormat}).
+     */
+    private float uniform(long first, int i) {
+        long draw = rng.at(first + (i >>> 1));
+        int half = (int) ((i & 1) == 0 ? draw >>> 32 : draw);
+        return (half >>> 8) * 0x1p-24f;
+    }
+
     /** Writes the 2-bit group, listed at {@code order[first … end)}, three values per 7 bits. */
-    private void writeTwoBit(int first, int end) {
+    private void writeTwoBit(int begin, int end, float[] residual, long first) {
         float scale = scales[0];
         float inverse = scale > 0 ? 2f / scale : 0f;
         int code = 0;
         int digits = 0;
         int weight = 1;
-        for (int k = first; k < end; k++) {
+        for (int k = begin; k < end; k++) {
             int i = order[k];
-            int d = (int) Math.max(0, Math.min(4, Math.floor(corrected[i] * inverse + 2 + rng.nextFloat())));
+            int d = (int) Math.max(0, Math.min(4, Math.floor(corrected[i] * inverse + 2 + uniform(first, i))));
             residual[i] = corrected[i] - fiveLevel(d, scale);
             code += d * weight;
             weight *= 5;
@@ -332,6 +358,77 @@ public final class JointSq extends RandomizedCompressor {
         }
     }
 
+    /**
+     * {@inheritDoc} With {@code allocation: search}: the same draws as {@link #encode}, the residual kept in the
+     * worker's slot ({@link #keptInSlot}); the knapsack's sampled threshold encodes only on the host.
+     */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        if (knapsack) {
+            return Optional.empty();
+        }
+        JointSqFormat format = deviceFormat(length);
+        long first = rng.counter();
+        rng.seek(first + draws(length));
+        long least = 8L * format.payloadBytes();
+        return Optional.of(new DevicePlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first, least, least));
+    }
+
+    private JointSqFormat deviceFormat(int length) {
+        List<TensorLayout.Tensor> tensors = layoutFor(length).tensors();
+        if (deviceFormat == null || deviceFormat.length() != length || deviceFormat.tensors() != tensors.size()
+                || !matches(deviceFormat, tensors)) {
+            int[] offsets = new int[tensors.size() + 1];
+            long[] budgets = new long[tensors.size()];
+            for (int t = 0; t < tensors.size(); t++) {
+                offsets[t] = tensors.get(t).offset();
+                budgets[t] = budget(tensors.get(t).size());
+            }
+            offsets[tensors.size()] = length;
+            deviceFormat = new JointSqFormat(length, offsets, budgets);
+        }
+        return deviceFormat;
+    }
+
+    private static boolean matches(JointSqFormat format, List<TensorLayout.Tensor> tensors) {
+        for (int t = 0; t < tensors.size(); t++) {
+            if (format.offsets()[t] != tensors.get(t).offset()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@inheritDoc} Counts the widths of {@link #diagnostics} from the payload's maps. */
+    @Override
+    public void sawDevicePayload(Payload payload) {
+        int length = payload.elements();
+        if (symbols.length < length) {
+            symbols = new byte[length];
+        }
+        WidthMap map = new WidthMap();
+        Arrays.fill(shares, 0);
+        reader.reset(payload.bytes(), 0);
+        for (TensorLayout.Tensor t : layoutFor(length).tensors()) {
+            map.read(reader, symbols, t.offset(), t.size());
+            long[] k = new long[4];
+            for (int i = t.offset(); i < t.offset() + t.size(); i++) {
+                k[symbols[i]]++;
+            }
+            for (int s = 0; s < 4; s++) {
+                shares[s] += k[s];
+            }
+            long values = 32L * groups(k) + packedBits(k[1]) + 4 * k[2] + 8 * k[3];
+            reader.reset(payload.bytes(), reader.position() + values);
+        }
+    }
+
+    /** {@inheritDoc} The residual {@code e}. */
+    @Override
+    public List<ResidualMemory> keptInSlot() {
+        return List.of(residual);
+    }
+
     @Override
     public void decode(Payload payload, float[] out, int offset) {
         int length = payload.elements();
@@ -380,7 +477,7 @@ public final class JointSq extends RandomizedCompressor {
 
     /** The residual: what has been computed but not yet sent (a view; do not modify). */
     float[] residual() {
-        return residual;
+        return residual.current();
     }
 
     @Override
@@ -391,20 +488,20 @@ public final class JointSq extends RandomizedCompressor {
     @Override
     public void reset() {
         super.reset();
-        residual = new float[0];
+        residual.replace(new float[0]);
         Arrays.fill(shares, 0);
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
         super.saveState(out);
-        StateIo.writeFloats(out, residual);
+        StateIo.writeFloats(out, residual.current());
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
         super.restoreState(in);
-        residual = StateIo.readFloats(in, "residual");
+        residual.replace(StateIo.readFloats(in, "residual"));
     }
 
     /** Registers {@code jointsq} and declares its parameters. */

@@ -173,9 +173,22 @@ final class DeviceEncoding {
     void settleSizes(Payload[] payloads) {
         for (int w = 0; w < plans.length; w++) {
             if (plans[w] != null) {
-                plans[w] = plans[w].withPayloadBits(codec.payloadBits(w, plans[w].format(), plans[w].payloadBits()));
+                plans[w] = plans[w].settledBy(codec, w);
                 payloads[w] = payload(w);
             }
+        }
+    }
+
+    /**
+     * Downloads worker {@code w}'s payload of this step for its compressor's diagnostics
+     * ({@link DeviceEncodable#sawDevicePayload}) where the device encoded it; nothing where the host did.
+     */
+    void showPayload(int w, Compressor compressor) {
+        if (plans[w] != null && compressor instanceof DeviceEncodable encodable) {
+            plans[w] = plans[w].settledBy(codec, w);
+            Payload payload = payload(w);
+            codec.download(w, plans[w].format(), payload.bytes());
+            encodable.sawDevicePayload(payload);
         }
     }
 

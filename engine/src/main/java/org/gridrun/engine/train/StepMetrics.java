@@ -50,9 +50,14 @@ final class StepMetrics implements AutoCloseable {
                 interval.decodeMillis(), commMs, fullMs));
     }
 
+    /** Whether {@link #measure} measures at {@code step}. */
+    boolean measuresAt(long step) {
+        return variance != null && config.measuresVarianceAt(step);
+    }
+
     /** Measures the variance and records the diagnostics of {@code compressors[0]} if {@code step} is due. */
     void measure(MetricSpool.Writer metrics, long step, Compressor[] compressors) {
-        if (variance == null || !config.measuresVarianceAt(step)) {
+        if (!measuresAt(step)) {
             return;
         }
         double[] v = variance.measure(step, compressors);

@@ -265,6 +265,10 @@ public final class Trainer implements AutoCloseable {
                 log(metrics, listener);
             }
             if (!diverged) {
+                if (deviceEncoding != null && stepMetrics.measuresAt(step)) {
+                    // worker 0's diagnostics (jointsq's width shares) where its payload is on the device
+                    deviceEncoding.showPayload(0, compressors[0]);
+                }
                 stepMetrics.measure(metrics, step, compressors);
             }
             if (!diverged && (step % config.chkptIter() == 0 || step == niters)) {

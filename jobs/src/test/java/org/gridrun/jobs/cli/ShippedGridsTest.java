@@ -76,8 +76,10 @@ class ShippedGridsTest {
         for (String method : List.of("fp16", "bf16", "fp8", "signsgd", "efsignsgd", "signum", "smaq")) {
             assertTrue(onCuda(text, method).contains("encodes on the GPU with these defaults"), method + ": " + text);
         }
-        // a range-coded width map stays on the host
-        assertTrue(onCuda(text, "jointsq").contains("on the host"), text);
+        // jointsq's range-coded width maps are coded on the GPU too (allocation: search, the default)
+        assertTrue(onCuda(text, "jointsq").contains("encodes on the GPU with these defaults"), text);
+        // a method without a device codec stays on the host
+        assertTrue(onCuda(text, "mcgq").contains("on the host"), text);
     }
 
     /** The "on cuda" line of {@code method}'s entry in {@code list compressors}. */

@@ -34,6 +34,11 @@ final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
     }
 
     @Override
+    public long sideBits(int slot, DeviceFormat format, long payloadBits, long planned) {
+        return familyOf(format).sideBits(slot, format, payloadBits, planned);
+    }
+
+    @Override
     public int keptVectors(DeviceFormat format) {
         return familyOf(format).keptVectors(format);
     }

@@ -13,7 +13,8 @@ import org.gridrun.engine.backend.ThresholdFormat;
  * a block scan per tile) and a pack of the count and the list, one 32-bit word a thread, which also writes the
  * payload's bits: the count depends on the values, so {@link #payloadBits} downloads them (8 bytes). No atomics.
  *
- * <p>DGC encodes its accumulator, which it keeps in the worker's slot with its momentum ({@link Accumulation}):
+ * <p>DGC encodes its accumulator, which it keeps in the worker's slot with its momentum ({@link SlotVectors}: vector 0
+ * the momentum, 1 the accumulator):
  * before the selection {@code u ← m·u + g} and {@code v ← v + u}, one thread a value in float arithmetic as the
  * host's loop, and after the pack both are zeroed at the positions sent.
  *
@@ -30,7 +31,7 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
     private final WorkerSlots<Upload> payloads;
     private final WorkerSlots<Upload> bitCounts;
     private final WorkerSlots<Upload> samplePositions;
-    private final WorkerSlots<Accumulation> accumulations;
+    private final WorkerSlots<SlotVectors> accumulations;
     private final RadixSelect select;
     private final Upload least;
     private final Upload sample;
@@ -44,7 +45,8 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
         payloads = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
         bitCounts = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
         samplePositions = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
-        accumulations = new WorkerSlots<>(() -> new Accumulation(gpu), Accumulation::free);
+        accumulations = new WorkerSlots<>(() -> new SlotVectors(gpu, ThresholdFormat.DGC_VECTORS),
+                SlotVectors::free);
         select = new RadixSelect(gpu);
         least = new Upload(gpu);
         sample = new Upload(gpu);
@@ -52,40 +54,6 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
         sentPositions = new Upload(gpu);
         sentValues = new Upload(gpu);
         dense = new Upload(gpu);
-    }
-
-    /** DGC's vectors of one worker: the momentum {@code u} and the accumulator {@code v}, zero when first made. */
-    private static final class Accumulation {
-        final Gpu gpu;
-        final Upload momentum;
-        final Upload accumulator;
-        int length = -1;
-
-        Accumulation(Gpu gpu) {
-            this.gpu = gpu;
-            momentum = new Upload(gpu);
-            accumulator = new Upload(gpu);
-        }
-
-        /** Both vectors for {@code n} values: zeros where they held another length, as the host's encode starts. */
-        Accumulation of(int n) {
-            if (n != length) {
-                for (Upload u : new Upload[] {momentum, accumulator}) {
-                    gpu.fill32(u.reserve(4L * Math.max(1, n)), 0, Math.max(1, n));
-                }
-                length = n;
-            }
-            return this;
-        }
-
-        Upload vector(int vector) {
-            return vector == 0 ? momentum : accumulator;
-        }
-
-        void free() {
-            momentum.free();
-            accumulator.free();
-        }
     }
 
     @Override
@@ -101,13 +69,13 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
     @Override
     public void uploadKept(int slot, ThresholdFormat format, int vector, float[] values) {
         int n = format.length();
-        gpu.upload(values, 0, accumulations.get(slot).of(n).vector(vector).address(), n);
+        accumulations.get(slot).of(n).upload(vector, values);
     }
 
     @Override
     public void fetchKept(int slot, ThresholdFormat format, int vector, float[] into) {
         int n = format.length();
-        gpu.download(accumulations.get(slot).of(n).vector(vector).address(), into, 0, n);
+        accumulations.get(slot).of(n).download(vector, into);
     }
 
     @Override
@@ -117,13 +85,13 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
         // slack for the bit reader's last window
         long payload = payloads.get(slot).reserve(4 * words + 8);
         long bits = bitCounts.get(slot).reserve(8);
-        Accumulation accumulation = null;
+        SlotVectors accumulation = null;
         long values = gradient;
         if (format.sampled()) {
             accumulation = accumulations.get(slot).of(n);
-            values = accumulation.accumulator.address();
+            values = accumulation.address(1);
             Launches.linear(gpu, "gr_dgc_accumulate", n, KernelArgs.of().address(gradient).i64(n)
-                    .f32(format.momentum()).address(accumulation.momentum.address()).address(values));
+                    .f32(format.momentum()).address(accumulation.address(0)).address(values));
         }
         long selection = threshold(slot, values, format);
         int lowest = format.sampled() ? 1 : 0;
@@ -144,7 +112,7 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
                 .i32(SparseListFormat.indexWidth(n)).address(payload).i64(words).address(bits));
         if (accumulation != null) {
             Launches.linear(gpu, "gr_dgc_mask", n, KernelArgs.of().address(listed).address(counts + 4L * tiles)
-                    .i64(n).address(accumulation.momentum.address()).address(values));
+                    .i64(n).address(accumulation.address(0)).address(values));
         }
     }
 

@@ -19,6 +19,11 @@ interface FormatCodec<F extends DeviceFormat> extends AutoCloseable {
         return planned;
     }
 
+    /** The side bits of {@code slot}'s payload ({@code DeviceCodec.sideBits}). */
+    default long sideBits(int slot, F format, long payloadBits, long planned) {
+        return format.sideBits(payloadBits, planned);
+    }
+
     /** The vectors encodes of {@code format} keep in a slot ({@code DeviceCodec.keptVectors}). */
     default int keptVectors(F format) {
         return 0;

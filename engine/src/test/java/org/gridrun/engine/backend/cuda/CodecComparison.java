@@ -84,8 +84,7 @@ final class CodecComparison {
                         uploadKept(codec, w, (DeviceEncodable) device[w], plans[w].format());
                     }
                     codec.encode(w, gradientTensor, plans[w].format(), plans[w].key(), plans[w].firstDraw());
-                    plans[w] = plans[w].withPayloadBits(codec.payloadBits(w, plans[w].format(),
-                            plans[w].payloadBits()));
+                    plans[w] = plans[w].settledBy(codec, w);
                     Payload actual = plans[w].payload();
                     codec.download(w, plans[w].format(), actual.bytes());
                     assertEquals(expected.bits(), actual.bits(), what);

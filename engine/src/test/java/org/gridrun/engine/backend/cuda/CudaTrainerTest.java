@@ -138,6 +138,25 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
+    void jointsqEncodedOnTheDeviceTrainsAsEncodedOnTheHost(GpuTarget target) {
+        // its residual kept in the worker's slot, sizes and side bits told by the device on logged steps, and the
+        // width shares of worker 0's device payload recorded with the variance as the host's encode records them
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "jointsq"),
+                Map.of("method", "jointsq", "rate", 0.2, "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
+    }
+
+    /**
+     * JointSQ on the device stopped at step 4 (its checkpoint fetches the residual from the workers' slots) and
+     * resumed by a new trainer records the steps after 4 as the run that never stopped.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void jointsqOnTheDeviceResumesFromItsCheckpoint(GpuTarget target) {
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "jointsq", "rate", 0.1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
     void errorFeedbackOnTheDeviceTrainsAsOnTheHost(GpuTarget target) {
         // the residual stays on the device; the variance measurements (every 5 steps) and the checkpoint at step 6
         // read it on the host (fetched); alq refits its levels from sampled gradients, not the corrected ones
@@ -299,7 +318,7 @@ class CudaTrainerTest {
         for (Map<String, Object> method : List.<Map<String, Object>>of(
                 Map.of("method", "qsgd", "bits", 3L, "lr_decay_iters", "5"),
                 Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"), Map.of("method", "none"),
-                Map.of("method", "smaq"))) {
+                Map.of("method", "smaq"), Map.of("method", "jointsq"))) {
             Map<String, Object> params = mlp(2, 14);
             params.put("momentum", 0.9);
             params.put("log_interval", 3L);
@@ -313,9 +332,10 @@ class CudaTrainerTest {
             List<MetricRecord> without = train(plain, params);
             assertEquals(0, plain.graphReplays(), "cuda_graph: false replays nothing");
             assertEquals(null, graphed.graphsOffBecause(), method.toString());
-            // alq's refit steps and smaq's logged steps (its size is downloaded) run kernel by kernel, and the next
-            // steps record again
-            long recorded = method.containsKey("osnap_iter") ? 5 : method.get("method").equals("smaq") ? 8 : 1;
+            // alq's refit steps and smaq's and jointsq's logged steps (sizes downloaded) run kernel by kernel, and the
+            // next steps record again
+            long recorded = method.containsKey("osnap_iter") ? 5
+                    : List.of("smaq", "jointsq").contains(method.get("method")) ? 8 : 1;
             assertTrue(graphed.graphReplays() >= 14 - recorded - 2, method + ": only " + graphed.graphReplays()
                     + " of 14 steps were replayed as a graph");
             assertSameMetrics(without, withGraph, method + ", graph against kernel by kernel on " + target);

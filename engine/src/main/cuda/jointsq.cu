@@ -1,0 +1,952 @@
+// JointSQ's payloads on the GPU (CudaJointSqCodec), byte for byte what the CPU encoder
+// (org.gridrun.engine.compress.JointSq, allocation: search) writes for the same random stream, and their decoding into
+// the workers' mean as the host's collective does.
+//
+// Per tensor of the layout, in order: the width map (symbols 0..3 for widths 0, 2, 4, 8; a mode bit, then 2 bits a
+// symbol, or twelve 13-bit frequencies and the bytes of an order-1 range-ANS coder), the scale of each width group
+// that has values (float32), the 2-bit group (three values in 7 bits), the 4-bit and the 8-bit codes, each group in
+// position order. Sizes depend on the values, so the encode is seven kernels, none with atomics:
+//   gr_jsq_stats      a block per tensor: c = g + e into the residual's place, the largest |c| and the magnitude
+//                     histogram (16 bins an octave; each thread counts the bins it owns);
+//   gr_jsq_plan       a block per tensor (looping): JointSqSearch.plan on the histogram, the (K8, K4) pairs of each
+//                     scan evaluated by the block at once and the first best kept, as the host's loops keep it;
+//   gr_jsq_assign     a block per tensor: each value's symbol, the quota of the 2-bit group's last bin by a block
+//                     scan in position order, the position lists of each group, transition counts and group maxima;
+//   gr_jsq_map        a thread per tensor: WidthMap's frequencies and its coder, last symbol to first (a chain of
+//                     dependent steps: the one serial part, as long as the tensor);
+//   gr_jsq_offsets    one thread: each tensor's first bit, and the payload's bits and side bits;
+//   gr_jsq_quantize   a block per tensor: each sent value rounded with the uniform of its position, its code kept and
+//                     its residual left;
+//   gr_jsq_pack       a thread per 32-bit word: the fields that overlap it, found from the tensors' first bits.
+// Decoding: gr_jsq_read_map (a thread per tensor, at the first bits the slot's encode found) decodes the maps;
+// gr_jsq_decode_mean (a block per tensor) ranks each value in its group as the encode did and reads its code.
+#include "gridrun.cuh"
+
+#define GR_JSQ_THREADS 256
+#define GR_JSQ_BINS 4096
+#define GR_JSQ_SHIFT 19
+#define GR_JSQ_FULL_SEARCH 48
+#define GR_JSQ_PRECISION 12
+#define GR_JSQ_TOTAL 4096
+#define GR_JSQ_LOW (1u << 23)
+#define GR_JSQ_CODED_HEADER 157
+#define GR_JSQ_CUTS 8
+// Per tensor in `info` (a slot's): what the encode found, 16 long longs.
+#define GR_JSQ_INFO 16
+#define GR_JSQ_START 0
+#define GR_JSQ_BITS 1
+#define GR_JSQ_MAP_BITS 2
+#define GR_JSQ_CODED 3
+#define GR_JSQ_BYTES 4
+#define GR_JSQ_K 5
+#define GR_JSQ_SCALE 8
+#define GR_JSQ_SIDE 11
+// Per tensor in `decoded`: the map's bits, then K2, K4, K8.
+#define GR_JSQ_DECODED 4
+
+// The bits of k 2-bit values: 7 for every three, 3 or 5 for a last one or two (JointSq.packedBits).
+__device__ __forceinline__ long long gr_jsq_packed(long long k) {
+    long long r = k % 3;
+    return 7 * (k / 3) + (r == 0 ? 0 : r == 1 ? 3 : 5);
+}
+
+// The most 2-bit values `bits` bits hold (JointSq.mostPacked).
+__device__ __forceinline__ long long gr_jsq_most_packed(long long bits) {
+    if (bits < 0) {
+        return 0;
+    }
+    long long r = bits % 7;
+    return 3 * (bits / 7) + (r >= 5 ? 2 : r >= 3 ? 1 : 0);
+}
+
+// The magnitude bin of a value: its exponent and top four mantissa bits (JointSqSearch.bin).
+__device__ __forceinline__ int gr_jsq_bin(float v) {
+    return (int) ((__float_as_uint(v) & 0x7FFFFFFFu) >> GR_JSQ_SHIFT);
+}
+
+__device__ __forceinline__ double gr_jsq_lower_edge(int bin) {
+    return (double) __uint_as_float((unsigned) bin << GR_JSQ_SHIFT);
+}
+
+// Java's Math.max(0, x) of a double: 0 for −0 and below, NaN kept.
+__device__ __forceinline__ double gr_jsq_positive(double x) {
+    return x != x ? x : x > 0.0 ? x : 0.0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Statistics.
+
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_stats(const float* g, float* r,
+                                                                          const int* offsets, int* hist,
+                                                                          unsigned* linf) {
+    __shared__ int h[GR_JSQ_BINS];
+    __shared__ unsigned keys[GR_JSQ_THREADS];
+    int t = blockIdx.x;
+    int j = threadIdx.x;
+    int from = offsets[t];
+    int to = offsets[t + 1];
+    for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_THREADS) {
+        h[b] = 0;
+    }
+    unsigned most = 0;
+    for (int base = from; base < to; base += GR_JSQ_THREADS) {
+        int i = base + j;
+        if (i < to) {
+            float c = __fadd_rn(g[i], r[i]);
+            r[i] = c;
+            unsigned bits = __float_as_uint(c) & 0x7FFFFFFFu;
+            most = max(most, bits);
+            keys[j] = bits >> GR_JSQ_SHIFT;
+        }
+        __syncthreads();
+        int count = min(GR_JSQ_THREADS, to - base);
+        for (int k = 0; k < count; k++) {
+            unsigned key = keys[k];
+            if ((int) (key % GR_JSQ_THREADS) == j) {
+                h[key]++;
+            }
+        }
+        __syncthreads();
+    }
+    __syncthreads();
+    for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_THREADS) {
+        hist[(long long) t * GR_JSQ_BINS + b] = h[b];
+    }
+    keys[j] = most;
+    __syncthreads();
+    for (int half = GR_JSQ_THREADS / 2; half > 0; half >>= 1) {
+        if (j < half) {
+            keys[j] = max(keys[j], keys[j + half]);
+        }
+        __syncthreads();
+    }
+    if (j == 0) {
+        linf[t] = keys[0];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The allocation search (JointSqSearch.plan), every double operation rounded as Java rounds it.
+
+struct GrJsqSearch {
+    const int* bins;
+    const double* middle;
+    const double* upper;
+    const double* p0;
+    const double* p1;
+    const double* p2;
+    int entries;
+    long long budget;
+    double linf;
+};
+
+// The first entry of [from, to) whose middle is below x (or at most x when atMost).
+__device__ int gr_jsq_first_below(const GrJsqSearch& s, int from, int to, double x, bool atMost) {
+    int lo = from;
+    int hi = to;
+    while (lo < hi) {
+        int mid = (int) (((unsigned) lo + (unsigned) hi) >> 1);
+        bool below = atMost ? s.middle[mid] <= x : s.middle[mid] < x;
+        if (below) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
+// The rounding variance of the entries of [from, to) whose middles lie in [lo, hi), never negative.
+__device__ double gr_jsq_cells(const GrJsqSearch& s, int from, int to, double lo, double hi) {
+    int a = gr_jsq_first_below(s, from, to, hi, true);
+    int b = gr_jsq_first_below(s, from, to, lo, false);
+    if (b <= a) {
+        return 0.0;
+    }
+    double s0 = __dsub_rn(s.p0[b], s.p0[a]);
+    double s1 = __dsub_rn(s.p1[b], s.p1[a]);
+    double s2 = __dsub_rn(s.p2[b], s.p2[a]);
+    double v = __dsub_rn(__dadd_rn(-s2, __dmul_rn(__dadd_rn(lo, hi), s1)), __dmul_rn(__dmul_rn(lo, hi), s0));
+    return gr_jsq_positive(v);
+}
+
+// The last entry the k2 values from entry i4 on reach into.
+__device__ int gr_jsq_covered(const GrJsqSearch& s, int i4, long long k2) {
+    double target = __dadd_rn(s.p0[i4], (double) k2);
+    int lo = i4;
+    int hi = s.entries;
+    while (lo < hi) {
+        int mid = (int) (((unsigned) lo + (unsigned) hi + 1u) >> 1);
+        if (s.p0[mid] <= target) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+// How many values the bits left after the 8- and 4-bit groups pay for, at most those below them.
+__device__ long long gr_jsq_two_bit_count(const GrJsqSearch& s, int i8, int i4) {
+    long long left = s.budget - 8 * (long long) s.p0[i8] - 4 * (long long) __dsub_rn(s.p0[i4], s.p0[i8]);
+    long long below = (long long) __dsub_rn(s.p0[s.entries], s.p0[i4]);
+    long long most = gr_jsq_most_packed(left);
+    return most < below ? most : below;
+}
+
+// The expected squared error with the groups ending at entries i8 and i4; false if over the budget.
+__device__ bool gr_jsq_error(const GrJsqSearch& s, int i8, int i4, double* error) {
+    double k8 = s.p0[i8];
+    double k4 = __dsub_rn(s.p0[i4], k8);
+    if (__dadd_rn(__dmul_rn(8.0, k8), __dmul_rn(4.0, k4)) > (double) s.budget) {
+        return false;
+    }
+    double e = 0.0;
+    if (k8 > 0) {
+        double step = __dmul_rn(2.0, s.linf) / 255.0;
+        e = __dadd_rn(e, __dmul_rn(__dmul_rn(k8, step), step) / 6.0);
+    }
+    if (k4 > 0) {
+        double step = __dmul_rn(2.0, s.upper[i8]) / 15.0;
+        for (int j = 0; j < 8; j++) {
+            double lo = __dmul_rn((double) (2 * j - 1), step) / 2.0;
+            double hi = __dmul_rn((double) (2 * j + 1), step) / 2.0;
+            e = __dadd_rn(e, gr_jsq_cells(s, i8, i4, lo, hi));
+        }
+    }
+    long long k2 = gr_jsq_two_bit_count(s, i8, i4);
+    int end = gr_jsq_covered(s, i4, k2);
+    double part = end < s.entries ? __dsub_rn((double) k2, __dsub_rn(s.p0[end], s.p0[i4])) : 0.0;
+    if (k2 > 0) {
+        double top = s.upper[i4];
+        double half = top / 2.0;
+        e = __dadd_rn(e, __dadd_rn(gr_jsq_cells(s, i4, end, 0.0, half), gr_jsq_cells(s, i4, end, half, top)));
+        if (part > 0) {
+            double m = s.middle[end];
+            double cell = m < half ? __dmul_rn(m, __dsub_rn(half, m))
+                                   : __dmul_rn(__dsub_rn(m, half), __dsub_rn(top, m));
+            e = __dadd_rn(e, __dmul_rn(part, gr_jsq_positive(cell)));
+        }
+    }
+    double partEnergy = part > 0 ? __dmul_rn(__dmul_rn(part, s.middle[end]), s.middle[end]) : 0.0;
+    double dropped = __dsub_rn(__dsub_rn(s.p2[s.entries], s.p2[end]), partEnergy);
+    *error = __dadd_rn(e, dropped);
+    return true;
+}
+
+// Grid points of [lo, hi] every `by` (and hi itself): how many, and the j-th.
+__device__ __forceinline__ int gr_jsq_points(int lo, int hi, int by) {
+    return lo > hi ? 0 : (hi - lo + by - 1) / by + 1;
+}
+
+__device__ __forceinline__ int gr_jsq_point(int lo, int hi, int by, int j) {
+    long long p = (long long) lo + (long long) j * by;
+    return p < hi ? (int) p : hi;
+}
+
+// Whether (e, p) comes before (bestE, bestP): a lower error, or the same error earlier in the scan.
+__device__ __forceinline__ bool gr_jsq_before(double e, int p, double bestE, int bestP) {
+    return bestP < 0 || e < bestE || (e == bestE && p < bestP);
+}
+
+// Evaluates the pairs i8 ≤ i4 of [lo8, hi8] × [lo4, hi4] every `by` entries, as JointSqSearch.scan walks them, and
+// leaves the first best in best[0] (error) and bestPair (i8, i4), or bestPair[0] = −1 when none is in the budget.
+// Every thread of the block must call it.
+__device__ void gr_jsq_scan(const GrJsqSearch& s, int lo8, int hi8, int lo4, int hi4, int by, int* rowStart,
+                            double* errors, int* pairs, int* bestPair, double* bestError) {
+    int j = threadIdx.x;
+    int rows = gr_jsq_points(lo8, hi8, by);
+    if (j == 0) {
+        int total = 0;
+        for (int row = 0; row < rows; row++) {
+            rowStart[row] = total;
+            int i8 = gr_jsq_point(lo8, hi8, by, row);
+            total += gr_jsq_points(i8 > lo4 ? i8 : lo4, hi4, by);
+        }
+        rowStart[rows] = total;
+    }
+    __syncthreads();
+    int total = rowStart[rows];
+    double best = 0.0;
+    int bestP = -1;
+    for (int p = j; p < total; p += GR_JSQ_THREADS) {
+        int lo = 0;
+        int hi = rows - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >> 1;
+            if (rowStart[mid] <= p) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        int i8 = gr_jsq_point(lo8, hi8, by, lo);
+        int start4 = i8 > lo4 ? i8 : lo4;
+        int i4 = gr_jsq_point(start4, hi4, by, p - rowStart[lo]);
+        double e;
+        if (gr_jsq_error(s, i8, i4, &e) && gr_jsq_before(e, p, best, bestP)) {
+            best = e;
+            bestP = p;
+        }
+    }
+    errors[j] = best;
+    pairs[j] = bestP;
+    __syncthreads();
+    for (int half = GR_JSQ_THREADS / 2; half > 0; half >>= 1) {
+        if (j < half && pairs[j + half] >= 0 && gr_jsq_before(errors[j + half], pairs[j + half], errors[j], pairs[j])) {
+            errors[j] = errors[j + half];
+            pairs[j] = pairs[j + half];
+        }
+        __syncthreads();
+    }
+    if (j == 0) {
+        int p = pairs[0];
+        bestPair[0] = -1;
+        if (p >= 0) {
+            int row = 0;
+            while (row + 1 < rows && rowStart[row + 1] <= p) {
+                row++;
+            }
+            int i8 = gr_jsq_point(lo8, hi8, by, row);
+            bestPair[0] = i8;
+            bestPair[1] = gr_jsq_point(i8 > lo4 ? i8 : lo4, hi4, by, p - rowStart[row]);
+            *bestError = errors[0];
+        }
+    }
+    __syncthreads();
+}
+
+// Per tensor: the cuts (t8, t4, t2, quota, K8, K4, K2) JointSqSearch.plan gives from the tensor's histogram and
+// largest magnitude; widths all 0 (t2 = t4 = t8 = BINS) where the tensor sends nothing. `bins` (BINS ints) and
+// `work` (5 × (BINS + 1) doubles) are per block.
+extern "C" __global__ void gr_jsq_plan(const int* hist, const unsigned* linf, const long long* budgets, int tensors,
+                                       int* bins, double* work, long long* cuts) {
+    __shared__ int rowStart[GR_JSQ_THREADS + 2];
+    __shared__ double errors[GR_JSQ_THREADS];
+    __shared__ int pairs[GR_JSQ_THREADS];
+    __shared__ int bestPair[2];
+    __shared__ double bestError;
+    __shared__ int entries;
+    int j = threadIdx.x;
+    GrJsqSearch s;
+    s.bins = bins + (long long) blockIdx.x * GR_JSQ_BINS;
+    double* w = work + (long long) blockIdx.x * 5 * (GR_JSQ_BINS + 1);
+    double* middle = w;
+    double* upper = w + (GR_JSQ_BINS + 1);
+    double* p0 = w + 2 * (GR_JSQ_BINS + 1);
+    double* p1 = w + 3 * (GR_JSQ_BINS + 1);
+    double* p2 = w + 4 * (GR_JSQ_BINS + 1);
+    s.middle = middle;
+    s.upper = upper;
+    s.p0 = p0;
+    s.p1 = p1;
+    s.p2 = p2;
+    for (int t = blockIdx.x; t < tensors; t += gridDim.x) {
+        unsigned top = linf[t];
+        long long* out = cuts + (long long) t * GR_JSQ_CUTS;
+        if (top == 0 || top >= 0x7F800000u) {
+            if (j == 0) {
+                out[0] = GR_JSQ_BINS;
+                out[1] = GR_JSQ_BINS;
+                out[2] = GR_JSQ_BINS;
+                for (int k = 3; k < 7; k++) {
+                    out[k] = 0;
+                }
+            }
+            continue;
+        }
+        s.linf = (double) __uint_as_float(top);
+        s.budget = budgets[t];
+        if (j == 0) {
+            int* b = bins + (long long) blockIdx.x * GR_JSQ_BINS;
+            int topBin = (int) (top >> GR_JSQ_SHIFT);
+            const int* h = hist + (long long) t * GR_JSQ_BINS;
+            int k = 0;
+            p0[0] = 0.0;
+            p1[0] = 0.0;
+            p2[0] = 0.0;
+            for (int bin = topBin; bin >= 1; bin--) {
+                int count = h[bin];
+                if (count == 0) {
+                    continue;
+                }
+                double hi = bin == topBin ? s.linf : gr_jsq_lower_edge(bin + 1);
+                double m = __dmul_rn(0.5, __dadd_rn(gr_jsq_lower_edge(bin), hi));
+                b[k] = bin;
+                upper[k] = hi;
+                middle[k] = m;
+                p0[k + 1] = __dadd_rn(p0[k], (double) count);
+                p1[k + 1] = __dadd_rn(p1[k], __dmul_rn((double) count, m));
+                p2[k + 1] = __dadd_rn(p2[k], __dmul_rn(__dmul_rn((double) count, m), m));
+                k++;
+            }
+            entries = k;
+        }
+        __syncthreads();
+        s.entries = entries;
+        int step = s.entries / GR_JSQ_FULL_SEARCH > 1 ? s.entries / GR_JSQ_FULL_SEARCH : 1;
+        gr_jsq_scan(s, 0, s.entries, 0, s.entries, step, rowStart, errors, pairs, bestPair, &bestError);
+        int best8 = bestPair[0];
+        int best4 = bestPair[1];
+        double coarse = bestError;
+        __syncthreads();
+        if (step > 1) {
+            int lo8 = best8 - step > 0 ? best8 - step : 0;
+            int hi8 = best8 + step < s.entries ? best8 + step : s.entries;
+            int lo4 = best4 - step > 0 ? best4 - step : 0;
+            int hi4 = best4 + step < s.entries ? best4 + step : s.entries;
+            gr_jsq_scan(s, lo8, hi8, lo4, hi4, 1, rowStart, errors, pairs, bestPair, &bestError);
+            if (bestPair[0] >= 0 && bestError < coarse) {
+                best8 = bestPair[0];
+                best4 = bestPair[1];
+            }
+        }
+        if (j == 0) {
+            long long best2 = gr_jsq_two_bit_count(s, best8, best4);
+            int end = gr_jsq_covered(s, best4, best2);
+            out[0] = best8 > 0 ? s.bins[best8 - 1] : GR_JSQ_BINS;
+            out[1] = best4 > 0 ? s.bins[best4 - 1] : GR_JSQ_BINS;
+            out[2] = end < s.entries ? s.bins[end] : 0;
+            out[3] = end < s.entries ? best2 - (long long) __dsub_rn(p0[end], p0[best4]) : 0;
+            long long k8 = (long long) p0[best8];
+            out[4] = k8;
+            out[5] = (long long) p0[best4] - k8;
+            out[6] = best2;
+        }
+        __syncthreads();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Widths, lists and the map.
+
+// The width of a value of bin b outside bin t2's quota (JointSqSearch.Cuts.width).
+__device__ __forceinline__ int gr_jsq_width(long long t8, long long t4, long long t2, int b) {
+    return (t2 < b ? 2 : 0) + (t4 - 1 < b ? 2 : 0) + (t8 - 1 < b ? 4 : 0);
+}
+
+// Per tensor: each value's symbol (0..3), the sent positions listed by group and position from the tensor's offset
+// (list[from + base(g) + rank]), the order-1 transition counts and each group's count, and each group's largest |c|
+// (the scales). Symbols counted in one block scan: three 10-bit fields, one a group.
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_assign(const float* c, const int* offsets,
+                                                                           const long long* cuts,
+                                                                           unsigned char* symbols, int* list,
+                                                                           int* transitions, long long* info) {
+    __shared__ int scan[GR_JSQ_THREADS];
+    __shared__ int totals[2];
+    __shared__ int last[1];
+    __shared__ int syms[GR_JSQ_THREADS];
+    __shared__ int counts[GR_JSQ_THREADS][16];
+    __shared__ unsigned maxima[GR_JSQ_THREADS][4];
+    int t = blockIdx.x;
+    int j = threadIdx.x;
+    int from = offsets[t];
+    int to = offsets[t + 1];
+    const long long* cut = cuts + (long long) t * GR_JSQ_CUTS;
+    long long t8 = cut[0];
+    long long t4 = cut[1];
+    long long t2 = cut[2];
+    long long quota = cut[3];
+    long long base[4] = {0, 0, cut[6], cut[6] + cut[5]};
+    int mine[16];
+    unsigned most[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 16; k++) {
+        mine[k] = 0;
+    }
+    long long quotaSeen = 0;
+    long long seen[4] = {0, 0, 0, 0};
+    if (j == 0) {
+        last[0] = 0;
+    }
+    for (int start = from; start < to; start += GR_JSQ_THREADS) {
+        int i = start + j;
+        bool valid = i < to;
+        float v = valid ? c[i] : 0.0f;
+        int b = gr_jsq_bin(v);
+        int width = gr_jsq_width(t8, t4, t2, b);
+        int flag = valid && b == t2 && b > 0 ? 1 : 0;
+        int before = gr_block_exclusive_sum(flag, scan);
+        if (j == GR_JSQ_THREADS - 1) {
+            totals[0] = before + flag;
+        }
+        if (flag && quotaSeen + before < quota) {
+            width = 2;
+        }
+        int sym = width == 8 ? 3 : width == 4 ? 2 : width == 2 ? 1 : 0;
+        int field = valid && sym > 0 ? 1 << (10 * (sym - 1)) : 0;
+        int ranks = gr_block_exclusive_sum(field, scan);
+        if (j == GR_JSQ_THREADS - 1) {
+            totals[1] = ranks + field;
+        }
+        syms[j] = sym;
+        __syncthreads();
+        if (valid) {
+            symbols[i] = (unsigned char) sym;
+            if (sym > 0) {
+                long long rank = seen[sym] + ((ranks >> (10 * (sym - 1))) & 1023);
+                list[from + base[sym] + rank] = i;
+            }
+            int previous = j == 0 ? last[0] : syms[j - 1];
+            mine[previous << 2 | sym]++;
+            most[sym] = max(most[sym], __float_as_uint(v) & 0x7FFFFFFFu);
+        }
+        __syncthreads();
+        quotaSeen += totals[0];
+        for (int g = 1; g < 4; g++) {
+            seen[g] += (totals[1] >> (10 * (g - 1))) & 1023;
+        }
+        if (valid && (i == to - 1 || j == GR_JSQ_THREADS - 1)) {
+            last[0] = sym;
+        }
+        __syncthreads();
+    }
+    for (int k = 0; k < 16; k++) {
+        counts[j][k] = mine[k];
+    }
+    for (int g = 0; g < 4; g++) {
+        maxima[j][g] = most[g];
+    }
+    __syncthreads();
+    if (j < 16) {
+        int sum = 0;
+        for (int k = 0; k < GR_JSQ_THREADS; k++) {
+            sum += counts[k][j];
+        }
+        transitions[t * 16 + j] = sum;
+    } else if (j >= 32 && j < 35) {
+        int g = j - 31;
+        unsigned m = 0;
+        for (int k = 0; k < GR_JSQ_THREADS; k++) {
+            m = max(m, maxima[k][g]);
+        }
+        info[(long long) t * GR_JSQ_INFO + GR_JSQ_SCALE + g - 1] = m;
+    } else if (j == 64) {
+        for (int g = 1; g < 4; g++) {
+            info[(long long) t * GR_JSQ_INFO + GR_JSQ_K + g - 1] = seen[g];
+        }
+    }
+}
+
+// Per tensor, one thread each: WidthMap's frequencies from the transition counts, its coder over the symbols last to
+// first (its bytes at bytes[2·from + 8·t …], the order it shifted them out), the mode with fewer bits, and the
+// tensor's side and total bits.
+extern "C" __global__ void gr_jsq_map(const unsigned char* symbols, const int* offsets, int tensors,
+                                      const int* transitions, long long* info, int* frequencies,
+                                      unsigned char* bytes) {
+    GR_FOR_EACH(t, tensors) {
+        int from = offsets[t];
+        int n = offsets[t + 1] - from;
+        int* f = frequencies + t * 16;
+        const int* counts = transitions + t * 16;
+        int start[20];
+        for (int c = 0; c < 4; c++) {
+            long long total = 0;
+            for (int s = 0; s < 4; s++) {
+                total += counts[c << 2 | s];
+            }
+            int sum = 0;
+            int largest = 0;
+            for (int s = 0; s < 4; s++) {
+                long long k = counts[c << 2 | s];
+                long long scaled = k * GR_JSQ_TOTAL / (total > 0 ? total : 1);
+                int q = total == 0 ? (s == 0 ? GR_JSQ_TOTAL : 0) : k == 0 ? 0 : (int) (scaled > 1 ? scaled : 1);
+                f[c << 2 | s] = q;
+                sum += q;
+                largest = q > f[c << 2 | largest] ? s : largest;
+            }
+            f[c << 2 | largest] += GR_JSQ_TOTAL - sum;
+            start[5 * c] = 0;
+            for (int s = 0; s < 4; s++) {
+                start[5 * c + s + 1] = start[5 * c + s] + f[c << 2 | s];
+            }
+        }
+        unsigned char* out = bytes + 2LL * from + 8LL * t;
+        long long k = 0;
+        unsigned long long x = GR_JSQ_LOW;
+        for (long long i = from + n - 1; i >= from; i--) {
+            int s = symbols[i];
+            int previous = i > from ? symbols[i - 1] : 0;
+            unsigned long long q = (unsigned long long) f[previous << 2 | s];
+            unsigned long long limit = q << (31 - GR_JSQ_PRECISION);
+            while (x >= limit) {
+                out[k++] = (unsigned char) x;
+                x >>= 8;
+            }
+            unsigned long long d = x / q;
+            x = (d << GR_JSQ_PRECISION) + (x - d * q) + (unsigned long long) start[5 * previous + s];
+        }
+        out[k++] = (unsigned char) (x >> 24);
+        out[k++] = (unsigned char) (x >> 16);
+        out[k++] = (unsigned char) (x >> 8);
+        out[k++] = (unsigned char) x;
+        long long* in = info + (long long) t * GR_JSQ_INFO;
+        long long codedBits = GR_JSQ_CODED_HEADER + 8 * k;
+        bool coded = codedBits < 2LL * n + 1;
+        long long mapBits = coded ? codedBits : 2LL * n + 1;
+        long long k2 = in[GR_JSQ_K];
+        long long k4 = in[GR_JSQ_K + 1];
+        long long k8 = in[GR_JSQ_K + 2];
+        long long groups = (k2 > 0 ? 1 : 0) + (k4 > 0 ? 1 : 0) + (k8 > 0 ? 1 : 0);
+        in[GR_JSQ_MAP_BITS] = mapBits;
+        in[GR_JSQ_CODED] = coded ? 1 : 0;
+        in[GR_JSQ_BYTES] = k;
+        in[GR_JSQ_SIDE] = mapBits + 32 * groups;
+        in[GR_JSQ_BITS] = mapBits + 32 * groups + gr_jsq_packed(k2) + 4 * k4 + 8 * k8;
+    }
+}
+
+// One thread: each tensor's first bit, and the payload's bits and side bits into sizes[0] and sizes[1].
+extern "C" __global__ void gr_jsq_offsets(long long* info, int tensors, long long* sizes) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) {
+        return;
+    }
+    long long bits = 0;
+    long long side = 0;
+    for (int t = 0; t < tensors; t++) {
+        long long* in = info + (long long) t * GR_JSQ_INFO;
+        in[GR_JSQ_START] = bits;
+        bits += in[GR_JSQ_BITS];
+        side += in[GR_JSQ_SIDE];
+    }
+    sizes[0] = bits;
+    sizes[1] = side;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rounding and packing.
+
+// Value i's uniform in [0, 1): the top 24 bits of the high half of draw first + i/2 for even i, the low for odd.
+__device__ __forceinline__ float gr_jsq_uniform(unsigned long long key, unsigned long long first, long long i) {
+    unsigned long long draw = gr_draw(key, first + (unsigned long long) (i >> 1));
+    unsigned half = (unsigned) ((i & 1) == 0 ? draw >> 32 : draw);
+    return __fmul_rn((float) (half >> 8), 5.9604644775390625e-8f);
+}
+
+// The value of 2-bit digit d (0..4): (d − 2)·s/2.
+__device__ __forceinline__ float gr_jsq_five_level(int d, float scale) {
+    return __fmul_rn(__fmul_rn((float) (d - 2), scale), 0.5f);
+}
+
+// The value of level j of top + 1 symmetric levels: (2j − top)/top · s.
+__device__ __forceinline__ float gr_jsq_symmetric(int j, float scale, int top) {
+    return __fdiv_rn(__fmul_rn((float) (2 * j - top), scale), (float) top);
+}
+
+// Java's (int) Math.max(0, Math.min(top, x)) of a floor.
+__device__ __forceinline__ int gr_jsq_clamp(double x, int top) {
+    if (x != x) {
+        return 0;
+    }
+    return x >= (double) top ? top : x <= 0.0 ? 0 : (int) x;
+}
+
+// Per tensor: every sent value (its list entry k) rounded to its group's levels with the uniform of its position,
+// its code into codes[from + k] and its residual c − D(c) into r (the values not sent keep r = c).
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_quantize(float* r, const int* list,
+                                                                             const int* offsets,
+                                                                             const long long* info,
+                                                                             unsigned char* codes,
+                                                                             unsigned long long key,
+                                                                             unsigned long long first) {
+    int t = blockIdx.x;
+    int from = offsets[t];
+    const long long* in = info + (long long) t * GR_JSQ_INFO;
+    long long k2 = in[GR_JSQ_K];
+    long long k4 = in[GR_JSQ_K + 1];
+    long long sent = k2 + k4 + in[GR_JSQ_K + 2];
+    for (long long k = threadIdx.x; k < sent; k += GR_JSQ_THREADS) {
+        int i = list[from + k];
+        float c = r[i];
+        float u = gr_jsq_uniform(key, first, i);
+        int code;
+        float decoded;
+        if (k < k2) {
+            float scale = __uint_as_float((unsigned) in[GR_JSQ_SCALE]);
+            float inverse = scale > 0.0f ? __fdiv_rn(2.0f, scale) : 0.0f;
+            float v = __fadd_rn(__fadd_rn(__fmul_rn(c, inverse), 2.0f), u);
+            code = gr_jsq_clamp((double) floorf(v), 4);
+            decoded = gr_jsq_five_level(code, scale);
+        } else {
+            int g = k < k2 + k4 ? 1 : 2;
+            int top = g == 1 ? 15 : 255;
+            float scale = __uint_as_float((unsigned) in[GR_JSQ_SCALE + g]);
+            float inverse = scale > 0.0f ? __fdiv_rn(1.0f, scale) : 0.0f;
+            float a = __fadd_rn(__fmul_rn(__fmul_rn(c, inverse), (float) top), (float) top);
+            double v = __dadd_rn(__dmul_rn((double) a, 0.5), (double) u);
+            code = gr_jsq_clamp(floor(v), top);
+            decoded = gr_jsq_symmetric(code, scale, top);
+        }
+        codes[from + k] = (unsigned char) code;
+        r[i] = __fsub_rn(c, decoded);
+    }
+}
+
+// The field of tensor t's payload part (whose encode left `in`) that holds bit b of it: its first bit, width and
+// value.
+__device__ void gr_jsq_field(const long long* in, int t, int from, long long b, const int* frequencies,
+                             const unsigned char* symbols, const unsigned char* bytes, const unsigned char* codes,
+                             long long* fieldStart, int* fieldWidth, unsigned* fieldValue) {
+    long long mapBits = in[GR_JSQ_MAP_BITS];
+    bool coded = in[GR_JSQ_CODED] != 0;
+    if (b < 1) {
+        *fieldStart = 0;
+        *fieldWidth = 1;
+        *fieldValue = coded ? 1u : 0u;
+        return;
+    }
+    if (b < mapBits) {
+        if (!coded) {
+            long long j = (b - 1) / 2;
+            *fieldStart = 1 + 2 * j;
+            *fieldWidth = 2;
+            *fieldValue = symbols[from + j];
+        } else if (b < GR_JSQ_CODED_HEADER) {
+            int j = (int) ((b - 1) / 13);
+            *fieldStart = 1 + 13LL * j;
+            *fieldWidth = 13;
+            *fieldValue = (unsigned) frequencies[t * 16 + (j / 3) * 4 + j % 3];
+        } else {
+            long long j = (b - GR_JSQ_CODED_HEADER) / 8;
+            *fieldStart = GR_JSQ_CODED_HEADER + 8 * j;
+            *fieldWidth = 8;
+            *fieldValue = bytes[2LL * from + 8LL * t + in[GR_JSQ_BYTES] - 1 - j];
+        }
+        return;
+    }
+    long long k2 = in[GR_JSQ_K];
+    long long k4 = in[GR_JSQ_K + 1];
+    long long rel = b - mapBits;
+    int present = 0;
+    for (int g = 0; g < 3; g++) {
+        if (in[GR_JSQ_K + g] > 0) {
+            if (rel < 32LL * (present + 1)) {
+                *fieldStart = mapBits + 32LL * present;
+                *fieldWidth = 32;
+                *fieldValue = (unsigned) in[GR_JSQ_SCALE + g];
+                return;
+            }
+            present++;
+        }
+    }
+    long long values = mapBits + 32LL * present;
+    rel = b - values;
+    long long twoBit = gr_jsq_packed(k2);
+    if (rel < twoBit) {
+        long long j = rel / 7;
+        long long digits = k2 - 3 * j < 3 ? k2 - 3 * j : 3;
+        unsigned code = 0;
+        unsigned weight = 1;
+        for (long long d = 0; d < digits; d++) {
+            code += codes[from + 3 * j + d] * weight;
+            weight *= 5;
+        }
+        *fieldStart = values + 7 * j;
+        *fieldWidth = digits == 3 ? 7 : digits == 2 ? 5 : 3;
+        *fieldValue = code;
+        return;
+    }
+    rel -= twoBit;
+    if (rel < 4 * k4) {
+        long long j = rel / 4;
+        *fieldStart = values + twoBit + 4 * j;
+        *fieldWidth = 4;
+        *fieldValue = codes[from + k2 + j];
+        return;
+    }
+    rel -= 4 * k4;
+    long long j = rel / 8;
+    *fieldStart = values + twoBit + 4 * k4 + 8 * j;
+    *fieldWidth = 8;
+    *fieldValue = codes[from + k2 + k4 + j];
+}
+
+// One thread per 32-bit word of the payload: ORs in every field that overlaps it; words past the payload's bits
+// are zero.
+extern "C" __global__ void gr_jsq_pack(unsigned* payload, long long words, const int* offsets, int tensors,
+                                       const long long* info, const int* frequencies, const unsigned char* symbols,
+                                       const unsigned char* bytes, const unsigned char* codes,
+                                       const long long* sizes) {
+    long long total = sizes[0];
+    GR_FOR_EACH(w, words) {
+        long long lo = 32 * w;
+        long long hi = lo + 32 < total ? lo + 32 : total;
+        unsigned long long word = 0;
+        if (lo < total) {
+            int a = 0;
+            int z = tensors - 1;
+            while (a < z) {
+                int mid = (a + z + 1) >> 1;
+                if (info[(long long) mid * GR_JSQ_INFO + GR_JSQ_START] <= lo) {
+                    a = mid;
+                } else {
+                    z = mid - 1;
+                }
+            }
+            int t = a;
+            long long b = lo;
+            while (b < hi) {
+                const long long* in = info + (long long) t * GR_JSQ_INFO;
+                long long start = in[GR_JSQ_START];
+                if (b >= start + in[GR_JSQ_BITS]) {
+                    t++;
+                    continue;
+                }
+                long long fieldStart;
+                int fieldWidth;
+                unsigned fieldValue;
+                gr_jsq_field(in, t, offsets[t], b - start, frequencies, symbols, bytes, codes, &fieldStart,
+                             &fieldWidth, &fieldValue);
+                unsigned long long v = fieldWidth == 32 ? fieldValue : fieldValue & ((1u << fieldWidth) - 1u);
+                long long shift = start + fieldStart - lo;
+                word |= shift >= 0 ? v << shift : v >> -shift;
+                b = start + fieldStart + fieldWidth;
+            }
+        }
+        payload[w] = (unsigned) word;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Decoding.
+
+// Bits [at, at + width) of a payload of 32-bit words, least significant first (width 1..32; one word of slack after
+// the payload).
+__device__ __forceinline__ unsigned gr_jsq_read(const unsigned* payload, long long at, int width) {
+    long long w = at >> 5;
+    int shift = (int) (at & 31);
+    unsigned long long window = (unsigned long long) payload[w] | (unsigned long long) payload[w + 1] << 32;
+    unsigned long long v = window >> shift;
+    return (unsigned) (width == 32 ? v : v & ((1ULL << width) - 1ULL));
+}
+
+// Per tensor, one thread each: its map decoded from the payload at the first bit the slot's encode found, into
+// symbols, with the map's bits and each group's count into decoded[t·4 …].
+extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long long* info, const int* offsets,
+                                           int tensors, unsigned char* symbols, long long* decoded) {
+    GR_FOR_EACH(t, tensors) {
+        int from = offsets[t];
+        int n = offsets[t + 1] - from;
+        long long at = info[(long long) t * GR_JSQ_INFO + GR_JSQ_START];
+        long long k[4] = {0, 0, 0, 0};
+        long long mapBits;
+        if (gr_jsq_read(payload, at, 1) == 0) {
+            for (int i = 0; i < n; i++) {
+                int s = (int) gr_jsq_read(payload, at + 1 + 2LL * i, 2);
+                symbols[from + i] = (unsigned char) s;
+                k[s]++;
+            }
+            mapBits = 1 + 2LL * n;
+        } else {
+            int f[16];
+            int start[20];
+            for (int c = 0; c < 4; c++) {
+                int sum = 0;
+                for (int s = 0; s < 3; s++) {
+                    f[c << 2 | s] = (int) gr_jsq_read(payload, at + 1 + 13LL * (3 * c + s), 13);
+                    sum += f[c << 2 | s];
+                }
+                f[c << 2 | 3] = GR_JSQ_TOTAL - sum;
+                start[5 * c] = 0;
+                for (int s = 0; s < 4; s++) {
+                    start[5 * c + s + 1] = start[5 * c + s] + f[c << 2 | s];
+                }
+            }
+            long long next = at + GR_JSQ_CODED_HEADER;
+            unsigned long long x = 0;
+            for (int b = 0; b < 4; b++) {
+                x |= (unsigned long long) gr_jsq_read(payload, next, 8) << (8 * b);
+                next += 8;
+            }
+            int previous = 0;
+            for (int i = 0; i < n; i++) {
+                int slot = (int) (x & (GR_JSQ_TOTAL - 1));
+                int base = 5 * previous;
+                int s = (slot >= start[base + 1] ? 1 : 0) + (slot >= start[base + 2] ? 1 : 0)
+                        + (slot >= start[base + 3] ? 1 : 0);
+                x = (unsigned long long) f[previous << 2 | s] * (x >> GR_JSQ_PRECISION) + slot - start[base + s];
+                while (x < GR_JSQ_LOW) {
+                    x = x << 8 | gr_jsq_read(payload, next, 8);
+                    next += 8;
+                }
+                symbols[from + i] = (unsigned char) s;
+                k[s]++;
+                previous = s;
+            }
+            mapBits = next - at;
+        }
+        long long* out = decoded + (long long) t * GR_JSQ_DECODED;
+        out[0] = mapBits;
+        out[1] = k[1];
+        out[2] = k[2];
+        out[3] = k[3];
+    }
+}
+
+// Per tensor: each value's code read at its place (its rank in its group, by block scans in position order, as the
+// encode listed them), decoded and added to the mean of `workers` payloads as gr_add_to_mean adds.
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_decode_mean(const unsigned* payload,
+                                                                                const long long* info,
+                                                                                const long long* decoded,
+                                                                                const int* offsets,
+                                                                                const unsigned char* symbols,
+                                                                                int worker, int workers,
+                                                                                float inverse, float* mean) {
+    __shared__ int scan[GR_JSQ_THREADS];
+    __shared__ int total[1];
+    int t = blockIdx.x;
+    int j = threadIdx.x;
+    int from = offsets[t];
+    int to = offsets[t + 1];
+    long long at = info[(long long) t * GR_JSQ_INFO + GR_JSQ_START];
+    const long long* d = decoded + (long long) t * GR_JSQ_DECODED;
+    long long k2 = d[1];
+    long long k4 = d[2];
+    float scales[3] = {0.0f, 0.0f, 0.0f};
+    long long next = at + d[0];
+    for (int g = 0; g < 3; g++) {
+        if (d[1 + g] > 0) {
+            scales[g] = __uint_as_float(gr_jsq_read(payload, next, 32));
+            next += 32;
+        }
+    }
+    long long values = next;
+    long long fourBit = values + gr_jsq_packed(k2);
+    long long eightBit = fourBit + 4 * k4;
+    long long seen[4] = {0, 0, 0, 0};
+    for (int start = from; start < to; start += GR_JSQ_THREADS) {
+        int i = start + j;
+        bool valid = i < to;
+        int sym = valid ? symbols[i] : 0;
+        int field = valid && sym > 0 ? 1 << (10 * (sym - 1)) : 0;
+        int ranks = gr_block_exclusive_sum(field, scan);
+        if (j == GR_JSQ_THREADS - 1) {
+            total[0] = ranks + field;
+        }
+        if (valid) {
+            float v = 0.0f;
+            if (sym > 0) {
+                long long rank = seen[sym] + ((ranks >> (10 * (sym - 1))) & 1023);
+                if (sym == 1) {
+                    long long group = rank / 3;
+                    long long digits = k2 - 3 * group < 3 ? k2 - 3 * group : 3;
+                    unsigned code = gr_jsq_read(payload, values + 7 * group, digits == 3 ? 7 : digits == 2 ? 5 : 3);
+                    for (long long m = 0; m < rank % 3; m++) {
+                        code /= 5;
+                    }
+                    v = gr_jsq_five_level((int) (code % 5), scales[0]);
+                } else if (sym == 2) {
+                    v = gr_jsq_symmetric((int) gr_jsq_read(payload, fourBit + 4 * rank, 4), scales[1], 15);
+                } else {
+                    v = gr_jsq_symmetric((int) gr_jsq_read(payload, eightBit + 8 * rank, 8), scales[2], 255);
+                }
+            }
+            float m = worker == 0 ? v : __fadd_rn(mean[i], v);
+            mean[i] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+        }
+        __syncthreads();
+        for (int g = 1; g < 4; g++) {
+            seen[g] += (total[0] >> (10 * (g - 1))) & 1023;
+        }
+        __syncthreads();
+    }
+}

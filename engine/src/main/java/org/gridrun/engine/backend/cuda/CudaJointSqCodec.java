@@ -1,0 +1,201 @@
+package org.gridrun.engine.backend.cuda;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.gridrun.engine.backend.JointSqFormat;
+
+/**
+ * JointSQ's payloads on the GPU ({@code jointsq.cu}), byte for byte what the CPU encoder writes with
+ * {@code allocation: search} for the same draws ({@code JointSq.planDeviceEncode}), and decoded from there into the
+ * workers' mean as the host collective does, to the bit.
+ *
+ * <p>An encode is seven kernels: statistics and histograms a block per tensor, the allocation search a block per
+ * tensor, the widths and position lists, the width maps' range-ANS coder a thread per tensor (the one serial chain,
+ * as long as the tensor), the tensors' first bits, the rounding and the packing a thread per word. Nothing is
+ * downloaded; the payload's bits and side bits are, only when asked ({@link #payloadBits}, {@link #sideBits}).
+ *
+ * <p>Each slot (a worker) keeps its payload, its residual (the method's state, {@link #keptVectors}), what the encode
+ * found per tensor (where its part starts, which the decode reads from) and the sizes; the histograms, cuts, symbols,
+ * lists, codes and coder bytes are shared, as slots encode one at a time on the one stream.
+ */
+final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
+    private static final int THREADS = 256;
+    private static final int BINS = 4096;
+    /** The most blocks the allocation search runs on (each loops over tensors), bounding its scratch. */
+    private static final int PLAN_BLOCKS = 64;
+    private static final int INFO = 16;
+    private static final int CUTS = 8;
+    private static final int DECODED = 4;
+
+    private final Gpu gpu;
+    private final WorkerSlots<Upload> payloads;
+    private final WorkerSlots<SlotVectors> residuals;
+    private final WorkerSlots<Upload> infos;
+    private final WorkerSlots<Upload> sizes;
+    private final Upload offsets;
+    private final Upload budgets;
+    private final Upload histograms;
+    private final Upload maxima;
+    private final Upload bins;
+    private final Upload work;
+    private final Upload cuts;
+    private final Upload symbols;
+    private final Upload lists;
+    private final Upload transitions;
+    private final Upload frequencies;
+    private final Upload coderBytes;
+    private final Upload codes;
+    private final Upload decoded;
+
+    CudaJointSqCodec(Gpu gpu) {
+        this.gpu = gpu;
+        payloads = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
+        residuals = new WorkerSlots<>(() -> new SlotVectors(gpu, JointSqFormat.KEPT_VECTORS),
+                SlotVectors::free);
+        infos = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
+        sizes = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
+        offsets = new Upload(gpu);
+        budgets = new Upload(gpu);
+        histograms = new Upload(gpu);
+        maxima = new Upload(gpu);
+        bins = new Upload(gpu);
+        work = new Upload(gpu);
+        cuts = new Upload(gpu);
+        symbols = new Upload(gpu);
+        lists = new Upload(gpu);
+        transitions = new Upload(gpu);
+        frequencies = new Upload(gpu);
+        coderBytes = new Upload(gpu);
+        codes = new Upload(gpu);
+        decoded = new Upload(gpu);
+    }
+
+    @Override
+    public Class<JointSqFormat> formats() {
+        return JointSqFormat.class;
+    }
+
+    @Override
+    public int keptVectors(JointSqFormat format) {
+        return JointSqFormat.KEPT_VECTORS;
+    }
+
+    @Override
+    public void uploadKept(int slot, JointSqFormat format, int vector, float[] values) {
+        residuals.get(slot).of(format.length()).upload(vector, values);
+    }
+
+    @Override
+    public void fetchKept(int slot, JointSqFormat format, int vector, float[] into) {
+        residuals.get(slot).of(format.length()).download(vector, into);
+    }
+
+    /** The payload's words: enough for the most bits, and one word of slack for the decode's two-word reads. */
+    private static long words(JointSqFormat format) {
+        return Launches.ceilDiv(format.mostBits(), 32) + 1;
+    }
+
+    @Override
+    public void encode(int slot, long gradient, JointSqFormat format, long key, long firstDraw) {
+        int n = format.length();
+        int tensors = format.tensors();
+        long words = words(format);
+        long payload = payloads.get(slot).reserve(4 * words);
+        long residual = residuals.get(slot).of(n).address(0);
+        long info = infos.get(slot).reserve(8L * INFO * Math.max(1, tensors));
+        long size = sizes.get(slot).reserve(16);
+        long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
+        long budget = budgets.holding(format.budgets(), () -> longs(format.budgets()));
+        long histogram = histograms.reserve(4L * BINS * Math.max(1, tensors));
+        long linf = maxima.reserve(4L * Math.max(1, tensors));
+        int planBlocks = Math.max(1, Math.min(PLAN_BLOCKS, tensors));
+        long bin = bins.reserve(4L * BINS * planBlocks);
+        long scratch = work.reserve(8L * 5 * (BINS + 1) * planBlocks);
+        long cut = cuts.reserve(8L * CUTS * Math.max(1, tensors));
+        long symbol = symbols.reserve(Math.max(1, n));
+        long list = lists.reserve(4L * Math.max(1, n));
+        long transition = transitions.reserve(4L * 16 * Math.max(1, tensors));
+        long frequency = frequencies.reserve(4L * 16 * Math.max(1, tensors));
+        long bytes = coderBytes.reserve(2L * n + 8L * Math.max(1, tensors));
+        long code = codes.reserve(Math.max(1, n));
+        if (tensors > 0) {
+            gpu.launch("gr_jsq_stats", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient)
+                    .address(residual).address(offset).address(histogram).address(linf));
+            gpu.launch("gr_jsq_plan", planBlocks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(histogram)
+                    .address(linf).address(budget).i32(tensors).address(bin).address(scratch).address(cut));
+            gpu.launch("gr_jsq_assign", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
+                    .address(offset).address(cut).address(symbol).address(list).address(transition).address(info));
+            Launches.linear(gpu, "gr_jsq_map", tensors, KernelArgs.of().address(symbol).address(offset).i32(tensors)
+                    .address(transition).address(info).address(frequency).address(bytes));
+        }
+        gpu.launch("gr_jsq_offsets", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(info).i32(tensors).address(size));
+        if (tensors > 0) {
+            gpu.launch("gr_jsq_quantize", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
+                    .address(list).address(offset).address(info).address(code).i64(key).i64(firstDraw));
+        }
+        Launches.linear(gpu, "gr_jsq_pack", words, KernelArgs.of().address(payload).i64(words).address(offset)
+                .i32(tensors).address(info).address(frequency).address(symbol).address(bytes).address(code)
+                .address(size));
+    }
+
+    /** Downloads the bit count the encode of {@code slot} left on the device. */
+    @Override
+    public long payloadBits(int slot, JointSqFormat format, long planned) {
+        return size(slot, 0);
+    }
+
+    /** Downloads the side bits (maps and scales) the encode of {@code slot} left on the device. */
+    @Override
+    public long sideBits(int slot, JointSqFormat format, long payloadBits, long planned) {
+        return size(slot, 1);
+    }
+
+    private long size(int slot, int which) {
+        byte[] b = new byte[8];
+        gpu.downloadBytes(sizes.get(slot).address() + 8L * which, b, 8);
+        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+
+    @Override
+    public void download(int slot, JointSqFormat format, byte[] out) {
+        gpu.downloadBytes(payloads.get(slot).address(), out, (int) Math.min(out.length, (format.mostBits() + 7) / 8));
+    }
+
+    @Override
+    public void decodeIntoMean(int slot, JointSqFormat format, int worker, int workers, long mean) {
+        int tensors = format.tensors();
+        if (tensors == 0) {
+            return;
+        }
+        long payload = payloads.get(slot).address();
+        long info = infos.get(slot).address();
+        long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
+        long symbol = symbols.reserve(Math.max(1, format.length()));
+        long read = decoded.reserve(8L * DECODED * tensors);
+        Launches.linear(gpu, "gr_jsq_read_map", tensors, KernelArgs.of().address(payload).address(info)
+                .address(offset).i32(tensors).address(symbol).address(read));
+        gpu.launch("gr_jsq_decode_mean", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(payload)
+                .address(info).address(read).address(offset).address(symbol).i32(worker).i32(workers)
+                .f32(1f / workers).address(mean));
+    }
+
+    private static byte[] longs(long[] values) {
+        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (long v : values) {
+            b.putLong(v);
+        }
+        return b.array();
+    }
+
+    @Override
+    public void close() {
+        payloads.freeAll();
+        residuals.freeAll();
+        infos.freeAll();
+        sizes.freeAll();
+        for (Upload u : new Upload[] {offsets, budgets, histograms, maxima, bins, work, cuts, symbols, lists,
+                transitions, frequencies, coderBytes, codes, decoded}) {
+            u.free();
+        }
+    }
+}
