@@ -539,6 +539,10 @@ extern "C" __global__ void gr_jsq_map(const unsigned char* symbols, const int* o
         int* f = frequencies + t * 16;
         const int* counts = transitions + t * 16;
         int start[20];
+        // floor(x / f) = (x · reciprocal) >> shift for every state x < 2^31 (WidthMap's), a multiply where a 64-bit
+        // division would cost tens of instructions in the coder's serial chain
+        unsigned long long reciprocal[16];
+        int shift[16];
         for (int c = 0; c < 4; c++) {
             long long total = 0;
             for (int s = 0; s < 4; s++) {
@@ -557,7 +561,14 @@ extern "C" __global__ void gr_jsq_map(const unsigned char* symbols, const int* o
             f[c << 2 | largest] += GR_JSQ_TOTAL - sum;
             start[5 * c] = 0;
             for (int s = 0; s < 4; s++) {
-                start[5 * c + s + 1] = start[5 * c + s] + f[c << 2 | s];
+                int q = f[c << 2 | s];
+                start[5 * c + s + 1] = start[5 * c + s] + q;
+                int bits = 0;
+                while ((1 << bits) < q) {
+                    bits++;
+                }
+                shift[c << 2 | s] = 31 + bits;
+                reciprocal[c << 2 | s] = q > 0 ? ((1ULL << (31 + bits)) + q - 1) / (unsigned long long) q : 0;
             }
         }
         unsigned char* out = bytes + 2LL * from + 8LL * t;
@@ -572,7 +583,7 @@ extern "C" __global__ void gr_jsq_map(const unsigned char* symbols, const int* o
                 out[k++] = (unsigned char) x;
                 x >>= 8;
             }
-            unsigned long long d = x / q;
+            unsigned long long d = x * reciprocal[previous << 2 | s] >> shift[previous << 2 | s];
             x = (d << GR_JSQ_PRECISION) + (x - d * q) + (unsigned long long) start[5 * previous + s];
         }
         out[k++] = (unsigned char) (x >> 24);

@@ -11,10 +11,12 @@ import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.Compressors;
 import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DevicePlan;
+import org.gridrun.engine.compress.TensorLayout;
 
 /**
  * Encode + decode time of the methods that run on a backend's device codec ({@link Backend#deviceCodec()}), each
- * with its default parameters on one Gaussian vector in device memory, next to a device-to-device copy of the same
+ * with its default parameters on one Gaussian vector in device memory cut into a model's tensors (JointSQ codes a
+ * width map per tensor), next to a device-to-device copy of the same
  * vector timed between the method's repetitions: {@code grid-run bench compressors --backend cuda}. Each timing is
  * the best of its repetitions after two untimed ones, the device synchronised before the clock stops.
  */
@@ -44,10 +46,11 @@ public final class DeviceCodecTiming {
     }
 
     /**
-     * Times {@code methods} (each of {@link #deviceMethods}) on {@code backend} over {@code size} values; the copy's
-     * row comes first, named {@code copy}, its ratio 1.
+     * Times {@code methods} (each of {@link #deviceMethods}, bound to {@code layout}) on {@code backend} over the
+     * layout's values; the copy's row comes first, named {@code copy}, its ratio 1.
      */
-    public static List<Row> measure(Backend backend, List<String> methods, int size, int repeat) {
+    public static List<Row> measure(Backend backend, List<String> methods, TensorLayout layout, int repeat) {
+        int size = layout.size();
         DeviceCodec codec = backend.deviceCodec().orElseThrow(() -> new IllegalArgumentException(
                 "the " + backend.name() + " backend encodes on the host; bench compressors measures it there"));
         float[] values = new float[size];
@@ -62,6 +65,7 @@ public final class DeviceCodecTiming {
             rows.add(new Row("copy", gbps(size, copy), 1, 32));
             for (String method : methods) {
                 Compressor compressor = Compressors.create(method, Map.of(), 1);
+                compressor.bind(layout);
                 DevicePlan first = plan(compressor, size);
                 if (first == null) {
                     throw new IllegalArgumentException(method + " does not encode on the " + backend.name()

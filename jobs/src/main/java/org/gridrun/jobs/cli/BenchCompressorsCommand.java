@@ -156,7 +156,7 @@ final class BenchCompressorsCommand implements Callable<Integer> {
 
     /**
      * The methods that run on {@code --backend}'s device codec, each timed against a device-to-device copy of the same
-     * floats ({@link DeviceCodecTiming}); their buckets run over one flat vector.
+     * floats ({@link DeviceCodecTiming}), bound to {@code --layout} as on the host.
      */
     private int onDevice(PrintWriter out) {
         List<String> capable = DeviceCodecTiming.deviceMethods();
@@ -171,10 +171,11 @@ final class BenchCompressorsCommand implements Callable<Integer> {
         }
         List<DeviceCodecTiming.Row> rows;
         try (Backend backend = openBackend()) {
-            rows = DeviceCodecTiming.measure(backend, names, size, repeat);
+            TensorLayout layout = layout();
+            rows = DeviceCodecTiming.measure(backend, names, layout, repeat);
             if (!csv) {
-                out.printf(Locale.ROOT, "%d float32 values on %s, best of %d, buckets over one flat vector%n", size,
-                        backend.blas(), repeat);
+                out.printf(Locale.ROOT, "%d float32 values on %s, best of %d%n", size, backend.blas(), repeat);
+                out.println("layout: " + describe(layout));
                 out.printf(Locale.ROOT, "%-10s %10s %10s %12s%n", "method", "GB/s", "x copy", "bits/value");
             } else {
                 out.println("method,gbps,ratio_to_copy");

@@ -8,6 +8,7 @@ import java.util.List;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
 import org.gridrun.engine.compress.Compressors;
+import org.gridrun.engine.compress.TensorLayout;
 import org.gridrun.engine.train.DeviceCodecTiming;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,7 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DeviceCodecTimingTest {
     @Test
     void theMethodsThatPlanForTheDeviceWithTheirDefaultsAreTheOnesTimed() {
-        assertEquals(List.of("bf16", "dgc", "efsignsgd", "fp16", "fp8", "none", "nuq", "qinf", "qsgd", "randomk",
+        assertEquals(List.of("bf16", "dgc", "efsignsgd", "fp16", "fp8", "jointsq", "none", "nuq", "qinf", "qsgd", "randomk",
                 "signsgd", "signum", "smaq", "threshold", "topk", "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
@@ -35,7 +36,7 @@ class DeviceCodecTimingTest {
     void rowsGiveThroughputAndBitsAgainstTheCopy(GpuTarget target) {
         try (Backend backend = target.backend()) {
             List<DeviceCodecTiming.Row> rows = DeviceCodecTiming.measure(backend, List.of("qsgd", "trn", "fp8",
-                    "signsgd"), 5000, 2);
+                    "signsgd"), TensorLayout.flat(5000), 2);
             assertEquals(List.of("copy", "qsgd", "trn", "fp8", "signsgd"),
                     rows.stream().map(DeviceCodecTiming.Row::method).toList());
             for (DeviceCodecTiming.Row r : rows) {
@@ -50,11 +51,27 @@ class DeviceCodecTimingTest {
         }
     }
 
+    /** JointSQ bound to a layout of two tensors: a width map and scales each, within its value-bit budget. */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void jointsqIsTimedOnTheLayoutsTensors(GpuTarget target) {
+        TensorLayout layout = TensorLayout.of(List.of("conv", "fc"), List.of(new int[] {32, 16, 3, 3},
+                new int[] {10, 200}));
+        try (Backend backend = target.backend()) {
+            List<DeviceCodecTiming.Row> rows = DeviceCodecTiming.measure(backend, List.of("jointsq"), layout, 2);
+            DeviceCodecTiming.Row jointsq = rows.get(1);
+            assertEquals("jointsq", jointsq.method());
+            assertTrue(jointsq.gbps() > 0 && Double.isFinite(jointsq.gbps()), jointsq.toString());
+            // rate 0.032: about a bit of values and 0.6-2 of map a value, far below float32
+            assertTrue(jointsq.bitsPerValue() > 0.5 && jointsq.bitsPerValue() < 4, jointsq.toString());
+        }
+    }
+
     @Test
     void aBackendWithoutADeviceCodecIsRefused() {
         try (Backend cpu = new CpuBackend()) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> DeviceCodecTiming.measure(cpu, List.of("qsgd"), 100, 1));
+                    () -> DeviceCodecTiming.measure(cpu, List.of("qsgd"), TensorLayout.flat(100), 1));
             assertTrue(e.getMessage().contains("encodes on the host"), e.getMessage());
         }
     }
