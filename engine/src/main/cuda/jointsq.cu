@@ -5,20 +5,21 @@
 // Per tensor of the layout, in order: the width map (symbols 0..3 for widths 0, 2, 4, 8; a mode bit, then 2 bits a
 // symbol, or twelve 13-bit frequencies and the bytes of an order-1 range-ANS coder), the scale of each width group
 // that has values (float32), the 2-bit group (three values in 7 bits), the 4-bit and the 8-bit codes, each group in
-// position order. Sizes depend on the values, so the encode is seven kernels, none with atomics:
+// position order. Sizes depend on the values, so the encode is nine kernels, none with atomics:
 //   gr_jsq_stats      a block per tensor: c = g + e into the residual's place, the largest |c| and the magnitude
 //                     histogram (16 bins an octave; each thread counts the bins it owns);
 //   gr_jsq_plan       a block per tensor (looping): JointSqSearch.plan on the histogram, the (K8, K4) pairs of each
 //                     scan evaluated by the block at once and the first best kept, as the host's loops keep it;
 //   gr_jsq_assign     a block per tensor: each value's symbol, the quota of the 2-bit group's last bin by a block
 //                     scan in position order, the position lists of each group, transition counts and group maxima;
-//   gr_jsq_map        a thread per tensor: WidthMap's frequencies and its coder, last symbol to first (a chain of
-//                     dependent steps: the one serial part, as long as the tensor);
+//   gr_jsq_frequencies  a thread per tensor: WidthMap's frequencies;
+//   gr_jsq_code       a thread per chunk of 8192 symbols of a map: its coder, last symbol to first (a chain of
+//                     dependent steps, the one serial part); gr_jsq_map_bits, a thread per tensor, sums their bytes;
 //   gr_jsq_offsets    one thread: each tensor's first bit, and the payload's bits and side bits;
 //   gr_jsq_quantize   a block per tensor: each sent value rounded with the uniform of its position, its code kept and
 //                     its residual left;
 //   gr_jsq_pack       a thread per 32-bit word: the fields that overlap it, found from the tensors' first bits.
-// Decoding: gr_jsq_read_map (a thread per tensor, at the first bits the slot's encode found) decodes the maps;
+// Decoding: gr_jsq_read_map (a thread per chunk, at the first bits the slot's encode found) decodes the maps;
 // gr_jsq_decode_mean (a block per tensor) ranks each value in its group as the encode did and reads its code.
 #include "gridrun.cuh"
 
@@ -30,6 +31,9 @@
 #define GR_JSQ_TOTAL 4096
 #define GR_JSQ_LOW (1u << 23)
 #define GR_JSQ_CODED_HEADER 157
+// A width map's chunk: its symbols, coded on their own (WidthMap.CHUNK), and the bits of its byte count.
+#define GR_JSQ_CHUNK 8192
+#define GR_JSQ_LENGTH_BITS 16
 #define GR_JSQ_CUTS 8
 // Per tensor in `info` (a slot's): what the encode found, 16 long longs.
 #define GR_JSQ_INFO 16
@@ -41,8 +45,6 @@
 #define GR_JSQ_K 5
 #define GR_JSQ_SCALE 8
 #define GR_JSQ_SIDE 11
-// Per tensor in `decoded`: the map's bits, then K2, K4, K8.
-#define GR_JSQ_DECODED 4
 
 // The bits of k 2-bit values: 7 for every three, 3 or 5 for a last one or two (JointSq.packedBits).
 __device__ __forceinline__ long long gr_jsq_packed(long long k) {
@@ -486,7 +488,7 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_assign(const
                 long long rank = seen[sym] + ((ranks >> (10 * (sym - 1))) & 1023);
                 list[from + base[sym] + rank] = i;
             }
-            int previous = j == 0 ? last[0] : syms[j - 1];
+            int previous = (i - from) % GR_JSQ_CHUNK == 0 ? 0 : j == 0 ? last[0] : syms[j - 1];
             mine[previous << 2 | sym]++;
             most[sym] = max(most[sym], __float_as_uint(v) & 0x7FFFFFFFu);
         }
@@ -527,22 +529,30 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_assign(const
     }
 }
 
-// Per tensor, one thread each: WidthMap's frequencies from the transition counts, its coder over the symbols last to
-// first (its bytes at bytes[2·from + 8·t …], the order it shifted them out), the mode with fewer bits, and the
-// tensor's side and total bits.
-extern "C" __global__ void gr_jsq_map(const unsigned char* symbols, const int* offsets, int tensors,
-                                      const int* transitions, long long* info, int* frequencies,
-                                      unsigned char* bytes) {
+// The coder tables of the frequencies f[16] (WidthMap's): cumulative starts, and floor(x / f) = (x · reciprocal) >> shift
+// for every state x < 2^31, a multiply where a 64-bit division would cost tens of instructions in the serial chain.
+__device__ void gr_jsq_tables(const int* f, int* start, unsigned long long* reciprocal, int* shift) {
+    for (int c = 0; c < 4; c++) {
+        start[5 * c] = 0;
+        for (int s = 0; s < 4; s++) {
+            int q = f[c << 2 | s];
+            start[5 * c + s + 1] = start[5 * c + s] + q;
+            int bits = 0;
+            while ((1 << bits) < q) {
+                bits++;
+            }
+            shift[c << 2 | s] = 31 + bits;
+            reciprocal[c << 2 | s] = q > 0 ? ((1ULL << (31 + bits)) + q - 1) / (unsigned long long) q : 0;
+        }
+    }
+}
+
+// Per tensor, one thread each: WidthMap's frequencies from the transition counts (each context's counts scaled to
+// 2^12, at least 1 for a symbol that occurs, the remainder to the first largest).
+extern "C" __global__ void gr_jsq_frequencies(int tensors, const int* transitions, int* frequencies) {
     GR_FOR_EACH(t, tensors) {
-        int from = offsets[t];
-        int n = offsets[t + 1] - from;
         int* f = frequencies + t * 16;
         const int* counts = transitions + t * 16;
-        int start[20];
-        // floor(x / f) = (x · reciprocal) >> shift for every state x < 2^31 (WidthMap's), a multiply where a 64-bit
-        // division would cost tens of instructions in the coder's serial chain
-        unsigned long long reciprocal[16];
-        int shift[16];
         for (int c = 0; c < 4; c++) {
             long long total = 0;
             for (int s = 0; s < 4; s++) {
@@ -559,48 +569,85 @@ extern "C" __global__ void gr_jsq_map(const unsigned char* symbols, const int* o
                 largest = q > f[c << 2 | largest] ? s : largest;
             }
             f[c << 2 | largest] += GR_JSQ_TOTAL - sum;
-            start[5 * c] = 0;
-            for (int s = 0; s < 4; s++) {
-                int q = f[c << 2 | s];
-                start[5 * c + s + 1] = start[5 * c + s] + q;
-                int bits = 0;
-                while ((1 << bits) < q) {
-                    bits++;
-                }
-                shift[c << 2 | s] = 31 + bits;
-                reciprocal[c << 2 | s] = q > 0 ? ((1ULL << (31 + bits)) + q - 1) / (unsigned long long) q : 0;
-            }
         }
-        unsigned char* out = bytes + 2LL * from + 8LL * t;
-        long long k = 0;
+    }
+}
+
+// The tensor of global chunk g: the last t with chunkStarts[t] <= g.
+__device__ __forceinline__ int gr_jsq_tensor_of_chunk(const int* chunkStarts, int tensors, long long g) {
+    int a = 0;
+    int z = tensors - 1;
+    while (a < z) {
+        int mid = (a + z + 1) >> 1;
+        if (chunkStarts[mid] <= g) {
+            a = mid;
+        } else {
+            z = mid - 1;
+        }
+    }
+    return a;
+}
+
+// One thread per chunk (of GR_JSQ_CHUNK symbols, every tensor's numbered one after another): the coder over the
+// chunk's symbols, last to first, its context starting at 0, into bytes[2·first + 8·g …] in the order it shifted
+// them out, and its byte count into chunkBytes[g].
+extern "C" __global__ void gr_jsq_code(const unsigned char* symbols, const int* offsets, const int* chunkStarts,
+                                       int tensors, const int* frequencies, unsigned char* bytes, int* chunkBytes) {
+    GR_FOR_EACH(g, chunkStarts[tensors]) {
+        int t = gr_jsq_tensor_of_chunk(chunkStarts, tensors, g);
+        long long first = offsets[t] + (g - chunkStarts[t]) * (long long) GR_JSQ_CHUNK;
+        long long end = first + GR_JSQ_CHUNK < offsets[t + 1] ? first + GR_JSQ_CHUNK : offsets[t + 1];
+        const int* f = frequencies + t * 16;
+        int start[20];
+        unsigned long long reciprocal[16];
+        int shift[16];
+        gr_jsq_tables(f, start, reciprocal, shift);
+        unsigned char* out = bytes + 2 * first + 8 * g;
+        int k = 0;
         unsigned long long x = GR_JSQ_LOW;
-        for (long long i = from + n - 1; i >= from; i--) {
+        for (long long i = end - 1; i >= first; i--) {
             int s = symbols[i];
-            int previous = i > from ? symbols[i - 1] : 0;
-            unsigned long long q = (unsigned long long) f[previous << 2 | s];
+            int slot = (i > first ? symbols[i - 1] : 0) << 2 | s;
+            unsigned long long q = (unsigned long long) f[slot];
             unsigned long long limit = q << (31 - GR_JSQ_PRECISION);
             while (x >= limit) {
                 out[k++] = (unsigned char) x;
                 x >>= 8;
             }
-            unsigned long long d = x * reciprocal[previous << 2 | s] >> shift[previous << 2 | s];
-            x = (d << GR_JSQ_PRECISION) + (x - d * q) + (unsigned long long) start[5 * previous + s];
+            unsigned long long d = x * reciprocal[slot] >> shift[slot];
+            x = (d << GR_JSQ_PRECISION) + (x - d * q) + (unsigned long long) start[5 * (slot >> 2) + s];
         }
         out[k++] = (unsigned char) (x >> 24);
         out[k++] = (unsigned char) (x >> 16);
         out[k++] = (unsigned char) (x >> 8);
         out[k++] = (unsigned char) x;
+        chunkBytes[g] = k;
+    }
+}
+
+// Per tensor, one thread each: where each chunk's bytes start among the tensor's (chunkPrefix), the mode with fewer
+// bits, and the tensor's map, side and total bits.
+extern "C" __global__ void gr_jsq_map_bits(const int* offsets, const int* chunkStarts, int tensors,
+                                           const int* chunkBytes, int* chunkPrefix, long long* info) {
+    GR_FOR_EACH(t, tensors) {
+        long long n = offsets[t + 1] - offsets[t];
+        int chunks = chunkStarts[t + 1] - chunkStarts[t];
+        long long total = 0;
+        for (int c = 0; c < chunks; c++) {
+            chunkPrefix[chunkStarts[t] + c] = (int) total;
+            total += chunkBytes[chunkStarts[t] + c];
+        }
         long long* in = info + (long long) t * GR_JSQ_INFO;
-        long long codedBits = GR_JSQ_CODED_HEADER + 8 * k;
-        bool coded = codedBits < 2LL * n + 1;
-        long long mapBits = coded ? codedBits : 2LL * n + 1;
+        long long codedBits = GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * (chunks - 1LL) + 8 * total;
+        bool coded = codedBits < 2 * n + 1;
+        long long mapBits = coded ? codedBits : 2 * n + 1;
         long long k2 = in[GR_JSQ_K];
         long long k4 = in[GR_JSQ_K + 1];
         long long k8 = in[GR_JSQ_K + 2];
         long long groups = (k2 > 0 ? 1 : 0) + (k4 > 0 ? 1 : 0) + (k8 > 0 ? 1 : 0);
         in[GR_JSQ_MAP_BITS] = mapBits;
         in[GR_JSQ_CODED] = coded ? 1 : 0;
-        in[GR_JSQ_BYTES] = k;
+        in[GR_JSQ_BYTES] = total;
         in[GR_JSQ_SIDE] = mapBits + 32 * groups;
         in[GR_JSQ_BITS] = mapBits + 32 * groups + gr_jsq_packed(k2) + 4 * k4 + 8 * k8;
     }
@@ -695,6 +742,7 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_quantize(flo
 // The field of tensor t's payload part (whose encode left `in`) that holds bit b of it: its first bit, width and
 // value.
 __device__ void gr_jsq_field(const long long* in, int t, int from, long long b, const int* frequencies,
+                             const int* chunkStarts, const int* chunkBytes, const int* chunkPrefix,
                              const unsigned char* symbols, const unsigned char* bytes, const unsigned char* codes,
                              long long* fieldStart, int* fieldWidth, unsigned* fieldValue) {
     long long mapBits = in[GR_JSQ_MAP_BITS];
@@ -717,10 +765,32 @@ __device__ void gr_jsq_field(const long long* in, int t, int from, long long b, 
             *fieldWidth = 13;
             *fieldValue = (unsigned) frequencies[t * 16 + (j / 3) * 4 + j % 3];
         } else {
-            long long j = (b - GR_JSQ_CODED_HEADER) / 8;
-            *fieldStart = GR_JSQ_CODED_HEADER + 8 * j;
-            *fieldWidth = 8;
-            *fieldValue = bytes[2LL * from + 8LL * t + in[GR_JSQ_BYTES] - 1 - j];
+            int g0 = chunkStarts[t];
+            int chunks = chunkStarts[t + 1] - g0;
+            long long data = GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * (chunks - 1LL);
+            if (b < data) {
+                long long j = (b - GR_JSQ_CODED_HEADER) / GR_JSQ_LENGTH_BITS;
+                *fieldStart = GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * j;
+                *fieldWidth = GR_JSQ_LENGTH_BITS;
+                *fieldValue = (unsigned) chunkBytes[g0 + j];
+            } else {
+                long long q = (b - data) / 8;
+                int a = 0;
+                int z = chunks - 1;
+                while (a < z) {
+                    int mid = (a + z + 1) >> 1;
+                    if (chunkPrefix[g0 + mid] <= q) {
+                        a = mid;
+                    } else {
+                        z = mid - 1;
+                    }
+                }
+                long long g = g0 + a;
+                long long first = from + (long long) a * GR_JSQ_CHUNK;
+                *fieldStart = data + 8 * q;
+                *fieldWidth = 8;
+                *fieldValue = bytes[2 * first + 8 * g + chunkBytes[g] - 1 - (q - chunkPrefix[g])];
+            }
         }
         return;
     }
@@ -774,7 +844,8 @@ __device__ void gr_jsq_field(const long long* in, int t, int from, long long b, 
 // One thread per 32-bit word of the payload: ORs in every field that overlaps it; words past the payload's bits
 // are zero.
 extern "C" __global__ void gr_jsq_pack(unsigned* payload, long long words, const int* offsets, int tensors,
-                                       const long long* info, const int* frequencies, const unsigned char* symbols,
+                                       const long long* info, const int* frequencies, const int* chunkStarts,
+                                       const int* chunkBytes, const int* chunkPrefix, const unsigned char* symbols,
                                        const unsigned char* bytes, const unsigned char* codes,
                                        const long long* sizes) {
     long long total = sizes[0];
@@ -805,8 +876,8 @@ extern "C" __global__ void gr_jsq_pack(unsigned* payload, long long words, const
                 long long fieldStart;
                 int fieldWidth;
                 unsigned fieldValue;
-                gr_jsq_field(in, t, offsets[t], b - start, frequencies, symbols, bytes, codes, &fieldStart,
-                             &fieldWidth, &fieldValue);
+                gr_jsq_field(in, t, offsets[t], b - start, frequencies, chunkStarts, chunkBytes, chunkPrefix,
+                             symbols, bytes, codes, &fieldStart, &fieldWidth, &fieldValue);
                 unsigned long long v = fieldWidth == 32 ? fieldValue : fieldValue & ((1u << fieldWidth) - 1u);
                 long long shift = start + fieldStart - lo;
                 word |= shift >= 0 ? v << shift : v >> -shift;
@@ -830,46 +901,59 @@ __device__ __forceinline__ unsigned gr_jsq_read(const unsigned* payload, long lo
     return (unsigned) (width == 32 ? v : v & ((1ULL << width) - 1ULL));
 }
 
-// Per tensor, one thread each: its map decoded from the payload at the first bit the slot's encode found, into
-// symbols, with the map's bits and each group's count into decoded[t·4 …].
+// One thread per chunk of every tensor's map: the chunk decoded from the payload at the first bit the slot's encode
+// found for its tensor (its byte offset from the chunks' byte counts before it), into symbols, with its count of each
+// symbol into counts[4·g …]; the tensor's last chunk also leaves the map's bits in mapBits[t].
 extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long long* info, const int* offsets,
-                                           int tensors, unsigned char* symbols, long long* decoded) {
-    GR_FOR_EACH(t, tensors) {
-        int from = offsets[t];
-        int n = offsets[t + 1] - from;
+                                           const int* chunkStarts, int tensors, unsigned char* symbols,
+                                           long long* counts, long long* mapBits) {
+    GR_FOR_EACH(g, chunkStarts[tensors]) {
+        int t = gr_jsq_tensor_of_chunk(chunkStarts, tensors, g);
+        int c = (int) (g - chunkStarts[t]);
+        int chunks = chunkStarts[t + 1] - chunkStarts[t];
+        long long n = offsets[t + 1] - offsets[t];
+        long long first = offsets[t] + (long long) c * GR_JSQ_CHUNK;
+        long long end = first + GR_JSQ_CHUNK < offsets[t + 1] ? first + GR_JSQ_CHUNK : offsets[t + 1];
         long long at = info[(long long) t * GR_JSQ_INFO + GR_JSQ_START];
         long long k[4] = {0, 0, 0, 0};
-        long long mapBits;
+        bool last = c == chunks - 1;
         if (gr_jsq_read(payload, at, 1) == 0) {
-            for (int i = 0; i < n; i++) {
-                int s = (int) gr_jsq_read(payload, at + 1 + 2LL * i, 2);
-                symbols[from + i] = (unsigned char) s;
+            for (long long i = first; i < end; i++) {
+                int s = (int) gr_jsq_read(payload, at + 1 + 2 * (i - offsets[t]), 2);
+                symbols[i] = (unsigned char) s;
                 k[s]++;
             }
-            mapBits = 1 + 2LL * n;
+            if (last) {
+                mapBits[t] = 1 + 2 * n;
+            }
         } else {
             int f[16];
-            int start[20];
-            for (int c = 0; c < 4; c++) {
+            for (int cx = 0; cx < 4; cx++) {
                 int sum = 0;
                 for (int s = 0; s < 3; s++) {
-                    f[c << 2 | s] = (int) gr_jsq_read(payload, at + 1 + 13LL * (3 * c + s), 13);
-                    sum += f[c << 2 | s];
+                    f[cx << 2 | s] = (int) gr_jsq_read(payload, at + 1 + 13LL * (3 * cx + s), 13);
+                    sum += f[cx << 2 | s];
                 }
-                f[c << 2 | 3] = GR_JSQ_TOTAL - sum;
-                start[5 * c] = 0;
-                for (int s = 0; s < 4; s++) {
-                    start[5 * c + s + 1] = start[5 * c + s] + f[c << 2 | s];
-                }
+                f[cx << 2 | 3] = GR_JSQ_TOTAL - sum;
             }
-            long long next = at + GR_JSQ_CODED_HEADER;
+            int start[20];
+            unsigned long long reciprocal[16];
+            int shift[16];
+            gr_jsq_tables(f, start, reciprocal, shift);
+            long long data = at + GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * (chunks - 1LL);
+            long long before = 0;
+            for (int b = 0; b < c; b++) {
+                before += gr_jsq_read(payload, at + GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * (long long) b,
+                                      GR_JSQ_LENGTH_BITS);
+            }
+            long long next = data + 8 * before;
             unsigned long long x = 0;
             for (int b = 0; b < 4; b++) {
                 x |= (unsigned long long) gr_jsq_read(payload, next, 8) << (8 * b);
                 next += 8;
             }
             int previous = 0;
-            for (int i = 0; i < n; i++) {
+            for (long long i = first; i < end; i++) {
                 int slot = (int) (x & (GR_JSQ_TOTAL - 1));
                 int base = 5 * previous;
                 int s = (slot >= start[base + 1] ? 1 : 0) + (slot >= start[base + 2] ? 1 : 0)
@@ -879,17 +963,17 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
                     x = x << 8 | gr_jsq_read(payload, next, 8);
                     next += 8;
                 }
-                symbols[from + i] = (unsigned char) s;
+                symbols[i] = (unsigned char) s;
                 k[s]++;
                 previous = s;
             }
-            mapBits = next - at;
+            if (last) {
+                mapBits[t] = next - at;
+            }
         }
-        long long* out = decoded + (long long) t * GR_JSQ_DECODED;
-        out[0] = mapBits;
-        out[1] = k[1];
-        out[2] = k[2];
-        out[3] = k[3];
+        for (int s = 0; s < 4; s++) {
+            counts[4 * g + s] = k[s];
+        }
     }
 }
 
@@ -897,8 +981,10 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
 // encode listed them), decoded and added to the mean of `workers` payloads as gr_add_to_mean adds.
 extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_decode_mean(const unsigned* payload,
                                                                                 const long long* info,
-                                                                                const long long* decoded,
+                                                                                const long long* counts,
+                                                                                const long long* mapBits,
                                                                                 const int* offsets,
+                                                                                const int* chunkStarts,
                                                                                 const unsigned char* symbols,
                                                                                 int worker, int workers,
                                                                                 float inverse, float* mean) {
@@ -909,13 +995,18 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_decode_mean(
     int from = offsets[t];
     int to = offsets[t + 1];
     long long at = info[(long long) t * GR_JSQ_INFO + GR_JSQ_START];
-    const long long* d = decoded + (long long) t * GR_JSQ_DECODED;
-    long long k2 = d[1];
-    long long k4 = d[2];
+    long long k[4] = {0, 0, 0, 0};
+    for (int g = chunkStarts[t]; g < chunkStarts[t + 1]; g++) {
+        for (int s = 1; s < 4; s++) {
+            k[s] += counts[4LL * g + s];
+        }
+    }
+    long long k2 = k[1];
+    long long k4 = k[2];
     float scales[3] = {0.0f, 0.0f, 0.0f};
-    long long next = at + d[0];
+    long long next = at + mapBits[t];
     for (int g = 0; g < 3; g++) {
-        if (d[1 + g] > 0) {
+        if (k[1 + g] > 0) {
             scales[g] = __uint_as_float(gr_jsq_read(payload, next, 32));
             next += 32;
         }

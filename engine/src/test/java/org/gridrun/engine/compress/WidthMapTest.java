@@ -73,7 +73,8 @@ class WidthMapTest {
             byte[] s = chain(100_000, stay, shares, 3);
             long bits = roundTrip(s, 0, s.length);
             double bound = entropy(s);
-            assertTrue(bits >= bound && bits <= bound * 1.01 + WidthMap.CODED_HEADER + 64,
+            // each of its 13 chunks adds its byte count and its coder's last state, and starts its context afresh
+            assertTrue(bits >= bound && bits <= bound * 1.01 + WidthMap.CODED_HEADER + 64 * WidthMap.chunks(s.length),
                     "stay " + stay + ": " + bits + " bits for entropy " + bound);
         }
     }
@@ -99,6 +100,37 @@ class WidthMapTest {
         rare[19_999] = 3;
         rare[0] = 2;
         roundTrip(rare, 0, rare.length);
+    }
+
+    @Test
+    void chunksAreCodedOnTheirOwnAndAWrongByteCountIsRefused() {
+        byte[] s = chain(3 * WidthMap.CHUNK + 5, 0.8, new double[] {0.6, 0.25, 0.13, 0.02}, 7);
+        WidthMap map = new WidthMap();
+        long bits = map.encode(s, 0, s.length);
+        byte[] bytes = new byte[Payload.byteCount(bits)];
+        BitPacker packer = new BitPacker().reset(bytes, 0);
+        map.write(packer, s, 0);
+        packer.flush();
+        byte[] back = new byte[s.length];
+        new WidthMap().read(new BitReader().reset(bytes, 0), back, 0, s.length);
+        assertArrayEquals(s, back);
+        // chunk 0's byte count is the 16 bits after the mode bit and the frequencies: one more is refused
+        int count = new BitReader().reset(bytes, WidthMap.CODED_HEADER).read(WidthMap.LENGTH_BITS);
+        byte[] wrong = new byte[bytes.length];
+        BitReader in = new BitReader().reset(bytes, 0);
+        BitPacker out = new BitPacker().reset(wrong, 0);
+        for (long bit = 0; bit < bits; ) {
+            int width = bit == WidthMap.CODED_HEADER ? WidthMap.LENGTH_BITS
+                    : (int) Math.min(bit < WidthMap.CODED_HEADER ? Math.min(8, WidthMap.CODED_HEADER - bit) : 8,
+                            bits - bit);
+            int value = in.read(width);
+            out.write(bit == WidthMap.CODED_HEADER ? value + 1 : value, width);
+            bit += width;
+        }
+        out.flush();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new WidthMap().read(new BitReader().reset(wrong, 0), new byte[s.length], 0, s.length));
+        assertEquals("width map chunk 0 says " + (count + 1) + " bytes, its coder read " + count, e.getMessage());
     }
 
     @Test

@@ -9,9 +9,10 @@ import org.gridrun.engine.backend.JointSqFormat;
  * {@code allocation: search} for the same draws ({@code JointSq.planDeviceEncode}), and decoded from there into the
  * workers' mean as the host collective does, to the bit.
  *
- * <p>An encode is seven kernels: statistics and histograms a block per tensor, the allocation search a block per
- * tensor, the widths and position lists, the width maps' range-ANS coder a thread per tensor (the one serial chain,
- * as long as the tensor), the tensors' first bits, the rounding and the packing a thread per word. Nothing is
+ * <p>An encode is nine kernels: statistics and histograms a block per tensor, the allocation search a block per
+ * tensor, the widths and position lists, the width maps' frequencies, their range-ANS coder a thread per chunk of 8192
+ * symbols (the one serial chain), their sizes, the tensors' first bits, the rounding and the packing a thread per
+ * word. Nothing is
  * downloaded; the payload's bits and side bits are, only when asked ({@link #payloadBits}, {@link #sideBits}).
  *
  * <p>Each slot (a worker) keeps its payload, its residual (the method's state, {@link #keptVectors}), what the encode
@@ -25,7 +26,8 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     private static final int PLAN_BLOCKS = 64;
     private static final int INFO = 16;
     private static final int CUTS = 8;
-    private static final int DECODED = 4;
+    /** The symbols of a width map's chunk ({@code WidthMap.CHUNK}), each coded on its own. */
+    private static final int CHUNK = 8192;
 
     private final Gpu gpu;
     private final WorkerSlots<Upload> payloads;
@@ -34,6 +36,9 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     private final WorkerSlots<Upload> sizes;
     private final Upload offsets;
     private final Upload budgets;
+    private final Upload chunkStarts;
+    private final Upload chunkBytes;
+    private final Upload chunkPrefix;
     private final Upload histograms;
     private final Upload maxima;
     private final Upload bins;
@@ -45,7 +50,11 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     private final Upload frequencies;
     private final Upload coderBytes;
     private final Upload codes;
-    private final Upload decoded;
+    private final Upload chunkCounts;
+    private final Upload mapBits;
+    /** {@link #chunksOf} of the offsets {@link #chunksFor}. */
+    private int[] chunks = new int[0];
+    private int[] chunksFor;
 
     CudaJointSqCodec(Gpu gpu) {
         this.gpu = gpu;
@@ -56,6 +65,9 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         sizes = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
         offsets = new Upload(gpu);
         budgets = new Upload(gpu);
+        chunkStarts = new Upload(gpu);
+        chunkBytes = new Upload(gpu);
+        chunkPrefix = new Upload(gpu);
         histograms = new Upload(gpu);
         maxima = new Upload(gpu);
         bins = new Upload(gpu);
@@ -67,7 +79,8 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         frequencies = new Upload(gpu);
         coderBytes = new Upload(gpu);
         codes = new Upload(gpu);
-        decoded = new Upload(gpu);
+        chunkCounts = new Upload(gpu);
+        mapBits = new Upload(gpu);
     }
 
     @Override
@@ -88,6 +101,23 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     @Override
     public void fetchKept(int slot, JointSqFormat format, int vector, float[] into) {
         residuals.get(slot).of(format.length()).download(vector, into);
+    }
+
+    /**
+     * Where each tensor's map chunks start in the numbering of all tensors' chunks, and their count last; made again
+     * only for another format's offsets.
+     */
+    private int[] chunksOf(JointSqFormat format) {
+        if (chunksFor != format.offsets()) {
+            int[] starts = new int[format.tensors() + 1];
+            for (int t = 0; t < format.tensors(); t++) {
+                int n = format.offsets()[t + 1] - format.offsets()[t];
+                starts[t + 1] = starts[t] + Math.max(1, Launches.ceilDiv(n, CHUNK));
+            }
+            chunks = starts;
+            chunksFor = format.offsets();
+        }
+        return chunks;
     }
 
     /** The payload's words: enough for the most bits, and one word of slack for the decode's two-word reads. */
@@ -116,7 +146,12 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         long list = lists.reserve(4L * Math.max(1, n));
         long transition = transitions.reserve(4L * 16 * Math.max(1, tensors));
         long frequency = frequencies.reserve(4L * 16 * Math.max(1, tensors));
-        long bytes = coderBytes.reserve(2L * n + 8L * Math.max(1, tensors));
+        int[] starts = chunksOf(format);
+        int chunks = starts[tensors];
+        long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
+        long chunkByte = chunkBytes.reserve(4L * Math.max(1, chunks));
+        long chunkFirst = chunkPrefix.reserve(4L * Math.max(1, chunks));
+        long bytes = coderBytes.reserve(2L * n + 8L * Math.max(1, chunks));
         long code = codes.reserve(Math.max(1, n));
         if (tensors > 0) {
             gpu.launch("gr_jsq_stats", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient)
@@ -125,8 +160,12 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
                     .address(linf).address(budget).i32(tensors).address(bin).address(scratch).address(cut));
             gpu.launch("gr_jsq_assign", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
                     .address(offset).address(cut).address(symbol).address(list).address(transition).address(info));
-            Launches.linear(gpu, "gr_jsq_map", tensors, KernelArgs.of().address(symbol).address(offset).i32(tensors)
-                    .address(transition).address(info).address(frequency).address(bytes));
+            Launches.linear(gpu, "gr_jsq_frequencies", tensors, KernelArgs.of().i32(tensors).address(transition)
+                    .address(frequency));
+            Launches.linear(gpu, "gr_jsq_code", chunks, KernelArgs.of().address(symbol).address(offset)
+                    .address(chunkStart).i32(tensors).address(frequency).address(bytes).address(chunkByte));
+            Launches.linear(gpu, "gr_jsq_map_bits", tensors, KernelArgs.of().address(offset).address(chunkStart)
+                    .i32(tensors).address(chunkByte).address(chunkFirst).address(info));
         }
         gpu.launch("gr_jsq_offsets", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(info).i32(tensors).address(size));
         if (tensors > 0) {
@@ -134,8 +173,8 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
                     .address(list).address(offset).address(info).address(code).i64(key).i64(firstDraw));
         }
         Launches.linear(gpu, "gr_jsq_pack", words, KernelArgs.of().address(payload).i64(words).address(offset)
-                .i32(tensors).address(info).address(frequency).address(symbol).address(bytes).address(code)
-                .address(size));
+                .i32(tensors).address(info).address(frequency).address(chunkStart).address(chunkByte)
+                .address(chunkFirst).address(symbol).address(bytes).address(code).address(size));
     }
 
     /** Downloads the bit count the encode of {@code slot} left on the device. */
@@ -171,12 +210,16 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         long info = infos.get(slot).address();
         long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
         long symbol = symbols.reserve(Math.max(1, format.length()));
-        long read = decoded.reserve(8L * DECODED * tensors);
-        Launches.linear(gpu, "gr_jsq_read_map", tensors, KernelArgs.of().address(payload).address(info)
-                .address(offset).i32(tensors).address(symbol).address(read));
+        int[] starts = chunksOf(format);
+        long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
+        int chunks = starts[tensors];
+        long counts = chunkCounts.reserve(32L * chunks);
+        long bits = mapBits.reserve(8L * tensors);
+        Launches.linear(gpu, "gr_jsq_read_map", chunks, KernelArgs.of().address(payload).address(info)
+                .address(offset).address(chunkStart).i32(tensors).address(symbol).address(counts).address(bits));
         gpu.launch("gr_jsq_decode_mean", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(payload)
-                .address(info).address(read).address(offset).address(symbol).i32(worker).i32(workers)
-                .f32(1f / workers).address(mean));
+                .address(info).address(counts).address(bits).address(offset).address(chunkStart).address(symbol)
+                .i32(worker).i32(workers).f32(1f / workers).address(mean));
     }
 
     private static byte[] longs(long[] values) {
@@ -194,7 +237,8 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         infos.freeAll();
         sizes.freeAll();
         for (Upload u : new Upload[] {offsets, budgets, histograms, maxima, bins, work, cuts, symbols, lists,
-                transitions, frequencies, coderBytes, codes, decoded}) {
+                transitions, frequencies, coderBytes, codes, chunkStarts, chunkBytes, chunkPrefix, chunkCounts,
+                mapBits}) {
             u.free();
         }
     }
