@@ -3,6 +3,10 @@
 // Blocks run one after another (x fastest, then y, then z). A block's threads start in order of their linear id
 // (threadIdx.x fastest), each running until it returns or waits at a barrier or warp operation; a barrier releases
 // once every thread that has not returned has arrived, a warp operation once every live lane of the warp has.
+// Every other launch runs its threads in the reverse order (they start, and a barrier or warp operation releases them,
+// from the highest linear id down), so that a kernel which reads what another thread of its block wrote without a
+// barrier in between reads it too early in one of the two orders and gives other results, as it would on a GPU,
+// instead of always finding the lower threads' writes done. GRIDRUN_EMU_ORDER=forward (or reverse) fixes one order.
 // Threads start on a "runner": a fiber that calls the kernel for one thread after another on its own stack, so a
 // kernel that never waits runs its whole launch on one fiber without switching. When a thread waits, it keeps the
 // runner's stack and the scheduler starts a new runner for the threads not yet started. When nothing can run while
@@ -15,6 +19,8 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -275,7 +281,9 @@ private:
     std::string error_;
 
     unsigned started_ = 0;
-    uint3 next_index_ = {};  // threadIdx of thread started_
+    uint3 next_index_ = {};  // threadIdx of the next thread to start, in forward order
+    bool reverse_ = false;   // whether this launch's threads start and resume from the highest linear id down
+    uint64_t launches_ = 0;
     unsigned live_ = 0;
     unsigned current_ = 0;
     unsigned at_barrier_ = 0;
@@ -302,6 +310,11 @@ void Scheduler::run(const Kernel& kernel, const uint64_t* slots, const unsigned 
     blocks_ = (uint64_t) grid[0] * grid[1] * grid[2];
     threads_ = block[0] * block[1] * block[2];
     next_block_ = 0;
+    static const char* order = std::getenv("GRIDRUN_EMU_ORDER");
+    reverse_ = order != nullptr && std::strcmp(order, "forward") == 0 ? false
+               : order != nullptr && std::strcmp(order, "reverse") == 0 ? true
+                                                                        : (launches_ & 1) != 0;
+    launches_++;
     error_.clear();
     next_block();
     active = this;
@@ -337,11 +350,16 @@ void Scheduler::runner_entry() {
 void Scheduler::runner(int stack) {
     for (;;) {
         while (started_ < threads_) {
-            unsigned t = started_++;
+            unsigned t = reverse_ ? threads_ - 1 - started_ : started_;
+            started_++;
             thread_[t].stack = (uint16_t) stack;
-            thread_[t].index = next_index_;
+            if (reverse_) {
+                thread_[t].index = {t % blockDim.x, t / blockDim.x % blockDim.y, t / (blockDim.x * blockDim.y)};
+            } else {
+                thread_[t].index = next_index_;
+                step(next_index_);
+            }
             resume(t);
-            step(next_index_);
             kernel_->invoke(kernel_->entry, slots_);
             finish(t);
         }
@@ -440,7 +458,8 @@ void Scheduler::barrier(const char* file, int line) {
 
 void Scheduler::release_barrier() {
     at_barrier_ = 0;
-    for (unsigned u = 0; u < threads_; u++) {
+    for (unsigned k = 0; k < threads_; k++) {
+        unsigned u = reverse_ ? threads_ - 1 - k : k;
         if (thread_[u].state == AT_BARRIER && u != current_) {
             push(u);
         }
@@ -507,7 +526,8 @@ void Scheduler::release_warp(Warp& w, unsigned first) {
         got[u - first] = thread_[from].value;
     }
     w.arrived = 0;
-    for (unsigned u = first; u < end; u++) {
+    for (unsigned k = first; k < end; k++) {
+        unsigned u = reverse_ ? end - 1 - (k - first) : k;
         if (thread_[u].state == AT_WARP) {
             thread_[u].value = got[u - first];
             if (u != current_) {

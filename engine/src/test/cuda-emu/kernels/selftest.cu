@@ -151,3 +151,14 @@ extern "C" __global__ void gr_selftest_math(float x, unsigned* bits, float* out)
     out[2] = fmaf(x, x, -1.0f);
     out[3] = (float) exp(log((double) x));
 }
+
+// Each thread writes its id into shared memory and reads its lower neighbour's with no barrier in between: a race. On
+// a GPU it may read the neighbour's value or what was there before; the emulator gives the one in a forward launch
+// and the other in a reverse one.
+extern "C" __global__ void gr_selftest_missing_barrier(float* out) {
+    __shared__ float s[64];
+    s[threadIdx.x] = -1.0f;
+    __syncthreads();
+    s[threadIdx.x] = (float) threadIdx.x;
+    out[threadIdx.x] = threadIdx.x > 0 ? s[threadIdx.x - 1] : 0.0f;
+}

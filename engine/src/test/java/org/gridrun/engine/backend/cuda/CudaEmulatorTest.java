@@ -123,9 +123,36 @@ class CudaEmulatorTest {
         long out = gpu.allocate(4 * 64);
         String message = failure(() -> gpu.launch("gr_selftest_divergent_barrier", 1, 1, 1, 64, 1, 1,
                 KernelArgs.of().address(out)));
-        assertContains(message, "deadlock in gr_selftest_divergent_barrier, block (0,0,0): thread (16,0,0) "
-                + "reached __syncthreads at engine/src/test/cuda-emu/kernels/selftest.cu:");
-        assertContains(message, "while thread (0,0,0) waits at engine/src/test/cuda-emu/kernels/selftest.cu:");
+        // threads start from 0 up in one launch and from 63 down in the next: the first to meet the other barrier is
+        // thread 16 (thread 0 waiting) or thread 15 (thread 16 waiting)
+        boolean forward = message.contains("thread (16,0,0) reached __syncthreads at engine/src/test/cuda-emu/kernels/"
+                + "selftest.cu:");
+        assertContains(message, "deadlock in gr_selftest_divergent_barrier, block (0,0,0): thread ("
+                + (forward ? "16" : "15") + ",0,0) reached __syncthreads at engine/src/test/cuda-emu/kernels/selftest.cu:");
+        assertContains(message, "while thread (" + (forward ? "0" : "16") + ",0,0) waits at "
+                + "engine/src/test/cuda-emu/kernels/selftest.cu:");
+    }
+
+    /**
+     * A read of another thread's shared write with no barrier between gives different results in two launches in a
+     * row, one running the block's threads from the lowest id up and the next from the highest down, so a missing
+     * barrier fails a comparison with the CPU instead of passing because the lower threads always ran first.
+     */
+    @Test
+    void aMissingBarrierShowsInOneOfTwoLaunches() {
+        long first = gpu.allocate(4 * 64);
+        long second = gpu.allocate(4 * 64);
+        gpu.launch("gr_selftest_missing_barrier", 1, 1, 1, 64, 1, 1, KernelArgs.of().address(first));
+        gpu.launch("gr_selftest_missing_barrier", 1, 1, 1, 64, 1, 1, KernelArgs.of().address(second));
+        float[] a = download(first, 64);
+        float[] b = download(second, 64);
+        // the thread that arrives last at the barrier goes on first (thread 63 forward, thread 0 in reverse), so
+        // threads 2 to 62 tell the order: their neighbour's id going up, the value before going down
+        boolean forwardFirst = a[2] == 1f;
+        for (int t = 2; t < 63; t++) {
+            assertEquals(forwardFirst ? t - 1 : -1, a[t], "thread " + t + " of the first launch");
+            assertEquals(forwardFirst ? -1 : t - 1, b[t], "thread " + t + " of the second launch");
+        }
     }
 
     @Test
