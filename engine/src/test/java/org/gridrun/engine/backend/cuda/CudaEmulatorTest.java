@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -140,6 +141,7 @@ class CudaEmulatorTest {
      */
     @Test
     void aMissingBarrierShowsInOneOfTwoLaunches() {
+        assumeTrue(System.getenv("GRIDRUN_EMU_ORDER") == null, "GRIDRUN_EMU_ORDER fixes one order for every launch");
         long first = gpu.allocate(4 * 64);
         long second = gpu.allocate(4 * 64);
         gpu.launch("gr_selftest_missing_barrier", 1, 1, 1, 64, 1, 1, KernelArgs.of().address(first));
