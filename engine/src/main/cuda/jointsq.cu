@@ -5,22 +5,26 @@
 // Per tensor of the layout, in order: the width map (symbols 0..3 for widths 0, 2, 4, 8; a mode bit, then 2 bits a
 // symbol, or twelve 13-bit frequencies and the bytes of an order-1 range-ANS coder), the scale of each width group
 // that has values (float32), the 2-bit group (three values in 7 bits), the 4-bit and the 8-bit codes, each group in
-// position order. Sizes depend on the values, so the encode is nine kernels, none with atomics:
-//   gr_jsq_stats      a block per tensor: c = g + e into the residual's place, the largest |c| and the magnitude
-//                     histogram (16 bins an octave; each thread counts the bins it owns);
+// position order. Each tensor is cut into chunks of 8192 values (the width map's chunks, numbered one tensor after
+// another); sizes depend on the values, so the encode is eleven kernels, none with atomics:
+//   gr_jsq_stats      a block per chunk: c = g + e into the residual's place, the largest |c| and the magnitude
+//                     histogram (16 bins an octave; each thread counts the bins it owns); gr_jsq_merge, a block per
+//                     tensor, adds the chunks' (integer counts, any order);
 //   gr_jsq_plan       a block per tensor (looping): JointSqSearch.plan on the histogram, the (K8, K4) pairs of each
 //                     scan evaluated by the block at once and the first best kept, as the host's loops keep it;
-//   gr_jsq_assign     a block per tensor: each value's symbol, the quota of the 2-bit group's last bin by a block
-//                     scan in position order, the position lists of each group, transition counts and group maxima;
-//   gr_jsq_frequencies  a thread per tensor: WidthMap's frequencies;
-//   gr_jsq_code       a thread per chunk of 8192 symbols of a map: its coder, last symbol to first (a chain of
-//                     dependent steps, the one serial part); gr_jsq_map_bits, a thread per tensor, sums their bytes;
+//   gr_jsq_quota_counts, gr_jsq_symbols  a block per chunk: the values in the 2-bit group's last bin, then each
+//                     value's symbol (that bin's quota counted on from the chunks before, by block scans), the
+//                     chunk's symbol counts, transition counts (the context starting with the chunk) and maxima;
+//   gr_jsq_frequencies  a thread per tensor: the chunks' counts summed, the group scales and WidthMap's frequencies;
+//   gr_jsq_quantize   a block per chunk: each sent value rounded with the uniform of its position, its code put at
+//                     its place in its group (the chunks before counted from their symbol counts) and its residual
+//                     left;
+//   gr_jsq_code       a thread per chunk: the width map's coder, last symbol to first (a chain of dependent steps,
+//                     the one serial part); gr_jsq_map_bits, a thread per tensor, sums their bytes;
 //   gr_jsq_offsets    one thread: each tensor's first bit, and the payload's bits and side bits;
-//   gr_jsq_quantize   a block per tensor: each sent value rounded with the uniform of its position, its code kept and
-//                     its residual left;
 //   gr_jsq_pack       a thread per 32-bit word: the fields that overlap it, found from the tensors' first bits.
 // Decoding: gr_jsq_read_map (a thread per chunk, at the first bits the slot's encode found) decodes the maps;
-// gr_jsq_decode_mean (a block per tensor) ranks each value in its group as the encode did and reads its code.
+// gr_jsq_decode_mean (a block per chunk) ranks each value in its group as the encode did and reads its code.
 #include "gridrun.cuh"
 
 #define GR_JSQ_THREADS 256
@@ -75,25 +79,108 @@ __device__ __forceinline__ double gr_jsq_positive(double x) {
     return x != x ? x : x > 0.0 ? x : 0.0;
 }
 
+// The last index i of [0, count) with at(i) <= x, by a binary search (at must not decrease; 0 where none is).
+template <class At>
+__device__ __forceinline__ int gr_jsq_last_at_most(int count, long long x, At at) {
+    int a = 0;
+    int z = count - 1;
+    while (a < z) {
+        int mid = (a + z + 1) >> 1;
+        if (at(mid) <= x) {
+            a = mid;
+        } else {
+            z = mid - 1;
+        }
+    }
+    return a;
+}
+
+// The tensor of global chunk g: the last t with chunkStarts[t] <= g.
+__device__ __forceinline__ int gr_jsq_tensor_of_chunk(const int* chunkStarts, int tensors, long long g) {
+    return gr_jsq_last_at_most(tensors, g, [&](int t) { return (long long) chunkStarts[t]; });
+}
+
+// Chunk g's tensor and values [first, end) (each tensor cut into chunks of GR_JSQ_CHUNK values, numbered one tensor
+// after another; a tensor of no values has one empty chunk).
+struct GrJsqChunk {
+    int t;
+    long long first;
+    long long end;
+};
+
+__device__ __forceinline__ GrJsqChunk gr_jsq_chunk(const int* offsets, const int* chunkStarts, int tensors,
+                                                   long long g) {
+    GrJsqChunk k;
+    k.t = gr_jsq_tensor_of_chunk(chunkStarts, tensors, g);
+    k.first = offsets[k.t] + (g - chunkStarts[k.t]) * (long long) GR_JSQ_CHUNK;
+    k.end = k.first + GR_JSQ_CHUNK < offsets[k.t + 1] ? k.first + GR_JSQ_CHUNK : offsets[k.t + 1];
+    return k;
+}
+
+// The sums over the chunks of chunk g's tensor before it of values[stride·g' + i], i < count, into before (thread
+// 0 of the block adds them; every thread must call it).
+__device__ void gr_jsq_before(const long long* values, int stride, int count, const int* chunkStarts, int t,
+                              long long g, long long* before) {
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < count; i++) {
+            before[i] = 0;
+        }
+        for (long long h = chunkStarts[t]; h < g; h++) {
+            for (int i = 0; i < count; i++) {
+                before[i] += values[stride * h + i];
+            }
+        }
+    }
+    __syncthreads();
+}
+
+// Calls visit(i, sym, place) for each value i of [first, end), its symbol and, for a sent one, its place in its
+// group: seen[sym] for the first of the range, then on in position order (block scans of three 10-bit fields, one a
+// group). Every thread of the block must call it; seen (a thread's own) ends past the range.
+template <class Visit>
+__device__ void gr_jsq_in_groups(const unsigned char* symbols, long long first, long long end, long long* seen,
+                                 int* scan, int* total, Visit visit) {
+    int j = threadIdx.x;
+    for (long long start = first; start < end; start += GR_JSQ_THREADS) {
+        long long i = start + j;
+        bool valid = i < end;
+        int sym = valid ? symbols[i] : 0;
+        int field = sym > 0 ? 1 << (10 * (sym - 1)) : 0;
+        int ranks = gr_block_exclusive_sum(field, scan);
+        if (j == GR_JSQ_THREADS - 1) {
+            total[0] = ranks + field;
+        }
+        if (valid) {
+            visit(i, sym, sym > 0 ? seen[sym] + ((ranks >> (10 * (sym - 1))) & 1023) : 0);
+        }
+        __syncthreads();
+        for (int g = 1; g < 4; g++) {
+            seen[g] += (total[0] >> (10 * (g - 1))) & 1023;
+        }
+        __syncthreads();
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Statistics.
 
+// Per chunk (a block each): c = g + e into the residual's place, the chunk's largest |c| (its bits) and its magnitude
+// histogram, each thread counting the bins it owns.
 extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_stats(const float* g, float* r,
-                                                                          const int* offsets, int* hist,
-                                                                          unsigned* linf) {
+                                                                          const int* offsets, const int* chunkStarts,
+                                                                          int tensors, int* hist, unsigned* linf) {
     __shared__ int h[GR_JSQ_BINS];
     __shared__ unsigned keys[GR_JSQ_THREADS];
-    int t = blockIdx.x;
+    long long chunk = blockIdx.x;
+    GrJsqChunk k = gr_jsq_chunk(offsets, chunkStarts, tensors, chunk);
     int j = threadIdx.x;
-    int from = offsets[t];
-    int to = offsets[t + 1];
     for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_THREADS) {
         h[b] = 0;
     }
     unsigned most = 0;
-    for (int base = from; base < to; base += GR_JSQ_THREADS) {
-        int i = base + j;
-        if (i < to) {
+    for (long long base = k.first; base < k.end; base += GR_JSQ_THREADS) {
+        long long i = base + j;
+        if (i < k.end) {
             float c = __fadd_rn(g[i], r[i]);
             r[i] = c;
             unsigned bits = __float_as_uint(c) & 0x7FFFFFFFu;
@@ -101,9 +188,9 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_stats(const 
             keys[j] = bits >> GR_JSQ_SHIFT;
         }
         __syncthreads();
-        int count = min(GR_JSQ_THREADS, to - base);
-        for (int k = 0; k < count; k++) {
-            unsigned key = keys[k];
+        int count = k.end - base < GR_JSQ_THREADS ? (int) (k.end - base) : GR_JSQ_THREADS;
+        for (int e = 0; e < count; e++) {
+            unsigned key = keys[e];
             if ((int) (key % GR_JSQ_THREADS) == j) {
                 h[key]++;
             }
@@ -112,7 +199,7 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_stats(const 
     }
     __syncthreads();
     for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_THREADS) {
-        hist[(long long) t * GR_JSQ_BINS + b] = h[b];
+        hist[chunk * GR_JSQ_BINS + b] = h[b];
     }
     keys[j] = most;
     __syncthreads();
@@ -123,7 +210,28 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_stats(const 
         __syncthreads();
     }
     if (j == 0) {
-        linf[t] = keys[0];
+        linf[chunk] = keys[0];
+    }
+}
+
+// Per tensor (a block each): its chunks' histograms and largest magnitudes merged, after the chunks' (integer counts
+// and a maximum: the same in any order).
+extern "C" __global__ void gr_jsq_merge(const int* chunkHist, const unsigned* chunkLinf, const int* chunkStarts,
+                                        int* hist, unsigned* linf) {
+    int t = blockIdx.x;
+    for (int b = threadIdx.x; b < GR_JSQ_BINS; b += blockDim.x) {
+        int sum = 0;
+        for (long long h = chunkStarts[t]; h < chunkStarts[t + 1]; h++) {
+            sum += chunkHist[h * GR_JSQ_BINS + b];
+        }
+        hist[(long long) t * GR_JSQ_BINS + b] = sum;
+    }
+    if (threadIdx.x == 0) {
+        unsigned most = 0;
+        for (long long h = chunkStarts[t]; h < chunkStarts[t + 1]; h++) {
+            most = max(most, chunkLinf[h]);
+        }
+        linf[t] = most;
     }
 }
 
@@ -272,16 +380,7 @@ __device__ void gr_jsq_scan(const GrJsqSearch& s, int lo8, int hi8, int lo4, int
     double best = 0.0;
     int bestP = -1;
     for (int p = j; p < total; p += GR_JSQ_THREADS) {
-        int lo = 0;
-        int hi = rows - 1;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >> 1;
-            if (rowStart[mid] <= p) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int lo = gr_jsq_last_at_most(rows, p, [&](int row) { return (long long) rowStart[row]; });
         int i8 = gr_jsq_point(lo8, hi8, by, lo);
         int start4 = i8 > lo4 ? i8 : lo4;
         int i4 = gr_jsq_point(start4, hi4, by, p - rowStart[lo]);
@@ -427,42 +526,66 @@ __device__ __forceinline__ int gr_jsq_width(long long t8, long long t4, long lon
     return (t2 < b ? 2 : 0) + (t4 - 1 < b ? 2 : 0) + (t8 - 1 < b ? 4 : 0);
 }
 
-// Per tensor: each value's symbol (0..3), the sent positions listed by group and position from the tensor's offset
-// (list[from + base(g) + rank]), the order-1 transition counts and each group's count, and each group's largest |c|
-// (the scales). Symbols counted in one block scan: three 10-bit fields, one a group.
-extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_assign(const float* c, const int* offsets,
-                                                                           const long long* cuts,
-                                                                           unsigned char* symbols, int* list,
-                                                                           int* transitions, long long* info) {
+// Per chunk: how many of its values lie in bin t2 (above bin 0), the 2-bit group's last bin, whose first `quota`
+// values in position order get 2 bits.
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_quota_counts(const float* c, const int* offsets,
+                                                                                 const int* chunkStarts, int tensors,
+                                                                                 const long long* cuts,
+                                                                                 long long* chunkQuota) {
     __shared__ int scan[GR_JSQ_THREADS];
-    __shared__ int totals[2];
-    __shared__ int last[1];
+    long long chunk = blockIdx.x;
+    GrJsqChunk k = gr_jsq_chunk(offsets, chunkStarts, tensors, chunk);
+    long long t2 = cuts[(long long) k.t * GR_JSQ_CUTS + 2];
+    int mine = 0;
+    for (long long i = k.first + threadIdx.x; i < k.end; i += GR_JSQ_THREADS) {
+        int b = gr_jsq_bin(c[i]);
+        mine += b == t2 && b > 0 ? 1 : 0;
+    }
+    int before = gr_block_exclusive_sum(mine, scan);
+    if (threadIdx.x == GR_JSQ_THREADS - 1) {
+        chunkQuota[chunk] = before + mine;
+    }
+}
+
+// Per chunk: each value's symbol (0..3) by the cuts (bin t2's quota counted on from the chunks before, by a block scan
+// in position order), and the chunk's count of each symbol, its order-1 transition counts (the context starting at 0
+// with the chunk, as the width map codes it) and each symbol's largest |c| (bits).
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_symbols(const float* c, const int* offsets,
+                                                                            const int* chunkStarts, int tensors,
+                                                                            const long long* cuts,
+                                                                            const long long* chunkQuota,
+                                                                            unsigned char* symbols,
+                                                                            long long* chunkCounts,
+                                                                            int* chunkTransitions,
+                                                                            unsigned* chunkMaxima) {
+    __shared__ int scan[GR_JSQ_THREADS];
     __shared__ int syms[GR_JSQ_THREADS];
+    __shared__ int totals[1];
+    __shared__ int last[1];
+    __shared__ long long quotaBefore[1];
     __shared__ int counts[GR_JSQ_THREADS][16];
     __shared__ unsigned maxima[GR_JSQ_THREADS][4];
-    int t = blockIdx.x;
+    long long chunk = blockIdx.x;
+    GrJsqChunk k = gr_jsq_chunk(offsets, chunkStarts, tensors, chunk);
     int j = threadIdx.x;
-    int from = offsets[t];
-    int to = offsets[t + 1];
-    const long long* cut = cuts + (long long) t * GR_JSQ_CUTS;
+    const long long* cut = cuts + (long long) k.t * GR_JSQ_CUTS;
     long long t8 = cut[0];
     long long t4 = cut[1];
     long long t2 = cut[2];
     long long quota = cut[3];
-    long long base[4] = {0, 0, cut[6], cut[6] + cut[5]};
+    gr_jsq_before(chunkQuota, 1, 1, chunkStarts, k.t, chunk, quotaBefore);
+    long long quotaSeen = quotaBefore[0];
     int mine[16];
     unsigned most[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 16; k++) {
-        mine[k] = 0;
+    for (int e = 0; e < 16; e++) {
+        mine[e] = 0;
     }
-    long long quotaSeen = 0;
-    long long seen[4] = {0, 0, 0, 0};
     if (j == 0) {
         last[0] = 0;
     }
-    for (int start = from; start < to; start += GR_JSQ_THREADS) {
-        int i = start + j;
-        bool valid = i < to;
+    for (long long start = k.first; start < k.end; start += GR_JSQ_THREADS) {
+        long long i = start + j;
+        bool valid = i < k.end;
         float v = valid ? c[i] : 0.0f;
         int b = gr_jsq_bin(v);
         int width = gr_jsq_width(t8, t4, t2, b);
@@ -475,35 +598,23 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_assign(const
             width = 2;
         }
         int sym = width == 8 ? 3 : width == 4 ? 2 : width == 2 ? 1 : 0;
-        int field = valid && sym > 0 ? 1 << (10 * (sym - 1)) : 0;
-        int ranks = gr_block_exclusive_sum(field, scan);
-        if (j == GR_JSQ_THREADS - 1) {
-            totals[1] = ranks + field;
-        }
         syms[j] = sym;
         __syncthreads();
         if (valid) {
             symbols[i] = (unsigned char) sym;
-            if (sym > 0) {
-                long long rank = seen[sym] + ((ranks >> (10 * (sym - 1))) & 1023);
-                list[from + base[sym] + rank] = i;
-            }
-            int previous = (i - from) % GR_JSQ_CHUNK == 0 ? 0 : j == 0 ? last[0] : syms[j - 1];
+            int previous = i == k.first ? 0 : j == 0 ? last[0] : syms[j - 1];
             mine[previous << 2 | sym]++;
             most[sym] = max(most[sym], __float_as_uint(v) & 0x7FFFFFFFu);
         }
         __syncthreads();
         quotaSeen += totals[0];
-        for (int g = 1; g < 4; g++) {
-            seen[g] += (totals[1] >> (10 * (g - 1))) & 1023;
-        }
-        if (valid && (i == to - 1 || j == GR_JSQ_THREADS - 1)) {
+        if (valid && (i == k.end - 1 || j == GR_JSQ_THREADS - 1)) {
             last[0] = sym;
         }
         __syncthreads();
     }
-    for (int k = 0; k < 16; k++) {
-        counts[j][k] = mine[k];
+    for (int e = 0; e < 16; e++) {
+        counts[j][e] = mine[e];
     }
     for (int g = 0; g < 4; g++) {
         maxima[j][g] = most[g];
@@ -511,21 +622,23 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_assign(const
     __syncthreads();
     if (j < 16) {
         int sum = 0;
-        for (int k = 0; k < GR_JSQ_THREADS; k++) {
-            sum += counts[k][j];
+        for (int e = 0; e < GR_JSQ_THREADS; e++) {
+            sum += counts[e][j];
         }
-        transitions[t * 16 + j] = sum;
-    } else if (j >= 32 && j < 35) {
-        int g = j - 31;
+        chunkTransitions[chunk * 16 + j] = sum;
+    } else if (j >= 32 && j < 36) {
+        // symbol s's largest magnitude, and its count: every value is the second of one transition
+        int s = j - 32;
         unsigned m = 0;
-        for (int k = 0; k < GR_JSQ_THREADS; k++) {
-            m = max(m, maxima[k][g]);
+        long long n = 0;
+        for (int e = 0; e < GR_JSQ_THREADS; e++) {
+            m = max(m, maxima[e][s]);
+            for (int previous = 0; previous < 4; previous++) {
+                n += counts[e][previous << 2 | s];
+            }
         }
-        info[(long long) t * GR_JSQ_INFO + GR_JSQ_SCALE + g - 1] = m;
-    } else if (j == 64) {
-        for (int g = 1; g < 4; g++) {
-            info[(long long) t * GR_JSQ_INFO + GR_JSQ_K + g - 1] = seen[g];
-        }
+        chunkMaxima[chunk * 4 + s] = m;
+        chunkCounts[chunk * 4 + s] = n;
     }
 }
 
@@ -547,12 +660,34 @@ __device__ void gr_jsq_tables(const int* f, int* start, unsigned long long* reci
     }
 }
 
-// Per tensor, one thread each: WidthMap's frequencies from the transition counts (each context's counts scaled to
-// 2^12, at least 1 for a symbol that occurs, the remainder to the first largest).
-extern "C" __global__ void gr_jsq_frequencies(int tensors, const int* transitions, int* frequencies) {
+// Per tensor, one thread each: its chunks' counts summed, each symbol's count and largest magnitude (the group scales)
+// into info, and WidthMap's frequencies from the transition counts (each context's counts scaled to 2^12, at least 1
+// for a symbol that occurs, the remainder to the first largest).
+extern "C" __global__ void gr_jsq_frequencies(int tensors, const int* chunkStarts, const int* chunkTransitions,
+                                              const long long* chunkCounts, const unsigned* chunkMaxima,
+                                              long long* info, int* frequencies) {
     GR_FOR_EACH(t, tensors) {
+        long long counts[16];
+        long long k[4] = {0, 0, 0, 0};
+        unsigned most[4] = {0, 0, 0, 0};
+        for (int e = 0; e < 16; e++) {
+            counts[e] = 0;
+        }
+        for (long long h = chunkStarts[t]; h < chunkStarts[t + 1]; h++) {
+            for (int e = 0; e < 16; e++) {
+                counts[e] += chunkTransitions[16 * h + e];
+            }
+            for (int s = 0; s < 4; s++) {
+                k[s] += chunkCounts[4 * h + s];
+                most[s] = max(most[s], chunkMaxima[4 * h + s]);
+            }
+        }
+        long long* in = info + (long long) t * GR_JSQ_INFO;
+        for (int g = 1; g < 4; g++) {
+            in[GR_JSQ_K + g - 1] = k[g];
+            in[GR_JSQ_SCALE + g - 1] = most[g];
+        }
         int* f = frequencies + t * 16;
-        const int* counts = transitions + t * 16;
         for (int c = 0; c < 4; c++) {
             long long total = 0;
             for (int s = 0; s < 4; s++) {
@@ -561,9 +696,9 @@ extern "C" __global__ void gr_jsq_frequencies(int tensors, const int* transition
             int sum = 0;
             int largest = 0;
             for (int s = 0; s < 4; s++) {
-                long long k = counts[c << 2 | s];
-                long long scaled = k * GR_JSQ_TOTAL / (total > 0 ? total : 1);
-                int q = total == 0 ? (s == 0 ? GR_JSQ_TOTAL : 0) : k == 0 ? 0 : (int) (scaled > 1 ? scaled : 1);
+                long long n = counts[c << 2 | s];
+                long long scaled = n * GR_JSQ_TOTAL / (total > 0 ? total : 1);
+                int q = total == 0 ? (s == 0 ? GR_JSQ_TOTAL : 0) : n == 0 ? 0 : (int) (scaled > 1 ? scaled : 1);
                 f[c << 2 | s] = q;
                 sum += q;
                 largest = q > f[c << 2 | largest] ? s : largest;
@@ -573,31 +708,16 @@ extern "C" __global__ void gr_jsq_frequencies(int tensors, const int* transition
     }
 }
 
-// The tensor of global chunk g: the last t with chunkStarts[t] <= g.
-__device__ __forceinline__ int gr_jsq_tensor_of_chunk(const int* chunkStarts, int tensors, long long g) {
-    int a = 0;
-    int z = tensors - 1;
-    while (a < z) {
-        int mid = (a + z + 1) >> 1;
-        if (chunkStarts[mid] <= g) {
-            a = mid;
-        } else {
-            z = mid - 1;
-        }
-    }
-    return a;
-}
-
 // One thread per chunk (of GR_JSQ_CHUNK symbols, every tensor's numbered one after another): the coder over the
 // chunk's symbols, last to first, its context starting at 0, into bytes[2·first + 8·g …] in the order it shifted
 // them out, and its byte count into chunkBytes[g].
 extern "C" __global__ void gr_jsq_code(const unsigned char* symbols, const int* offsets, const int* chunkStarts,
                                        int tensors, const int* frequencies, unsigned char* bytes, int* chunkBytes) {
     GR_FOR_EACH(g, chunkStarts[tensors]) {
-        int t = gr_jsq_tensor_of_chunk(chunkStarts, tensors, g);
-        long long first = offsets[t] + (g - chunkStarts[t]) * (long long) GR_JSQ_CHUNK;
-        long long end = first + GR_JSQ_CHUNK < offsets[t + 1] ? first + GR_JSQ_CHUNK : offsets[t + 1];
-        const int* f = frequencies + t * 16;
+        GrJsqChunk chunk = gr_jsq_chunk(offsets, chunkStarts, tensors, g);
+        long long first = chunk.first;
+        long long end = chunk.end;
+        const int* f = frequencies + chunk.t * 16;
         int start[20];
         unsigned long long reciprocal[16];
         int shift[16];
@@ -698,45 +818,59 @@ __device__ __forceinline__ int gr_jsq_clamp(double x, int top) {
     return x >= (double) top ? top : x <= 0.0 ? 0 : (int) x;
 }
 
-// Per tensor: every sent value (its list entry k) rounded to its group's levels with the uniform of its position,
-// its code into codes[from + k] and its residual c − D(c) into r (the values not sent keep r = c).
-extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_quantize(float* r, const int* list,
-                                                                             const int* offsets,
+// Per chunk: every sent value rounded to its group's levels with the uniform of its position, its code into
+// codes[from + k] where k is its place in the tensor's lists (the 2-bit group, then the 4-bit, then the 8-bit, each in
+// position order: the chunks before counted from their symbol counts, the chunk's own by block scans), and its
+// residual c − D(c) into r (the values not sent keep r = c).
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_quantize(float* r, const int* offsets,
+                                                                             const int* chunkStarts, int tensors,
+                                                                             const unsigned char* symbols,
+                                                                             const long long* chunkCounts,
                                                                              const long long* info,
                                                                              unsigned char* codes,
                                                                              unsigned long long key,
                                                                              unsigned long long first) {
-    int t = blockIdx.x;
-    int from = offsets[t];
-    const long long* in = info + (long long) t * GR_JSQ_INFO;
+    __shared__ int scan[GR_JSQ_THREADS];
+    __shared__ int totals[1];
+    __shared__ long long before[4];
+    long long chunk = blockIdx.x;
+    GrJsqChunk k = gr_jsq_chunk(offsets, chunkStarts, tensors, chunk);
+    const long long* in = info + (long long) k.t * GR_JSQ_INFO;
     long long k2 = in[GR_JSQ_K];
     long long k4 = in[GR_JSQ_K + 1];
-    long long sent = k2 + k4 + in[GR_JSQ_K + 2];
-    for (long long k = threadIdx.x; k < sent; k += GR_JSQ_THREADS) {
-        int i = list[from + k];
+    gr_jsq_before(chunkCounts, 4, 4, chunkStarts, k.t, chunk, before);
+    long long seen[4] = {0, before[1], k2 + before[2], k2 + k4 + before[3]};
+    float scales[3];
+    for (int g = 0; g < 3; g++) {
+        scales[g] = __uint_as_float((unsigned) in[GR_JSQ_SCALE + g]);
+    }
+    long long from = offsets[k.t];
+    gr_jsq_in_groups(symbols, k.first, k.end, seen, scan, totals, [&](long long i, int sym, long long place) {
+        if (sym == 0) {
+            return;
+        }
         float c = r[i];
         float u = gr_jsq_uniform(key, first, i);
         int code;
         float decoded;
-        if (k < k2) {
-            float scale = __uint_as_float((unsigned) in[GR_JSQ_SCALE]);
+        if (sym == 1) {
+            float scale = scales[0];
             float inverse = scale > 0.0f ? __fdiv_rn(2.0f, scale) : 0.0f;
             float v = __fadd_rn(__fadd_rn(__fmul_rn(c, inverse), 2.0f), u);
             code = gr_jsq_clamp((double) floorf(v), 4);
             decoded = gr_jsq_five_level(code, scale);
         } else {
-            int g = k < k2 + k4 ? 1 : 2;
-            int top = g == 1 ? 15 : 255;
-            float scale = __uint_as_float((unsigned) in[GR_JSQ_SCALE + g]);
+            int top = sym == 2 ? 15 : 255;
+            float scale = scales[sym - 1];
             float inverse = scale > 0.0f ? __fdiv_rn(1.0f, scale) : 0.0f;
             float a = __fadd_rn(__fmul_rn(__fmul_rn(c, inverse), (float) top), (float) top);
-            double v = __dadd_rn(__dmul_rn((double) a, 0.5), (double) u);
-            code = gr_jsq_clamp(floor(v), top);
+            double w = __dadd_rn(__dmul_rn((double) a, 0.5), (double) u);
+            code = gr_jsq_clamp(floor(w), top);
             decoded = gr_jsq_symmetric(code, scale, top);
         }
-        codes[from + k] = (unsigned char) code;
+        codes[from + place] = (unsigned char) code;
         r[i] = __fsub_rn(c, decoded);
-    }
+    });
 }
 
 // The field of tensor t's payload part (whose encode left `in`) that holds bit b of it: its first bit, width and
@@ -775,16 +909,7 @@ __device__ void gr_jsq_field(const long long* in, int t, int from, long long b, 
                 *fieldValue = (unsigned) chunkBytes[g0 + j];
             } else {
                 long long q = (b - data) / 8;
-                int a = 0;
-                int z = chunks - 1;
-                while (a < z) {
-                    int mid = (a + z + 1) >> 1;
-                    if (chunkPrefix[g0 + mid] <= q) {
-                        a = mid;
-                    } else {
-                        z = mid - 1;
-                    }
-                }
+                int a = gr_jsq_last_at_most(chunks, q, [&](int c) { return (long long) chunkPrefix[g0 + c]; });
                 long long g = g0 + a;
                 long long first = from + (long long) a * GR_JSQ_CHUNK;
                 *fieldStart = data + 8 * q;
@@ -854,17 +979,8 @@ extern "C" __global__ void gr_jsq_pack(unsigned* payload, long long words, const
         long long hi = lo + 32 < total ? lo + 32 : total;
         unsigned long long word = 0;
         if (lo < total) {
-            int a = 0;
-            int z = tensors - 1;
-            while (a < z) {
-                int mid = (a + z + 1) >> 1;
-                if (info[(long long) mid * GR_JSQ_INFO + GR_JSQ_START] <= lo) {
-                    a = mid;
-                } else {
-                    z = mid - 1;
-                }
-            }
-            int t = a;
+            int t = gr_jsq_last_at_most(tensors, lo, [&](int u) { return info[(long long) u * GR_JSQ_INFO
+                                                                                + GR_JSQ_START]; });
             long long b = lo;
             while (b < hi) {
                 const long long* in = info + (long long) t * GR_JSQ_INFO;
@@ -977,36 +1093,33 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
     }
 }
 
-// Per tensor: each value's code read at its place (its rank in its group, by block scans in position order, as the
-// encode listed them), decoded and added to the mean of `workers` payloads as gr_add_to_mean adds.
+// Per chunk: each value's code read at its place (its rank in its group: the chunks before counted from what
+// gr_jsq_read_map decoded, the chunk's own by block scans in position order, as the encode placed them), decoded and
+// added to the mean of `workers` payloads as gr_add_to_mean adds.
 extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_decode_mean(const unsigned* payload,
                                                                                 const long long* info,
                                                                                 const long long* counts,
                                                                                 const long long* mapBits,
                                                                                 const int* offsets,
-                                                                                const int* chunkStarts,
+                                                                                const int* chunkStarts, int tensors,
                                                                                 const unsigned char* symbols,
                                                                                 int worker, int workers,
                                                                                 float inverse, float* mean) {
     __shared__ int scan[GR_JSQ_THREADS];
     __shared__ int total[1];
-    int t = blockIdx.x;
-    int j = threadIdx.x;
-    int from = offsets[t];
-    int to = offsets[t + 1];
-    long long at = info[(long long) t * GR_JSQ_INFO + GR_JSQ_START];
-    long long k[4] = {0, 0, 0, 0};
-    for (int g = chunkStarts[t]; g < chunkStarts[t + 1]; g++) {
-        for (int s = 1; s < 4; s++) {
-            k[s] += counts[4LL * g + s];
-        }
-    }
-    long long k2 = k[1];
-    long long k4 = k[2];
+    __shared__ long long before[4];
+    __shared__ long long all[4];
+    long long chunk = blockIdx.x;
+    GrJsqChunk c = gr_jsq_chunk(offsets, chunkStarts, tensors, chunk);
+    gr_jsq_before(counts, 4, 4, chunkStarts, c.t, chunk, before);
+    gr_jsq_before(counts, 4, 4, chunkStarts, c.t, chunkStarts[c.t + 1], all);
+    long long at = info[(long long) c.t * GR_JSQ_INFO + GR_JSQ_START];
+    long long k2 = all[1];
+    long long k4 = all[2];
     float scales[3] = {0.0f, 0.0f, 0.0f};
-    long long next = at + mapBits[t];
+    long long next = at + mapBits[c.t];
     for (int g = 0; g < 3; g++) {
-        if (k[1 + g] > 0) {
+        if (all[1 + g] > 0) {
             scales[g] = __uint_as_float(gr_jsq_read(payload, next, 32));
             next += 32;
         }
@@ -1014,41 +1127,23 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_decode_mean(
     long long values = next;
     long long fourBit = values + gr_jsq_packed(k2);
     long long eightBit = fourBit + 4 * k4;
-    long long seen[4] = {0, 0, 0, 0};
-    for (int start = from; start < to; start += GR_JSQ_THREADS) {
-        int i = start + j;
-        bool valid = i < to;
-        int sym = valid ? symbols[i] : 0;
-        int field = valid && sym > 0 ? 1 << (10 * (sym - 1)) : 0;
-        int ranks = gr_block_exclusive_sum(field, scan);
-        if (j == GR_JSQ_THREADS - 1) {
-            total[0] = ranks + field;
-        }
-        if (valid) {
-            float v = 0.0f;
-            if (sym > 0) {
-                long long rank = seen[sym] + ((ranks >> (10 * (sym - 1))) & 1023);
-                if (sym == 1) {
-                    long long group = rank / 3;
-                    long long digits = k2 - 3 * group < 3 ? k2 - 3 * group : 3;
-                    unsigned code = gr_jsq_read(payload, values + 7 * group, digits == 3 ? 7 : digits == 2 ? 5 : 3);
-                    for (long long m = 0; m < rank % 3; m++) {
-                        code /= 5;
-                    }
-                    v = gr_jsq_five_level((int) (code % 5), scales[0]);
-                } else if (sym == 2) {
-                    v = gr_jsq_symmetric((int) gr_jsq_read(payload, fourBit + 4 * rank, 4), scales[1], 15);
-                } else {
-                    v = gr_jsq_symmetric((int) gr_jsq_read(payload, eightBit + 8 * rank, 8), scales[2], 255);
-                }
+    long long seen[4] = {0, before[1], before[2], before[3]};
+    gr_jsq_in_groups(symbols, c.first, c.end, seen, scan, total, [&](long long i, int sym, long long rank) {
+        float v = 0.0f;
+        if (sym == 1) {
+            long long group = rank / 3;
+            long long digits = k2 - 3 * group < 3 ? k2 - 3 * group : 3;
+            unsigned code = gr_jsq_read(payload, values + 7 * group, digits == 3 ? 7 : digits == 2 ? 5 : 3);
+            for (long long m = 0; m < rank % 3; m++) {
+                code /= 5;
             }
-            float m = worker == 0 ? v : __fadd_rn(mean[i], v);
-            mean[i] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+            v = gr_jsq_five_level((int) (code % 5), scales[0]);
+        } else if (sym == 2) {
+            v = gr_jsq_symmetric((int) gr_jsq_read(payload, fourBit + 4 * rank, 4), scales[1], 15);
+        } else if (sym == 3) {
+            v = gr_jsq_symmetric((int) gr_jsq_read(payload, eightBit + 8 * rank, 8), scales[2], 255);
         }
-        __syncthreads();
-        for (int g = 1; g < 4; g++) {
-            seen[g] += (total[0] >> (10 * (g - 1))) & 1023;
-        }
-        __syncthreads();
-    }
+        float m = worker == 0 ? v : __fadd_rn(mean[i], v);
+        mean[i] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+    });
 }

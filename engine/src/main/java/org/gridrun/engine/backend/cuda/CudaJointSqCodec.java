@@ -9,15 +9,15 @@ import org.gridrun.engine.backend.JointSqFormat;
  * {@code allocation: search} for the same draws ({@code JointSq.planDeviceEncode}), and decoded from there into the
  * workers' mean as the host collective does, to the bit.
  *
- * <p>An encode is nine kernels: statistics and histograms a block per tensor, the allocation search a block per
- * tensor, the widths and position lists, the width maps' frequencies, their range-ANS coder a thread per chunk of 8192
- * symbols (the one serial chain), their sizes, the tensors' first bits, the rounding and the packing a thread per
- * word. Nothing is
+ * <p>Each tensor is cut into chunks of 8192 values, the width map's chunks: the statistics, widths, rounding and
+ * decoding run a block per chunk (each chunk's place among its tensor's taken from the counts of the chunks before
+ * it), the allocation search a block per tensor, the width maps' range-ANS coder a thread per chunk (the one serial
+ * chain), and the packing a thread per 32-bit word. Nothing is
  * downloaded; the payload's bits and side bits are, only when asked ({@link #payloadBits}, {@link #sideBits}).
  *
  * <p>Each slot (a worker) keeps its payload, its residual (the method's state, {@link #keptVectors}), what the encode
  * found per tensor (where its part starts, which the decode reads from) and the sizes; the histograms, cuts, symbols,
- * lists, codes and coder bytes are shared, as slots encode one at a time on the one stream.
+ * codes and coder bytes are shared, as slots encode one at a time on the one stream.
  */
 final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     private static final int THREADS = 256;
@@ -34,23 +34,28 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     private final WorkerSlots<SlotVectors> residuals;
     private final WorkerSlots<Upload> infos;
     private final WorkerSlots<Upload> sizes;
+    /** The format's arrays on the device: tensor offsets, budgets and where each tensor's chunks start. */
     private final Upload offsets;
     private final Upload budgets;
     private final Upload chunkStarts;
-    private final Upload chunkBytes;
-    private final Upload chunkPrefix;
+    /** Scratch shared by the slots, which encode and decode one at a time on the one stream. */
+    private final Upload chunkHistograms;
+    private final Upload chunkLargest;
     private final Upload histograms;
-    private final Upload maxima;
+    private final Upload largest;
     private final Upload bins;
     private final Upload work;
     private final Upload cuts;
+    private final Upload chunkQuotas;
     private final Upload symbols;
-    private final Upload lists;
-    private final Upload transitions;
+    private final Upload chunkCounts;
+    private final Upload chunkTransitions;
+    private final Upload chunkMaxima;
     private final Upload frequencies;
     private final Upload coderBytes;
+    private final Upload chunkBytes;
+    private final Upload chunkPrefix;
     private final Upload codes;
-    private final Upload chunkCounts;
     private final Upload mapBits;
     /** {@link #chunksOf} of the offsets {@link #chunksFor}. */
     private int[] chunks = new int[0];
@@ -66,20 +71,23 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         offsets = new Upload(gpu);
         budgets = new Upload(gpu);
         chunkStarts = new Upload(gpu);
-        chunkBytes = new Upload(gpu);
-        chunkPrefix = new Upload(gpu);
+        chunkHistograms = new Upload(gpu);
+        chunkLargest = new Upload(gpu);
         histograms = new Upload(gpu);
-        maxima = new Upload(gpu);
+        largest = new Upload(gpu);
         bins = new Upload(gpu);
         work = new Upload(gpu);
         cuts = new Upload(gpu);
+        chunkQuotas = new Upload(gpu);
         symbols = new Upload(gpu);
-        lists = new Upload(gpu);
-        transitions = new Upload(gpu);
+        chunkCounts = new Upload(gpu);
+        chunkTransitions = new Upload(gpu);
+        chunkMaxima = new Upload(gpu);
         frequencies = new Upload(gpu);
         coderBytes = new Upload(gpu);
+        chunkBytes = new Upload(gpu);
+        chunkPrefix = new Upload(gpu);
         codes = new Upload(gpu);
-        chunkCounts = new Upload(gpu);
         mapBits = new Upload(gpu);
     }
 
@@ -136,42 +144,52 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         long size = sizes.get(slot).reserve(16);
         long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
         long budget = budgets.holding(format.budgets(), () -> longs(format.budgets()));
-        long histogram = histograms.reserve(4L * BINS * Math.max(1, tensors));
-        long linf = maxima.reserve(4L * Math.max(1, tensors));
-        int planBlocks = Math.max(1, Math.min(PLAN_BLOCKS, tensors));
-        long bin = bins.reserve(4L * BINS * planBlocks);
-        long scratch = work.reserve(8L * 5 * (BINS + 1) * planBlocks);
-        long cut = cuts.reserve(8L * CUTS * Math.max(1, tensors));
-        long symbol = symbols.reserve(Math.max(1, n));
-        long list = lists.reserve(4L * Math.max(1, n));
-        long transition = transitions.reserve(4L * 16 * Math.max(1, tensors));
-        long frequency = frequencies.reserve(4L * 16 * Math.max(1, tensors));
         int[] starts = chunksOf(format);
         int chunks = starts[tensors];
         long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
+        int planBlocks = Math.max(1, Math.min(PLAN_BLOCKS, tensors));
+        long chunkHistogram = chunkHistograms.reserve(4L * BINS * Math.max(1, chunks));
+        long chunkLinf = chunkLargest.reserve(4L * Math.max(1, chunks));
+        long histogram = histograms.reserve(4L * BINS * Math.max(1, tensors));
+        long linf = largest.reserve(4L * Math.max(1, tensors));
+        long bin = bins.reserve(4L * BINS * planBlocks);
+        long scratch = work.reserve(8L * 5 * (BINS + 1) * planBlocks);
+        long cut = cuts.reserve(8L * CUTS * Math.max(1, tensors));
+        long chunkQuota = chunkQuotas.reserve(8L * Math.max(1, chunks));
+        long symbol = symbols.reserve(Math.max(1, n));
+        long chunkCount = chunkCounts.reserve(32L * Math.max(1, chunks));
+        long chunkTransition = chunkTransitions.reserve(64L * Math.max(1, chunks));
+        long chunkMost = chunkMaxima.reserve(16L * Math.max(1, chunks));
+        long frequency = frequencies.reserve(64L * Math.max(1, tensors));
+        long bytes = coderBytes.reserve(2L * n + 8L * Math.max(1, chunks));
         long chunkByte = chunkBytes.reserve(4L * Math.max(1, chunks));
         long chunkFirst = chunkPrefix.reserve(4L * Math.max(1, chunks));
-        long bytes = coderBytes.reserve(2L * n + 8L * Math.max(1, chunks));
         long code = codes.reserve(Math.max(1, n));
         if (tensors > 0) {
-            gpu.launch("gr_jsq_stats", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient)
-                    .address(residual).address(offset).address(histogram).address(linf));
+            gpu.launch("gr_jsq_stats", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient)
+                    .address(residual).address(offset).address(chunkStart).i32(tensors).address(chunkHistogram)
+                    .address(chunkLinf));
+            gpu.launch("gr_jsq_merge", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(chunkHistogram)
+                    .address(chunkLinf).address(chunkStart).address(histogram).address(linf));
             gpu.launch("gr_jsq_plan", planBlocks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(histogram)
                     .address(linf).address(budget).i32(tensors).address(bin).address(scratch).address(cut));
-            gpu.launch("gr_jsq_assign", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
-                    .address(offset).address(cut).address(symbol).address(list).address(transition).address(info));
-            Launches.linear(gpu, "gr_jsq_frequencies", tensors, KernelArgs.of().i32(tensors).address(transition)
+            gpu.launch("gr_jsq_quota_counts", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
+                    .address(offset).address(chunkStart).i32(tensors).address(cut).address(chunkQuota));
+            gpu.launch("gr_jsq_symbols", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
+                    .address(offset).address(chunkStart).i32(tensors).address(cut).address(chunkQuota)
+                    .address(symbol).address(chunkCount).address(chunkTransition).address(chunkMost));
+            Launches.linear(gpu, "gr_jsq_frequencies", tensors, KernelArgs.of().i32(tensors).address(chunkStart)
+                    .address(chunkTransition).address(chunkCount).address(chunkMost).address(info)
                     .address(frequency));
+            gpu.launch("gr_jsq_quantize", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
+                    .address(offset).address(chunkStart).i32(tensors).address(symbol).address(chunkCount)
+                    .address(info).address(code).i64(key).i64(firstDraw));
             Launches.linear(gpu, "gr_jsq_code", chunks, KernelArgs.of().address(symbol).address(offset)
                     .address(chunkStart).i32(tensors).address(frequency).address(bytes).address(chunkByte));
             Launches.linear(gpu, "gr_jsq_map_bits", tensors, KernelArgs.of().address(offset).address(chunkStart)
                     .i32(tensors).address(chunkByte).address(chunkFirst).address(info));
         }
         gpu.launch("gr_jsq_offsets", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(info).i32(tensors).address(size));
-        if (tensors > 0) {
-            gpu.launch("gr_jsq_quantize", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
-                    .address(list).address(offset).address(info).address(code).i64(key).i64(firstDraw));
-        }
         Launches.linear(gpu, "gr_jsq_pack", words, KernelArgs.of().address(payload).i64(words).address(offset)
                 .i32(tensors).address(info).address(frequency).address(chunkStart).address(chunkByte)
                 .address(chunkFirst).address(symbol).address(bytes).address(code).address(size));
@@ -209,17 +227,17 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         long payload = payloads.get(slot).address();
         long info = infos.get(slot).address();
         long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
-        long symbol = symbols.reserve(Math.max(1, format.length()));
         int[] starts = chunksOf(format);
-        long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
         int chunks = starts[tensors];
+        long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
+        long symbol = symbols.reserve(Math.max(1, format.length()));
         long counts = chunkCounts.reserve(32L * chunks);
         long bits = mapBits.reserve(8L * tensors);
         Launches.linear(gpu, "gr_jsq_read_map", chunks, KernelArgs.of().address(payload).address(info)
                 .address(offset).address(chunkStart).i32(tensors).address(symbol).address(counts).address(bits));
-        gpu.launch("gr_jsq_decode_mean", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(payload)
-                .address(info).address(counts).address(bits).address(offset).address(chunkStart).address(symbol)
-                .i32(worker).i32(workers).f32(1f / workers).address(mean));
+        gpu.launch("gr_jsq_decode_mean", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(payload)
+                .address(info).address(counts).address(bits).address(offset).address(chunkStart).i32(tensors)
+                .address(symbol).i32(worker).i32(workers).f32(1f / workers).address(mean));
     }
 
     private static byte[] longs(long[] values) {
@@ -236,9 +254,9 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         residuals.freeAll();
         infos.freeAll();
         sizes.freeAll();
-        for (Upload u : new Upload[] {offsets, budgets, histograms, maxima, bins, work, cuts, symbols, lists,
-                transitions, frequencies, coderBytes, codes, chunkStarts, chunkBytes, chunkPrefix, chunkCounts,
-                mapBits}) {
+        for (Upload u : new Upload[] {offsets, budgets, chunkStarts, chunkHistograms, chunkLargest, histograms,
+                largest, bins, work, cuts, chunkQuotas, symbols, chunkCounts, chunkTransitions, chunkMaxima,
+                frequencies, coderBytes, chunkBytes, chunkPrefix, codes, mapBits}) {
             u.free();
         }
     }
