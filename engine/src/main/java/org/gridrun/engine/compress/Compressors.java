@@ -50,16 +50,6 @@ public final class Compressors {
     }
 
     /**
-     * A prototype of method {@code name} with {@code params} (missing ones take their defaults) on stream 0 of
-     * {@code seed}.
-     *
-     * <p>{@code error_feedback: true} wraps any method in {@link ErrorFeedback}, except a
-     * {@link CollectiveCompressor}, which keeps its own residual if it has one, and a method whose provider already
-     * wrapped it (one that always carries error feedback, such as {@code acsgd}). An unknown method, an unknown
-     * parameter, a value of the wrong type or out of range fails with a
-     * {@link ConfigException} naming it.
-     */
-    /**
      * Method {@code name} with its default parameters where, so configured, it plans its encodes on a device
      * ({@link DeviceEncodable}); else empty, also for a method whose parameters have no defaults.
      */
@@ -88,6 +78,16 @@ public final class Compressors {
         }
     }
 
+    /**
+     * A prototype of method {@code name} with {@code params} (missing ones take their defaults) on stream 0 of
+     * {@code seed}.
+     *
+     * <p>{@code error_feedback: true} wraps any method in {@link ErrorFeedback}, except a
+     * {@link CollectiveCompressor}, which keeps its own residual if it has one, and a method whose provider already
+     * wrapped it (one that always carries error feedback, such as {@code acsgd}). An unknown method, an unknown
+     * parameter, a value of the wrong type or out of range fails with a
+     * {@link ConfigException} naming it.
+     */
     public static Compressor create(String name, Map<String, ?> params, long seed) {
         CompressorProvider provider = provider(name);
         Map<String, Object> own = new java.util.LinkedHashMap<>(params);

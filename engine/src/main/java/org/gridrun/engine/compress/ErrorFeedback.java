@@ -60,22 +60,36 @@ public final class ErrorFeedback implements Compressor, DeviceEncodable, Residua
         inner.bindSampler(sampler);
     }
 
-    /**
-     * {@inheritDoc} The inner method's plan of the corrected gradient {@code g + e}; empty where it has none, and
-     * where it keeps a memory of its own (a device keeps one residual or momentum a worker).
-     */
     /** {@inheritDoc} The inner method's, which encodes the corrected gradient on the device. */
     @Override
     public java.util.List<ResidualMemory> keptInSlot() {
         return inner instanceof DeviceEncodable encodable ? encodable.keptInSlot() : java.util.List.of();
     }
 
+    /**
+     * {@inheritDoc} The inner method's plan of the corrected gradient {@code g + e}; empty where it has none, and
+     * where it keeps a memory of its own (a device keeps one residual or momentum a worker).
+     */
     @Override
     public Optional<DevicePlan> planDeviceEncode(int length) {
         if (inner instanceof ResidualFeedback own && own.keepsResidual()) {
             return Optional.empty();
         }
         return inner instanceof DeviceEncodable encodable ? encodable.planDeviceEncode(length) : Optional.empty();
+    }
+
+    /** {@inheritDoc} The inner method sees the payload it planned. */
+    @Override
+    public void sawDevicePayload(Payload payload) {
+        if (inner instanceof DeviceEncodable encodable) {
+            encodable.sawDevicePayload(payload);
+        }
+    }
+
+    /** The inner method's diagnostics (its last payload's widths, its levels). */
+    @Override
+    public Map<String, Double> diagnostics() {
+        return inner.diagnostics();
     }
 
     @Override

@@ -58,6 +58,21 @@ class ErrorFeedbackTest {
         assertEquals(3L, ef.config().get("bits"));
     }
 
+    /** The inner method's diagnostics (jointsq's width shares) come through, from a host and from a device payload. */
+    @Test
+    void theInnerMethodsDiagnosticsComeThrough() {
+        Compressor ef = Compressors.create("jointsq", Map.of("rate", 0.1, "error_feedback", true), 4).copy(0);
+        Compressor other = Compressors.create("jointsq", Map.of("rate", 0.1, "error_feedback", true), 4).copy(0);
+        assertInstanceOf(ErrorFeedback.class, ef);
+        float[] g = gradient(new SplittableRandom(2), 5000);
+        Payload p = ef.encode(g, 0, g.length);
+        Map<String, Double> shares = ef.diagnostics();
+        assertEquals(4, shares.size(), shares.toString());
+        assertTrue(shares.get("width_share/0") < 1, shares.toString());
+        ((DeviceEncodable) other).sawDevicePayload(p);
+        assertEquals(shares, other.diagnostics());
+    }
+
     @Test
     void aResumedInstanceContinuesWithTheSameResidual() throws Exception {
         Compressor a = Compressors.create("qsgd", Map.of("bits", 2L, "error_feedback", true), 4).copy(0);
