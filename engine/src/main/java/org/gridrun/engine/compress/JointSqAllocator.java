@@ -14,8 +14,9 @@ import org.gridrun.engine.random.CounterRng;
  * grow with {@code |c|}. The budget is per tensor, so the normalisation by {@code ‖c‖∞} does not change the order;
  * it only keeps {@code τ} on one scale across tensors and steps.
  *
- * <p>{@code τ} is first read off a sample of {@code max(1, ceil(sample_ratio·n))} positions (the worker's stream): the
- * density at which the sample's items, weighted by {@code n/s}, fill the budget. It is then adapted, at most 10
+ * <p>{@code τ} is first read off a sample of {@code max(1, ceil(sample_ratio·n))} positions (the worker's stream, drawn
+ * for every tensor, also one that sends nothing, so a device's plan draws the same): the density at which the
+ * sample's items, weighted by {@code n/s}, fill the budget (their bits summed as integers, then scaled). It is then adapted, at most 10
  * times, by bracketing until the full tensor's bits land within 0.8–1.3× the budget. If the result is over the
  * budget, the chosen items are sorted by density and cut at the budget, so the nominal value bits never exceed it;
  * {@link JointSq} sends a 2-bit value in 7/3 bits. The items' values assume an error relative to each value's own
@@ -30,6 +31,7 @@ final class JointSqAllocator {
     private final double sampleRatio;
     private final CounterRng rng;
     private long[] sample = new long[0];
+    private int[] positions = new int[0];
     private long[] items = new long[0];
 
     JointSqAllocator(double sampleRatio, CounterRng rng) {
@@ -42,12 +44,13 @@ final class JointSqAllocator {
      * value bits, at most {@code budget}.
      */
     long allocate(float[] c, int from, int n, float linf, long budget, byte[] widths) {
+        int[] positions = samplePositions(n);
         if (!(linf > 0) || !Float.isFinite(linf)) {
             Arrays.fill(widths, from, from + n, (byte) 0);
             return 0;
         }
         float inverse = 1f / linf;
-        float tau = sampledThreshold(c, from, n, inverse, budget);
+        float tau = sampledThreshold(c, from, n, positions, inverse, budget);
         long bits = assign(c, from, n, inverse, tau, widths);
         float lo = 0;
         float hi = Float.POSITIVE_INFINITY;
@@ -79,23 +82,48 @@ final class JointSqAllocator {
         return a2 > 0 ? w : 0;
     }
 
-    private float sampledThreshold(float[] c, int from, int n, float inverse, long budget) {
-        int s = (int) Math.min(n, Math.max(1, (long) Math.ceil(sampleRatio * n)));
+    /** The sample's size for a tensor of {@code n} values: {@code max(1, ceil(sample_ratio·n))}, at most {@code n}. */
+    static int sampleSize(double sampleRatio, int n) {
+        return (int) Math.min(n, Math.max(1, (long) Math.ceil(sampleRatio * n)));
+    }
+
+    /**
+     * Draws the sample's positions in a tensor of {@code n} values from the worker's stream, whatever its values (so
+     * that a plan for a device draws them as {@link #allocate} does).
+     */
+    int[] samplePositions(int n) {
+        int s = sampleSize(sampleRatio, n);
+        if (positions.length < s) {
+            positions = new int[s];
+        }
+        for (int j = 0; j < s; j++) {
+            positions[j] = rng.nextInt(n);
+        }
+        return positions;
+    }
+
+    /**
+     * The density at which the sample's items, weighted by {@code n/s}, fill the budget: the first item, largest
+     * density first, at which {@code (n/s)·W} exceeds it, {@code W} the items' bits so far (an integer, so the sum does
+     * not depend on an order of additions); 0 when none does.
+     */
+    private float sampledThreshold(float[] c, int from, int n, int[] positions, float inverse, long budget) {
+        int s = sampleSize(sampleRatio, n);
         if (sample.length < 3 * s) {
             sample = new long[3 * s];
         }
         for (int j = 0; j < s; j++) {
-            float a2 = square(c, from + rng.nextInt(n), inverse);
+            float a2 = square(c, from + positions[j], inverse);
             sample[3 * j] = item(a2 * D1, 2);
             sample[3 * j + 1] = item(a2 * D2, 2);
             sample[3 * j + 2] = item(a2 * D3, 4);
         }
         Arrays.sort(sample, 0, 3 * s);
         double scale = (double) n / s;
-        double used = 0;
+        long used = 0;
         for (int j = 3 * s - 1; j >= 0 && sample[j] >>> 32 != 0; j--) {
-            used += scale * (int) sample[j];
-            if (used > budget) {
+            used += (int) sample[j];
+            if (scale * used > budget) {
                 return Float.intBitsToFloat((int) (sample[j] >>> 32));
             }
         }
