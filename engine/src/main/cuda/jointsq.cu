@@ -519,6 +519,251 @@ extern "C" __global__ void gr_jsq_plan(const int* hist, const unsigned* linf, co
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The paper's knapsack (allocation: knapsack; JointSqAllocator), every float and double operation as Java's.
+
+#define GR_JSQ_D1 (15.0f / 64)
+#define GR_JSQ_D2 (15.0f / 1024)
+#define GR_JSQ_D3 ((float) ((1.0 / 256 - 1.0 / 65536) / 16))
+// Per tensor in `knapsack`: 1/‖c‖∞ and τ (their float bits), whether the cut applies, the cut's key (the first item
+// refused) and, for the value whose items share that key, its position in the tensor and the width the cut leaves it.
+#define GR_JSQ_KNAPSACK 6
+
+// The width (0, 2, 4 or 8) of a value of squared normalised magnitude a2 at threshold tau (JointSqAllocator.width).
+__device__ __forceinline__ int gr_jsq_knapsack_items(float a2, float tau) {
+    int w = (__fmul_rn(a2, GR_JSQ_D1) >= tau ? 2 : 0) + (__fmul_rn(a2, GR_JSQ_D2) >= tau ? 2 : 0)
+            + (__fmul_rn(a2, GR_JSQ_D3) >= tau ? 4 : 0);
+    return a2 > 0.0f ? w : 0;
+}
+
+// (|c|·inverse)² in float, as JointSqAllocator.square.
+__device__ __forceinline__ float gr_jsq_square(float c, float inverse) {
+    float a = __fmul_rn(fabsf(c), inverse);
+    return __fmul_rn(a, a);
+}
+
+// A cut item's key: its density's bits above the complement of the value's position in its tensor.
+__device__ __forceinline__ unsigned long long gr_jsq_item_key(float density, long long local) {
+    return (unsigned long long) __float_as_uint(density) << 32 | (0xFFFFFFFFULL - (unsigned long long) local);
+}
+
+// The width the knapsack gives a value c at position `local` of its tensor: its items at τ, those the cut keeps
+// (keys above the first it refused) where it applies.
+__device__ __forceinline__ int gr_jsq_knapsack_width(float c, long long local, const long long* knapsack) {
+    float a2 = gr_jsq_square(c, __uint_as_float((unsigned) knapsack[0]));
+    int w = gr_jsq_knapsack_items(a2, __uint_as_float((unsigned) knapsack[1]));
+    if (knapsack[2] == 0) {
+        return w;
+    }
+    if (local == knapsack[4]) {
+        return (int) knapsack[5];
+    }
+    unsigned long long refused = (unsigned long long) knapsack[3];
+    int kept = 0;
+    if (w >= 2 && gr_jsq_item_key(__fmul_rn(a2, GR_JSQ_D1), local) > refused) {
+        kept = 2;
+        if (w >= 4 && gr_jsq_item_key(__fmul_rn(a2, GR_JSQ_D2), local) > refused) {
+            kept = 4;
+            if (w == 8 && gr_jsq_item_key(__fmul_rn(a2, GR_JSQ_D3), local) > refused) {
+                kept = 8;
+            }
+        }
+    }
+    return kept;
+}
+
+// The sum of every thread's v over the block (integers: any order); every thread must call it and gets the sum.
+__device__ long long gr_jsq_block_sum(long long v, long long* red) {
+    int j = threadIdx.x;
+    red[j] = v;
+    __syncthreads();
+    for (int half = GR_JSQ_THREADS / 2; half > 0; half >>= 1) {
+        if (j < half) {
+            red[j] += red[j + half];
+        }
+        __syncthreads();
+    }
+    long long sum = red[0];
+    __syncthreads();
+    return sum;
+}
+
+// The largest key K such that scale · W(keys ≥ K) > limit, W summing the weights of items item(e, &key, &weight)
+// for e < count (weight 0: no item), found 4 bits a pass from the top of `bits`-bit keys, and W(keys > K) into
+// weightAbove; the caller knows some K exists. Every thread of the block must call it.
+template <class Item>
+__device__ unsigned long long gr_jsq_weighted_select(long long count, int bits, double scale, double limit,
+                                                     long long* red, unsigned long long* chosen,
+                                                     long long* weightAbove, Item item) {
+    unsigned long long prefix = 0;
+    long long above = 0;
+    for (int shift = bits - 4; shift >= 0; shift -= 4) {
+        long long digits[16];
+        for (int d = 0; d < 16; d++) {
+            digits[d] = 0;
+        }
+        for (long long e = threadIdx.x; e < count; e += GR_JSQ_THREADS) {
+            unsigned long long key;
+            long long weight;
+            item(e, &key, &weight);
+            if (weight > 0 && (shift + 4 >= 64 || key >> (shift + 4) == prefix >> (shift + 4))) {
+                digits[(key >> shift) & 15] += weight;
+            }
+        }
+        long long sums[16];
+        for (int d = 0; d < 16; d++) {
+            sums[d] = gr_jsq_block_sum(digits[d], red);
+        }
+        int d = 15;
+        while (d > 0 && !(scale * (double) (above + sums[d]) > limit)) {
+            above += sums[d];
+            d--;
+        }
+        prefix |= (unsigned long long) d << shift;
+    }
+    *weightAbove = above;
+    if (threadIdx.x == 0) {
+        *chosen = prefix;
+    }
+    __syncthreads();
+    unsigned long long result = *chosen;
+    __syncthreads();
+    return result;
+}
+
+// Per tensor (a block each): JointSqAllocator.allocate's threshold τ (the sampled threshold, then up to 10 bracketing
+// passes over the tensor) and, where the bits stay over the budget, its cut, into knapsack[4t …]; its cuts made inert
+// (no bin quota). A tensor that sends nothing gets τ = ∞.
+extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_knapsack(const float* c, const int* offsets,
+                                                                             const unsigned* linf,
+                                                                             const long long* budgets,
+                                                                             const int* sampleStarts,
+                                                                             const int* samplePositions,
+                                                                             long long* cuts, long long* knapsack) {
+    __shared__ long long red[GR_JSQ_THREADS];
+    __shared__ unsigned long long chosen[1];
+    int t = blockIdx.x;
+    long long from = offsets[t];
+    long long n = offsets[t + 1] - from;
+    long long budget = budgets[t];
+    long long* out = knapsack + (long long) t * GR_JSQ_KNAPSACK;
+    if (threadIdx.x == 0) {
+        long long* cut = cuts + (long long) t * GR_JSQ_CUTS;
+        cut[0] = GR_JSQ_BINS;
+        cut[1] = GR_JSQ_BINS;
+        cut[2] = GR_JSQ_BINS;
+        for (int e = 3; e < 7; e++) {
+            cut[e] = 0;
+        }
+    }
+    unsigned top = linf[t];
+    if (top == 0 || top >= 0x7F800000u) {
+        if (threadIdx.x == 0) {
+            out[0] = 0;
+            out[1] = 0x7F800000u;
+            out[2] = 0;
+            out[3] = 0;
+        }
+        return;
+    }
+    float inverse = __fdiv_rn(1.0f, __uint_as_float(top));
+    // the sampled threshold: the largest density whose items and those above it, scaled by n/s, exceed the budget
+    const int* positions = samplePositions + sampleStarts[t];
+    long long s = sampleStarts[t + 1] - sampleStarts[t];
+    double scale = (double) n / (double) s;
+    auto sampleItem = [&](long long e, unsigned long long* key, long long* weight) {
+        float a2 = gr_jsq_square(c[from + positions[e / 3]], inverse);
+        int kind = (int) (e % 3);
+        float density = __fmul_rn(a2, kind == 0 ? GR_JSQ_D1 : kind == 1 ? GR_JSQ_D2 : GR_JSQ_D3);
+        *key = __float_as_uint(density);
+        *weight = *key == 0 ? 0 : kind == 2 ? 4 : 2;
+    };
+    long long mine = 0;
+    for (long long e = threadIdx.x; e < 3 * s; e += GR_JSQ_THREADS) {
+        unsigned long long key;
+        long long weight;
+        sampleItem(e, &key, &weight);
+        mine += weight;
+    }
+    long long total = gr_jsq_block_sum(mine, red);
+    float tau = 0.0f;
+    long long above = 0;
+    if (scale * (double) total > (double) budget) {
+        tau = __uint_as_float((unsigned) gr_jsq_weighted_select(3 * s, 32, scale, (double) budget, red, chosen,
+                                                                 &above, sampleItem));
+    }
+    // the bits at τ over the whole tensor, bracketed at most 10 times into 0.8–1.3 of the budget
+    auto bitsAt = [&](float threshold) {
+        long long sum = 0;
+        for (long long i = from + threadIdx.x; i < from + n; i += GR_JSQ_THREADS) {
+            sum += gr_jsq_knapsack_items(gr_jsq_square(c[i], inverse), threshold);
+        }
+        return gr_jsq_block_sum(sum, red);
+    };
+    long long bits = bitsAt(tau);
+    float lo = 0.0f;
+    float hi = __int_as_float(0x7F800000);
+    for (int round = 0; round < 10 && ((double) bits > 1.3 * (double) budget
+                                       || ((double) bits < 0.8 * (double) budget && tau > 0.0f)); round++) {
+        if (bits > budget) {
+            lo = tau;
+            tau = hi < __int_as_float(0x7F800000) ? (float) sqrt(__dmul_rn((double) lo, (double) hi))
+                                                    : fmaxf(__fmul_rn(tau, 4.0f), 1e-30f);
+        } else {
+            hi = tau;
+            tau = lo > 0.0f ? (float) sqrt(__dmul_rn((double) lo, (double) hi)) : __fdiv_rn(tau, 4.0f);
+        }
+        bits = bitsAt(tau);
+    }
+    // over the budget: the chosen items, largest key first, kept while they fit; the first refused is the cut's key
+    unsigned long long refused = 0;
+    if (bits > budget) {
+        refused = gr_jsq_weighted_select(3 * n, 64, 1.0, (double) budget, red, chosen, &above,
+                                         [&](long long e, unsigned long long* key, long long* weight) {
+            long long local = e / 3;
+            int kind = (int) (e % 3);
+            float a2 = gr_jsq_square(c[from + local], inverse);
+            int w = gr_jsq_knapsack_items(a2, tau);
+            bool chosenItem = kind == 0 ? w >= 2 : kind == 1 ? w >= 4 : w == 8;
+            float density = __fmul_rn(a2, kind == 0 ? GR_JSQ_D1 : kind == 1 ? GR_JSQ_D2 : GR_JSQ_D3);
+            *key = gr_jsq_item_key(density, local);
+            *weight = chosenItem ? (kind == 2 ? 4 : 2) : 0;
+        });
+    }
+    if (threadIdx.x == 0) {
+        out[0] = __float_as_uint(inverse);
+        out[1] = __float_as_uint(tau);
+        out[2] = bits > budget ? 1 : 0;
+        out[3] = (long long) refused;
+        out[4] = -1;
+        out[5] = 0;
+        if (bits > budget) {
+            // the refused key's value: its items above the key are kept; those that share the key (equal densities,
+            // as when they underflow or overflow) are taken in the greedy's order, 0→2, 2→4, 4→8, while they fit
+            long long local = (long long) (0xFFFFFFFFULL - (refused & 0xFFFFFFFFULL));
+            float a2 = gr_jsq_square(c[from + local], inverse);
+            int w = gr_jsq_knapsack_items(a2, tau);
+            const float densities[3] = {GR_JSQ_D1, GR_JSQ_D2, GR_JSQ_D3};
+            int width = 0;
+            long long used = above;
+            for (int kind = 0; kind < 3 && (kind == 0 ? w >= 2 : kind == 1 ? w >= 4 : w == 8); kind++) {
+                unsigned long long key = gr_jsq_item_key(__fmul_rn(a2, densities[kind]), local);
+                int weight = kind == 2 ? 4 : 2;
+                if (key > refused) {
+                    width += weight;
+                } else if (key == refused && used + weight <= budget) {
+                    width += weight;
+                    used += weight;
+                } else {
+                    break;
+                }
+            }
+            out[4] = local;
+            out[5] = width;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Widths, lists and the map.
 
 // The width of a value of bin b outside bin t2's quota (JointSqSearch.Cuts.width).
@@ -554,6 +799,7 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_symbols(cons
                                                                             const int* chunkStarts, int tensors,
                                                                             const long long* cuts,
                                                                             const long long* chunkQuota,
+                                                                            const long long* knapsack,
                                                                             unsigned char* symbols,
                                                                             long long* chunkCounts,
                                                                             int* chunkTransitions,
@@ -588,7 +834,9 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_symbols(cons
         bool valid = i < k.end;
         float v = valid ? c[i] : 0.0f;
         int b = gr_jsq_bin(v);
-        int width = gr_jsq_width(t8, t4, t2, b);
+        int width = knapsack != nullptr && valid
+                            ? gr_jsq_knapsack_width(v, i - offsets[k.t], knapsack + (long long) k.t * GR_JSQ_KNAPSACK)
+                            : gr_jsq_width(t8, t4, t2, b);
         int flag = valid && b == t2 && b > 0 ? 1 : 0;
         int before = gr_block_exclusive_sum(flag, scan);
         if (j == GR_JSQ_THREADS - 1) {

@@ -359,17 +359,28 @@ public final class JointSq extends RandomizedCompressor implements DeviceEncodab
     }
 
     /**
-     * {@inheritDoc} With {@code allocation: search}: the same draws as {@link #encode}, the residual kept in the
-     * worker's slot ({@link #keptInSlot}); the knapsack's sampled threshold encodes only on the host.
+     * {@inheritDoc} The same draws as {@link #encode} (the knapsack's sample positions drawn here, for every tensor),
+     * the residual kept in the worker's slot ({@link #keptInSlot}).
      */
     @Override
     public Optional<DevicePlan> planDeviceEncode(int length) {
-        if (knapsack) {
-            return Optional.empty();
-        }
         JointSqFormat format = deviceFormat(length);
         long first = rng.counter();
         rng.seek(first + draws(length));
+        if (knapsack) {
+            int tensors = format.tensors();
+            int[] starts = new int[tensors + 1];
+            for (int t = 0; t < tensors; t++) {
+                starts[t + 1] = starts[t] + JointSqAllocator.sampleSize(sampleRatio,
+                        format.offsets()[t + 1] - format.offsets()[t]);
+            }
+            int[] positions = new int[starts[tensors]];
+            for (int t = 0; t < tensors; t++) {
+                int[] drawn = allocator.samplePositions(format.offsets()[t + 1] - format.offsets()[t]);
+                System.arraycopy(drawn, 0, positions, starts[t], starts[t + 1] - starts[t]);
+            }
+            format = format.withSample(starts, positions);
+        }
         long least = 8L * format.payloadBytes();
         return Optional.of(new DevicePlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first, least, least));
     }
@@ -385,7 +396,7 @@ public final class JointSq extends RandomizedCompressor implements DeviceEncodab
                 budgets[t] = budget(tensors.get(t).size());
             }
             offsets[tensors.size()] = length;
-            deviceFormat = new JointSqFormat(length, offsets, budgets);
+            deviceFormat = JointSqFormat.search(length, offsets, budgets);
         }
         return deviceFormat;
     }

@@ -26,6 +26,8 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     private static final int PLAN_BLOCKS = 64;
     private static final int INFO = 16;
     private static final int CUTS = 8;
+    /** Per tensor, the knapsack's inverse norm, threshold, whether it cut, and the cut's key. */
+    private static final int KNAPSACK = 6;
     /** The symbols of a width map's chunk ({@code WidthMap.CHUNK}), each coded on its own. */
     private static final int CHUNK = 8192;
 
@@ -57,6 +59,9 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     private final Upload chunkPrefix;
     private final Upload codes;
     private final Upload mapBits;
+    private final Upload sampleStarts;
+    private final Upload samplePositions;
+    private final Upload knapsacks;
     /** {@link #chunksOf} of the offsets {@link #chunksFor}. */
     private int[] chunks = new int[0];
     private int[] chunksFor;
@@ -89,6 +94,9 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         chunkPrefix = new Upload(gpu);
         codes = new Upload(gpu);
         mapBits = new Upload(gpu);
+        sampleStarts = new Upload(gpu);
+        samplePositions = new Upload(gpu);
+        knapsacks = new Upload(gpu);
     }
 
     @Override
@@ -171,13 +179,25 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
                     .address(chunkLinf));
             gpu.launch("gr_jsq_merge", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(chunkHistogram)
                     .address(chunkLinf).address(chunkStart).address(histogram).address(linf));
-            gpu.launch("gr_jsq_plan", planBlocks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(histogram)
-                    .address(linf).address(budget).i32(tensors).address(bin).address(scratch).address(cut));
+            long knapsack = 0;
+            if (format.knapsack()) {
+                knapsack = knapsacks.reserve(8L * KNAPSACK * tensors);
+                gpu.launch("gr_jsq_knapsack", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
+                        .address(offset).address(linf).address(budget)
+                        .address(sampleStarts.holding(format.sampleStarts(), () -> Upload.ints(format.sampleStarts())))
+                        .address(samplePositions.holding(format.samplePositions(),
+                                () -> Upload.ints(format.samplePositions())))
+                        .address(cut).address(knapsack));
+            } else {
+                gpu.launch("gr_jsq_plan", planBlocks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(histogram)
+                        .address(linf).address(budget).i32(tensors).address(bin).address(scratch).address(cut));
+            }
             gpu.launch("gr_jsq_quota_counts", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
                     .address(offset).address(chunkStart).i32(tensors).address(cut).address(chunkQuota));
             gpu.launch("gr_jsq_symbols", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
                     .address(offset).address(chunkStart).i32(tensors).address(cut).address(chunkQuota)
-                    .address(symbol).address(chunkCount).address(chunkTransition).address(chunkMost));
+                    .address(knapsack).address(symbol).address(chunkCount).address(chunkTransition)
+                    .address(chunkMost));
             Launches.linear(gpu, "gr_jsq_frequencies", tensors, KernelArgs.of().i32(tensors).address(chunkStart)
                     .address(chunkTransition).address(chunkCount).address(chunkMost).address(info)
                     .address(frequency));
@@ -256,7 +276,8 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         sizes.freeAll();
         for (Upload u : new Upload[] {offsets, budgets, chunkStarts, chunkHistograms, chunkLargest, histograms,
                 largest, bins, work, cuts, chunkQuotas, symbols, chunkCounts, chunkTransitions, chunkMaxima,
-                frequencies, coderBytes, chunkBytes, chunkPrefix, codes, mapBits}) {
+                frequencies, coderBytes, chunkBytes, chunkPrefix, codes, mapBits, sampleStarts, samplePositions,
+                knapsacks}) {
             u.free();
         }
     }

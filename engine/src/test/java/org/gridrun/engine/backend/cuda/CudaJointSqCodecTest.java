@@ -62,6 +62,30 @@ class CudaJointSqCodecTest {
     }
 
     /**
+     * The paper's knapsack ({@code allocation: knapsack}): its sampled threshold (samples of 1 % and of every value),
+     * its bracketing passes and its cut at the budget, on the same tensors and rates as the search.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void theKnapsacksPayloadsMeansAndResidualsAreTheCpuCodecs(GpuTarget target) {
+        int compared = CodecComparison.onCodec(target, CudaJointSqCodec::new, (gpu, codec) -> {
+            int bytes = 0;
+            for (double sampleRatio : new double[] {0.01, 1.0}) {
+                for (double rate : new double[] {1e-4, 0.032, 0.2, 1.0}) {
+                    Map<String, Object> params = Map.of("rate", rate, "allocation", "knapsack",
+                            "sample_ratio", sampleRatio);
+                    for (TensorLayout layout : List.of(TensorLayout.flat(1), TensorLayout.flat(1001),
+                            TensorLayout.flat(20_011), modelLike())) {
+                        bytes += compare(gpu, codec, params, layout, 2);
+                    }
+                }
+            }
+            return bytes;
+        });
+        assertTrue(compared > 20_000, "compared only " + compared + " bytes");
+    }
+
+    /**
      * Three magnitudes in a de Bruijn order (every width follows every width equally often), so that a context's
      * frequencies tie after scaling and the remainder of 2^12 goes to the first largest, as the host's map gives it.
      */
@@ -91,12 +115,16 @@ class CudaJointSqCodecTest {
     }
 
     private static int compare(Gpu gpu, CudaDeviceCodec codec, double rate, TensorLayout layout, int steps) {
-        Map<String, Object> params = Map.of("rate", rate);
+        return compare(gpu, codec, Map.of("rate", rate), layout, steps);
+    }
+
+    private static int compare(Gpu gpu, CudaDeviceCodec codec, Map<String, Object> params, TensorLayout layout,
+                               int steps) {
         Compressor[] host = bound(CodecComparison.workers("jointsq", params, SEED, WORKERS), layout);
         Compressor[] device = bound(CodecComparison.workers("jointsq", params, SEED, WORKERS), layout);
         return CodecComparison.compare(gpu, codec, host, device, layout.size(), steps,
                 (step, w, n) -> gradient(layout, step, w),
-                "jointsq rate " + rate + " tensors " + layout.tensors().size() + " length " + layout.size());
+                "jointsq " + params + " tensors " + layout.tensors().size() + " length " + layout.size());
     }
 
     private static Compressor[] bound(Compressor[] compressors, TensorLayout layout) {

@@ -142,7 +142,8 @@ class CudaTrainerTest {
         // its residual kept in the worker's slot, sizes and side bits told by the device on logged steps, and the
         // width shares of worker 0's device payload recorded with the variance as the host's encode records them
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "jointsq"),
-                Map.of("method", "jointsq", "rate", 0.2, "gvar_log_iter", 5L, "gvar_estim_iter", 2L)));
+                Map.of("method", "jointsq", "rate", 0.2, "gvar_log_iter", 5L, "gvar_estim_iter", 2L),
+                Map.of("method", "jointsq", "allocation", "knapsack", "sample_ratio", 0.05)));
     }
 
     /**
@@ -153,6 +154,7 @@ class CudaTrainerTest {
     @EnumSource(GpuTarget.class)
     void jointsqOnTheDeviceResumesFromItsCheckpoint(GpuTarget target) {
         resumesAsTheRunThatNeverStopped(target, Map.of("method", "jointsq", "rate", 0.1));
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "jointsq", "allocation", "knapsack"));
     }
 
     @ParameterizedTest
