@@ -115,3 +115,48 @@ extern "C" __global__ void gr_cast_decode_mean(const unsigned char* payload, lon
         mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Natural compression (CudaNaturalCodec; org.gridrun.engine.compress.NaturalCompression): each value rounded without
+// bias to one of the two signed powers of two around it, its 9-bit code (the sign, then the float's biased exponent)
+// packed at bit 9e. Value e takes a 23-bit uniform of draw first + e/2: bits 41..63 for even e, 18..40 for odd e.
+
+// The code of value e of g (NaturalCompression.code): its exponent goes up by one when the uniform is below its
+// mantissa; exponents 254 and 255 stay.
+__device__ __forceinline__ unsigned gr_natural_code(const float* g, long long e, unsigned long long key,
+                                                    unsigned long long first) {
+    unsigned long long draw = gr_draw(key, first + (unsigned long long) (e >> 1));
+    unsigned u = (e & 1) == 0 ? (unsigned) (draw >> 41) : (unsigned) (draw >> 18) & 0x7FFFFFu;
+    unsigned raw = __float_as_uint(g[e]);
+    unsigned exponent = raw >> 23 & 0xFFu;
+    if (exponent < 254 && u < (raw & 0x7FFFFFu)) {
+        exponent++;
+    }
+    return raw >> 31 | exponent << 1;
+}
+
+// One thread per 32-bit word of the payload: the codes that overlap it.
+extern "C" __global__ void gr_natural_pack(const float* g, long long n, unsigned long long key,
+                                           unsigned long long first, unsigned* payload, long long words) {
+    GR_FOR_EACH(w, words) {
+        payload[w] = gr_stream_word(32 * w, n, 9, [&](long long e) { return gr_natural_code(g, e, key, first); });
+    }
+}
+
+// Each value's code read back (±2^(E−127), zero for exponent 0, NaN for 255; NaturalCompression.value) and added to
+// the mean of `workers` payloads as gr_add_to_mean adds.
+extern "C" __global__ void gr_natural_decode_mean(const unsigned* payload, long long n, int worker, int workers,
+                                                  float inverse, float* mean) {
+    GR_FOR_EACH(e, n) {
+        long long bit = 9 * e;
+        unsigned long long window = payload[bit >> 5];
+        if (((bit & 31) + 9) > 32) {
+            window |= (unsigned long long) payload[(bit >> 5) + 1] << 32;
+        }
+        unsigned code = (unsigned) (window >> (bit & 31)) & 0x1FFu;
+        unsigned exponent = code >> 1;
+        float v = exponent == 255 ? __uint_as_float(0x7FC00000u) : __uint_as_float((code & 1u) << 31 | exponent << 23);
+        float m = worker == 0 ? v : __fadd_rn(mean[e], v);
+        mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+    }
+}

@@ -2,7 +2,10 @@ package org.gridrun.engine.compress;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.NaturalFormat;
 import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.random.CounterRng;
 
 /**
  * Natural compression: every value is rounded stochastically, without bias, to one of the two powers of two around
@@ -17,9 +20,10 @@ import org.gridrun.engine.config.Settings;
  * <p>Wire format: 9 bits per value, packed by {@link BitPacker}: the sign in the low bit, then the float32 biased
  * exponent (1 … 254 for {@code 2^(E−127)}), with exponent 0 reserved for zero and 255 for a value that is not
  * finite (decoded as NaN). A payload of {@code n} values is exactly {@code 9·n} bits. Each 64-bit random draw
- * decides two values. Its only state is the position of its random stream (24 bytes).
+ * decides two values. Its only state is the position of its random stream (24 bytes). It also encodes on a device
+ * ({@link #planDeviceEncode}, {@link NaturalFormat}), with the same draws.
  */
-public final class NaturalCompression extends RandomizedCompressor {
+public final class NaturalCompression extends RandomizedCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "natural";
 
@@ -68,6 +72,15 @@ public final class NaturalCompression extends RandomizedCompressor {
         }
         packer.flush();
         return p;
+    }
+
+    /** {@inheritDoc} The same draws as {@link #encode}: one for every two values. */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        long first = rng.counter();
+        rng.seek(first + (length + 1L) / 2);
+        return Optional.of(new DevicePlan(new NaturalFormat(length), CounterRng.keyOf(rng.seed(), rng.stream()),
+                first, (long) BITS * length, 0));
     }
 
     /**

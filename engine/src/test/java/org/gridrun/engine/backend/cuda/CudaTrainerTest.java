@@ -138,6 +138,13 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
+    void naturalCompressionEncodedOnTheDeviceTrainsAsEncodedOnTheHost(GpuTarget target) {
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "natural"),
+                Map.of("method", "natural", "error_feedback", true)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
     void jointsqEncodedOnTheDeviceTrainsAsEncodedOnTheHost(GpuTarget target) {
         // its residual kept in the worker's slot, sizes and side bits told by the device on logged steps, and the
         // width shares of worker 0's device payload recorded with the variance as the host's encode records them
