@@ -44,3 +44,74 @@ extern "C" __global__ void gr_sign_decode_mean(const unsigned* payload, long lon
         mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1-bit SGD (CudaOneBitCodec; org.gridrun.engine.compress.OneBitSgd): per bucket the means of its values not below
+// zero and below zero (float32, all buckets first), then one sign bit per value; the residual r, kept by the slot,
+// becomes c = g + r before and c − D(c) after.
+
+// Per bucket (a block of GR_CHAINS threads, looping): c = g + r into r's place, and the two side means into payload
+// words 2b (not below zero) and 2b + 1 (below zero), each side's sum in ChainSums.side's order over its count, a NaN
+// mean as the canonical NaN.
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_onebit_means(const float* g, float* r, long long n,
+                                                                       int bucketSize, int buckets,
+                                                                       unsigned* payload) {
+    __shared__ double sums[GR_CHAINS];
+    __shared__ int counts[GR_CHAINS];
+    int j = threadIdx.x;
+    for (int b = blockIdx.x; b < buckets; b += gridDim.x) {
+        long long from = (long long) b * bucketSize;
+        long long to = from + bucketSize < n ? from + bucketSize : n;
+        double above = 0.0;
+        double below = 0.0;
+        int aboveCount = 0;
+        int belowCount = 0;
+        for (long long i = from + j; i < to; i += GR_CHAINS) {
+            float c = __fadd_rn(g[i], r[i]);
+            r[i] = c;
+            if (c < 0.0f) {
+                below = __dadd_rn(below, (double) c);
+                belowCount++;
+            } else {
+                above = __dadd_rn(above, (double) c);
+                aboveCount++;
+            }
+        }
+        for (int s = 0; s < 2; s++) {
+            sums[j] = s == 0 ? above : below;
+            counts[j] = s == 0 ? aboveCount : belowCount;
+            double sum = gr_chain_sum(sums);
+            if (j == 0) {
+                int total = 0;
+                for (int k = 0; k < GR_CHAINS; k++) {
+                    total += counts[k];
+                }
+                float mean = total == 0 ? 0.0f : (float) (sum / (double) total);
+                payload[2 * b + s] = mean != mean ? 0x7FC00000u : __float_as_uint(mean);
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// Each value's residual c − D(c): c minus its bucket's mean of its side.
+extern "C" __global__ void gr_onebit_residual(float* r, long long n, int bucketSize, const unsigned* payload) {
+    GR_FOR_EACH(i, n) {
+        float c = r[i];
+        long long b = i / bucketSize;
+        r[i] = __fsub_rn(c, __uint_as_float(payload[2 * b + (c < 0.0f ? 1 : 0)]));
+    }
+}
+
+// Worker `worker`'s payload added to the mean of `workers` gradients: a set bit decodes to its bucket's mean below
+// zero, else to its mean not below zero.
+extern "C" __global__ void gr_onebit_decode_mean(const unsigned* payload, long long n, int bucketSize, int buckets,
+                                                 int worker, int workers, float inverse, float* mean) {
+    const unsigned* bits = payload + 2LL * buckets;
+    GR_FOR_EACH(e, n) {
+        long long b = e / bucketSize;
+        float v = __uint_as_float(payload[2 * b + ((bits[e >> 5] >> (e & 31)) & 1u)]);
+        float m = worker == 0 ? v : __fadd_rn(mean[e], v);
+        mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+    }
+}

@@ -55,6 +55,20 @@ final class ChainSums {
         return tree(chains);
     }
 
+    /**
+     * {@link #chains} of the values of {@code g[from … to)} below zero ({@code negative}) or not (±0, positive and NaN):
+     * each adds to its chain only when it is on that side (1-bit SGD's side means).
+     */
+    static double side(float[] g, int from, int to, boolean negative) {
+        double[] chains = zeroedChains();
+        for (int i = from; i < to; i++) {
+            if (g[i] < 0f == negative) {
+                chains[(i - from) & (CHAINS - 1)] += g[i];
+            }
+        }
+        return tree(chains);
+    }
+
     /** {@link #chains} of {@code (g[i] − mean)²} in double: a variance's sum of squares (TernGrad's clip). */
     static double deviationSquares(float[] g, int from, int to, double mean) {
         double[] chains = zeroedChains();

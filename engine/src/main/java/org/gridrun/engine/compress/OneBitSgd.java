@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.OneBitFormat;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
 import org.gridrun.engine.config.ValueType;
@@ -25,16 +27,19 @@ import org.gridrun.engine.config.ValueType;
  * gradient (a bucket as long as a column reproduces that for one matrix). Reconstruction values are per worker, so
  * payloads are gathered.
  *
+ * <p>Each side's sum follows {@link ChainSums#side}'s order (a NaN mean written as the canonical NaN), so the encode
+ * also runs on a device ({@link #planDeviceEncode}, {@link OneBitFormat}), the residual kept in the worker's slot.
+ *
  * <p>State: the residual, written by {@link #saveState} as a length and the float32 values. No random numbers.
  */
-public final class OneBitSgd extends BaseCompressor {
+public final class OneBitSgd extends BaseCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "onebit";
 
     private final int bucketSize;
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
-    private float[] residual = new float[0];
+    private final ResidualMemory residual = new ResidualMemory();
     private float[] corrected = new float[0];
 
     OneBitSgd(int bucketSize, long seed, long stream) {
@@ -67,8 +72,8 @@ public final class OneBitSgd extends BaseCompressor {
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
-        if (residual.length != length) {
-            residual = new float[length];
+        float[] residual = this.residual.current(length);
+        if (corrected.length != length) {
             corrected = new float[length];
         }
         for (int i = 0; i < length; i++) {
@@ -95,15 +100,25 @@ public final class OneBitSgd extends BaseCompressor {
     }
 
     private float sideMean(int start, int end, boolean negative) {
-        double sum = 0;
         int count = 0;
         for (int i = start; i < end; i++) {
-            if (corrected[i] < 0f == negative) {
-                sum += corrected[i];
-                count++;
-            }
+            count += corrected[i] < 0f == negative ? 1 : 0;
         }
-        return count == 0 ? 0f : (float) (sum / count);
+        float mean = count == 0 ? 0f : (float) (ChainSums.side(corrected, start, end, negative) / count);
+        return Float.isNaN(mean) ? Float.NaN : mean;
+    }
+
+    /** {@inheritDoc} No draws; the residual kept in the worker's slot ({@link #keptInSlot}). */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        return Optional.of(new DevicePlan(new OneBitFormat(bucketSize, length), 0, 0, payloadBits(length),
+                64L * buckets(length)));
+    }
+
+    /** {@inheritDoc} The residual {@code e}. */
+    @Override
+    public List<ResidualMemory> keptInSlot() {
+        return List.of(residual);
     }
 
     @Override
@@ -136,23 +151,22 @@ public final class OneBitSgd extends BaseCompressor {
     @Override
     public void reset() {
         super.reset();
-        residual = new float[0];
+        residual.replace(new float[0]);
     }
 
     /** The current residual (a view; do not modify). */
     float[] residual() {
-        return residual;
+        return residual.current();
     }
 
     @Override
     public void saveState(DataOutput out) throws IOException {
-        StateIo.writeFloats(out, residual);
+        StateIo.writeFloats(out, residual.current());
     }
 
     @Override
     public void restoreState(DataInput in) throws IOException {
-        residual = StateIo.readFloats(in, "residual");
-        corrected = new float[residual.length];
+        residual.replace(StateIo.readFloats(in, "residual"));
     }
 
     /** Registers {@code onebit} and declares its parameter. */

@@ -48,7 +48,8 @@ public final class CudaBackend implements Backend {
         this.recurrent = new CudaRecurrent(gpu);
         this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu), new CudaSparseCodec(gpu),
                 new CudaCastCodec(gpu), new CudaSignCodec(gpu), new CudaRawCodec(gpu), new CudaSmaqCodec(gpu),
-                new CudaThresholdCodec(gpu), new CudaJointSqCodec(gpu), new CudaNaturalCodec(gpu)));
+                new CudaThresholdCodec(gpu), new CudaJointSqCodec(gpu), new CudaNaturalCodec(gpu),
+                new CudaOneBitCodec(gpu)));
     }
 
     @Override

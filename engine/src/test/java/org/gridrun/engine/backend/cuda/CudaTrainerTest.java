@@ -145,6 +145,14 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
+    void oneBitSgdOnTheDeviceTrainsAndResumesAsOnTheHost(GpuTarget target) {
+        // its residual kept in the worker's slot, fetched for the checkpoint and uploaded again on resuming
+        deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "onebit", "bucket_size", 100L)));
+        resumesAsTheRunThatNeverStopped(target, Map.of("method", "onebit", "bucket_size", 100L));
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
     void jointsqEncodedOnTheDeviceTrainsAsEncodedOnTheHost(GpuTarget target) {
         // its residual kept in the worker's slot, sizes and side bits told by the device on logged steps, and the
         // width shares of worker 0's device payload recorded with the variance as the host's encode records them
