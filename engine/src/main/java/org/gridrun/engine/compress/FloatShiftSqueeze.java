@@ -30,9 +30,9 @@ import org.gridrun.engine.config.Settings;
  * value {@code e} uses draw {@code e/2} of the step (high half for even {@code e}), so a large vector is encoded in
  * two halves at once with the payload of one thread.
  *
- * <p>Speed: the per-value logarithm and power are {@link Log2}'s table-and-series ones (within a few units in the
- * last place of a double of the exact functions), the largest {@code log2|x|} is the logarithm of the largest
- * magnitude, and decoding is a 256-entry table per tensor.
+ * <p>Speed: every logarithm and power is {@link Log2}'s table-and-series one (within a few units in the last place
+ * of a double of the exact functions, and the same bits on a GPU given its tables), the largest {@code log2|x|} is
+ * the logarithm of the largest magnitude, and decoding is a 256-entry table per tensor.
  */
 public final class FloatShiftSqueeze extends RandomizedCompressor {
     /** The short name. */
@@ -98,7 +98,7 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
         byte[] bytes = p.bytes();
         boolean parallel = Halves.worthIt(length);
         for (int t = 0; t < tensors; t++) {
-            fit(gradient, offset + b[t], offset + b[t + 1], bytes, t, parallel);
+            fit(gradient, offset + b[t], offset + b[t + 1], bytes, t);
         }
         long counter = rng.counter();
         if (stochastic) {
@@ -142,39 +142,28 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
     }
 
     /**
-     * Writes the tensor's {@code α} and {@code β} as float32 at {@code bytes[8t]}. The sum of {@code log2|x|} is
-     * taken in two halves added in order, at once when {@code parallel}, so it is the same with one thread or two.
+     * Writes the tensor's {@code α} and {@code β} as float32 at {@code bytes[8t]}. The sum of {@code log2|x|} over
+     * the nonzero finite values follows {@link ChainSums#chains}' order (value {@code i} into chain
+     * {@code i mod 128}, the chains meeting in its tree), as a GPU block sums it; logarithms are {@link Log2}'s.
      */
-    private static void fit(float[] g, int start, int end, byte[] bytes, int t, boolean parallel) {
-        double[] sums = new double[2];
-        int[] counts = new int[2];
-        int[] largest = new int[2];
-        Halves.split(end - start, 1, parallel && end - start >= Halves.minValues, (part, from, to) -> {
-            double sum = 0;
-            int count = 0;
-            int max = 0;
-            for (int i = start + from; i < start + to; i++) {
-                int abs = Float.floatToRawIntBits(g[i]) & 0x7FFFFFFF;
-                if (abs != 0 && abs < 0x7F800000) {
-                    sum += Log2.log2(Float.intBitsToFloat(abs));
-                    max = Math.max(max, abs);
-                    count++;
-                }
+    private static void fit(float[] g, int start, int end, byte[] bytes, int t) {
+        double[] chains = ChainSums.zeroedChains();
+        int count = 0;
+        int largest = 0;
+        for (int i = start; i < end; i++) {
+            int abs = Float.floatToRawIntBits(g[i]) & 0x7FFFFFFF;
+            if (abs != 0 && abs < 0x7F800000) {
+                chains[(i - start) & (ChainSums.CHAINS - 1)] += Log2.log2(Float.intBitsToFloat(abs));
+                largest = Math.max(largest, abs);
+                count++;
             }
-            sums[part] = sum;
-            counts[part] = count;
-            largest[part] = max;
-        });
-        int count = counts[0] + counts[1];
-        double mean = count == 0 ? 0 : (sums[0] + sums[1]) / count;
-        double max = count == 0 ? 0 : log2(Float.intBitsToFloat(Math.max(largest[0], largest[1])));
+        }
+        double sum = ChainSums.tree(chains);
+        double mean = count == 0 ? 0 : sum / count;
+        double max = count == 0 ? 0 : Log2.log2(Float.intBitsToFloat(largest));
         double alpha = count == 0 || max <= mean ? 1 : 15 / (max - mean);
         LittleEndian.putFloat(bytes, 8 * t, (float) alpha);
         LittleEndian.putFloat(bytes, 8 * t + 4, (float) (count == 0 ? 0 : -alpha * mean));
-    }
-
-    private static double log2(double v) {
-        return Math.log(v) / Math.log(2);
     }
 
     /** {@code sign(x)·2^(α·log2|x| + β)}; zero and NaN unchanged. */
@@ -218,7 +207,7 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
         float[] table = new float[256];
         for (int code = 0; code < 256; code++) {
             float v = E5M2.decode(code);
-            float m = v == 0f || Float.isNaN(v) ? v : (float) Math.pow(2, (log2(Math.abs(v)) - beta) / alpha);
+            float m = v == 0f || Float.isNaN(v) ? v : (float) Log2.exp2((Log2.log2(Math.abs(v)) - beta) / alpha);
             table[code] = v < 0f ? -m : m;
         }
         return table;
