@@ -160,3 +160,152 @@ extern "C" __global__ void gr_natural_decode_mean(const unsigned* payload, long 
         mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// S2FP8 (CudaS2fp8Codec; org.gridrun.engine.compress.FloatShiftSqueeze): per tensor a squeeze α and shift β as
+// float32 (all tensors first), then one E5M2 code per value of sign(x)·2^(α·log2|x| + β). Logarithms and powers are
+// Log2's, from its tables (`tables`: log2 c, 1/c and 2^(i/1024) for the 1024 entries, then ln 2 and 1/ln 2), each
+// double operation rounded as Java rounds it.
+
+#define GR_LOG2_SIZE 1024
+
+// Log2.log2 of a positive double.
+__device__ __forceinline__ double gr_log2(double x, const double* tables) {
+    unsigned long long bits = (unsigned long long) __double_as_longlong(x);
+    int e = (int) (bits >> 52) - 1023;
+    int i = (int) (bits >> 42) & (GR_LOG2_SIZE - 1);
+    double m = __longlong_as_double((long long) ((bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL));
+    double t = __dsub_rn(__dmul_rn(m, tables[GR_LOG2_SIZE + i]), 1.0);
+    double series = __dmul_rn(t, __dsub_rn(1.0, __dmul_rn(t, __dsub_rn(0.5, __dmul_rn(t, __dsub_rn(1.0 / 3,
+                                                                                                    __dmul_rn(t, 0.25)))))));
+    return __dadd_rn(__dadd_rn((double) e, tables[i]), __dmul_rn(series, tables[3 * GR_LOG2_SIZE + 1]));
+}
+
+// Log2.exp2: 2^z (where the result leaves the double range only its float cast is used, which is 0 or ∞ either way).
+__device__ __forceinline__ double gr_exp2(double z, const double* tables) {
+    if (!(z > -1100.0 && z < 1100.0)) {
+        return z != z ? z : z > 0 ? __longlong_as_double(0x7FF0000000000000LL) : 0.0;
+    }
+    double n = floor(z);
+    double f = __dmul_rn(__dsub_rn(z, n), (double) GR_LOG2_SIZE);
+    int i = (int) f;
+    double y = __dmul_rn(__dsub_rn(f, (double) i), tables[3 * GR_LOG2_SIZE] / GR_LOG2_SIZE);
+    double series = __dadd_rn(1.0, __dmul_rn(y, __dadd_rn(1.0, __dmul_rn(y, __dadd_rn(0.5, __dmul_rn(y,
+            __dadd_rn(1.0 / 6, __dmul_rn(y, 1.0 / 24))))))));
+    double v = __dmul_rn(tables[2 * GR_LOG2_SIZE + i], series);
+    int exponent = (int) n;
+    if (exponent > -1022 && exponent < 1023) {
+        return __dmul_rn(v, __longlong_as_double((long long) (exponent + 1023) << 52));
+    }
+    return scalbn(v, exponent);
+}
+
+// Per tensor (a block of GR_CHAINS threads, looping): α and β from the mean of log2|x| over its nonzero finite values
+// (ChainSums' chains and tree) and the log2 of its largest magnitude, into the payload's header words 2t and 2t + 1.
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_s2fp8_fit(const float* g, const int* bounds, int tensors,
+                                                                    const double* tables, unsigned* payload) {
+    __shared__ double sums[GR_CHAINS];
+    __shared__ int counts[GR_CHAINS];
+    __shared__ int largest[GR_CHAINS];
+    int j = threadIdx.x;
+    for (int t = blockIdx.x; t < tensors; t += gridDim.x) {
+        double chain = 0.0;
+        int count = 0;
+        int most = 0;
+        for (long long i = bounds[t] + j; i < bounds[t + 1]; i += GR_CHAINS) {
+            int abs = __float_as_int(g[i]) & 0x7FFFFFFF;
+            if (abs != 0 && abs < 0x7F800000) {
+                chain = __dadd_rn(chain, gr_log2((double) __int_as_float(abs), tables));
+                most = max(most, abs);
+                count++;
+            }
+        }
+        counts[j] = count;
+        largest[j] = most;
+        sums[j] = chain;
+        double sum = gr_chain_sum(sums);
+        if (j == 0) {
+            int total = 0;
+            int top = 0;
+            for (int k = 0; k < GR_CHAINS; k++) {
+                total += counts[k];
+                top = max(top, largest[k]);
+            }
+            double mean = total == 0 ? 0.0 : sum / (double) total;
+            double high = total == 0 ? 0.0 : gr_log2((double) __int_as_float(top), tables);
+            double alpha = total == 0 || high <= mean ? 1.0 : 15.0 / __dsub_rn(high, mean);
+            payload[2 * t] = __float_as_uint((float) alpha);
+            payload[2 * t + 1] = __float_as_uint((float) (total == 0 ? 0.0 : __dmul_rn(-alpha, mean)));
+        }
+        __syncthreads();
+    }
+}
+
+// The tensor holding value e: the last t with bounds[t] <= e.
+__device__ __forceinline__ int gr_s2fp8_tensor(const int* bounds, int tensors, long long e) {
+    int a = 0;
+    int z = tensors - 1;
+    while (a < z) {
+        int mid = (a + z + 1) >> 1;
+        if (bounds[mid] <= e) {
+            a = mid;
+        } else {
+            z = mid - 1;
+        }
+    }
+    return a;
+}
+
+// Each value's E5M2 code of sign(x)·2^(α·log2|x| + β) (zero and NaN unchanged) after the header, rounded with the
+// 32-bit uniform of draw first + e/2 where stochastic, else to nearest.
+extern "C" __global__ void gr_s2fp8_codes(const float* g, long long n, const int* bounds, int tensors,
+                                          const double* tables, int stochastic, unsigned long long key,
+                                          unsigned long long first, unsigned char* payload) {
+    const unsigned* header = (const unsigned*) payload;
+    unsigned char* codes = payload + 8LL * tensors;
+    GR_FOR_EACH(e, n) {
+        int t = gr_s2fp8_tensor(bounds, tensors, e);
+        double alpha = (double) __uint_as_float(header[2 * t]);
+        double beta = (double) __uint_as_float(header[2 * t + 1]);
+        float x = g[e];
+        float shifted = x;
+        if (!(x == 0.0f || x != x)) {
+            float m = (float) gr_exp2(__dadd_rn(__dmul_rn(alpha, gr_log2((double) fabsf(x), tables)), beta), tables);
+            shifted = x < 0.0f ? -m : m;
+        }
+        long long uniform = -1;
+        if (stochastic) {
+            unsigned long long draw = gr_draw(key, first + (unsigned long long) (e >> 1));
+            uniform = (long long) ((e & 1) == 0 ? draw >> 32 : draw & 0xFFFFFFFFULL);
+        }
+        codes[e] = (unsigned char) gr_cast_code(shifted, 5, 2, uniform);
+    }
+}
+
+// Per tensor, one thread per code: the decoded value sign·2^((log2|v| − β)/α) of each of the 256 E5M2 codes.
+extern "C" __global__ void gr_s2fp8_tables(const unsigned char* payload, int tensors, const double* tables,
+                                           float* decoded) {
+    const unsigned* header = (const unsigned*) payload;
+    GR_FOR_EACH(k, 256LL * tensors) {
+        long long t = k >> 8;
+        float v = gr_cast_value((unsigned) (k & 255), 5, 2);
+        double alpha = (double) __uint_as_float(header[2 * t]);
+        double beta = (double) __uint_as_float(header[2 * t + 1]);
+        float m = v == 0.0f || v != v ? v
+                : (float) gr_exp2(__dsub_rn(gr_log2((double) fabsf(v), tables), beta) / alpha, tables);
+        decoded[k] = v < 0.0f ? -m : m;
+    }
+}
+
+// Worker `worker`'s payload added to the mean of `workers` gradients, each code read through its tensor's table.
+extern "C" __global__ void gr_s2fp8_decode_mean(const unsigned char* payload, long long n, const int* bounds,
+                                                int tensors, const float* decoded, int worker, int workers,
+                                                float inverse, float* mean) {
+    const unsigned char* codes = payload + 8LL * tensors;
+    GR_FOR_EACH(e, n) {
+        int t = gr_s2fp8_tensor(bounds, tensors, e);
+        float v = decoded[256LL * t + codes[e]];
+        float m = worker == 0 ? v : __fadd_rn(mean[e], v);
+        mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+    }
+}

@@ -129,6 +129,11 @@ inline float __uint_as_float(unsigned u) {
     std::memcpy(&x, &u, sizeof x);
     return x;
 }
+inline long long __double_as_longlong(double x) {
+    long long bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
 inline double __longlong_as_double(long long bits) {
     double x;
     std::memcpy(&x, &bits, sizeof x);

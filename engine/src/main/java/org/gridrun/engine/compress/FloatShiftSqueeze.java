@@ -3,8 +3,11 @@ package org.gridrun.engine.compress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.S2fp8Format;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
+import org.gridrun.engine.random.CounterRng;
 
 /**
  * S2FP8 (shifted and squeezed 8-bit float): per tensor, the magnitudes are moved in the log domain so that they
@@ -34,7 +37,7 @@ import org.gridrun.engine.config.Settings;
  * of a double of the exact functions, and the same bits on a GPU given its tables), the largest {@code log2|x|} is
  * the logarithm of the largest magnitude, and decoding is a 256-entry table per tensor.
  */
-public final class FloatShiftSqueeze extends RandomizedCompressor {
+public final class FloatShiftSqueeze extends RandomizedCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "s2fp8";
 
@@ -43,6 +46,8 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
     private final boolean stochastic;
     private int[] bounds;
     private final int[] flat = new int[2];
+    /** The device format's tensor bounds when none are bound: made once per length, never changed after. */
+    private int[] deviceFlat = {0, 0};
 
     FloatShiftSqueeze(boolean stochastic, long seed, long stream) {
         super(seed, stream);
@@ -82,6 +87,26 @@ public final class FloatShiftSqueeze extends RandomizedCompressor {
         }
         flat[1] = length;
         return flat;
+    }
+
+    /** {@inheritDoc} The same draws as {@link #encode}: one for every two values when rounding stochastically. */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        int[] b = bounds(length);
+        if (b == flat) {
+            if (deviceFlat[1] != length) {
+                deviceFlat = new int[] {0, length};
+            }
+            b = deviceFlat;
+        }
+        long first = rng.counter();
+        if (stochastic) {
+            rng.seek(first + (length + 1L) / 2);
+        }
+        S2fp8Format format = new S2fp8Format(stochastic, b, Log2.deviceTables(), length);
+        int tensors = b.length - 1;
+        return Optional.of(new DevicePlan(format, CounterRng.keyOf(rng.seed(), rng.stream()), first,
+                payloadBits(tensors, length), 64L * tensors));
     }
 
     /** The exact payload size for {@code length} values in {@code tensors} tensors. */

@@ -29,7 +29,23 @@ final class Log2 {
         }
     }
 
+    /** The tables a device computes the same functions from: LOG, INVERSE and POW, then ln 2 and 1/ln 2. */
+    private static final double[] DEVICE_TABLES = new double[3 * SIZE + 2];
+
+    static {
+        System.arraycopy(LOG, 0, DEVICE_TABLES, 0, SIZE);
+        System.arraycopy(INVERSE, 0, DEVICE_TABLES, SIZE, SIZE);
+        System.arraycopy(POW, 0, DEVICE_TABLES, 2 * SIZE, SIZE);
+        DEVICE_TABLES[3 * SIZE] = LN2;
+        DEVICE_TABLES[3 * SIZE + 1] = INV_LN2;
+    }
+
     private Log2() {
+    }
+
+    /** {@link #DEVICE_TABLES}, one array for the process (never changed): what {@code cast.cu}'s log2 and exp2 read. */
+    static double[] deviceTables() {
+        return DEVICE_TABLES;
     }
 
     /** {@code log2 x} for a positive, finite, normal double {@code x} (every nonzero float is one). */

@@ -138,9 +138,10 @@ class CudaTrainerTest {
 
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
-    void naturalCompressionEncodedOnTheDeviceTrainsAsEncodedOnTheHost(GpuTarget target) {
+    void naturalAndS2fp8EncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "natural"),
-                Map.of("method", "natural", "error_feedback", true)));
+                Map.of("method", "natural", "error_feedback", true), Map.of("method", "s2fp8"),
+                Map.of("method", "s2fp8", "rounding", "nearest")));
     }
 
     @ParameterizedTest
