@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.gridrun.engine.backend.McgqFormat;
 import org.gridrun.engine.config.ConfigException;
 import org.gridrun.engine.config.ConfigKey;
 import org.gridrun.engine.config.Settings;
@@ -32,8 +34,12 @@ import org.gridrun.engine.config.ValueType;
  * {@code ceil(log2 s)} bits (none when {@code s = 1}). Total {@code 32 + countWidth + d·(indexWidth + 1 +
  * multiplicityWidth)} bits. A zero gradient sends {@code d = 0}; a non-finite norm decodes to NaN. Payloads are
  * gathered. State: the random stream's position (24 bytes).
+ *
+ * <p>The step's uniforms are drawn whatever the values, and the running sum of {@code |g|} is taken in chunks of
+ * {@value #CHUNK} values ({@link #running}), so that the encode also runs on a device
+ * ({@link #planDeviceEncode}, {@link McgqFormat}) with the same bits.
  */
-public final class Mcgq extends RandomizedCompressor {
+public final class Mcgq extends RandomizedCompressor implements DeviceEncodable {
     /** The short name. */
     public static final String NAME = "mcgq";
 
@@ -46,6 +52,7 @@ public final class Mcgq extends RandomizedCompressor {
     private final BitPacker packer = new BitPacker();
     private final BitReader reader = new BitReader();
     private double[] draws = new double[0];
+    private double[] runningSums = new double[0];
     private int[] found = new int[0];
     private int[] counts = new int[0];
 
@@ -94,18 +101,20 @@ public final class Mcgq extends RandomizedCompressor {
         return 32L + countWidth(n) + (long) d * (SparseFormat.indexWidth(n) + 1 + multiplicityWidth(n));
     }
 
+    /** The values of a chunk of the running sum of magnitudes (see {@link #running}). */
+    static final int CHUNK = 8192;
+
     @Override
     public Payload encode(float[] gradient, int offset, int length) {
         checkRange(gradient, offset, length);
-        double norm = 0;
-        for (int i = 0; i < length; i++) {
-            norm += Math.abs(gradient[offset + i]);
-        }
-        int d = norm > 0 && Double.isFinite(norm) ? sample(gradient, offset, length, norm) : 0;
+        double[] uniforms = drawUniforms(length);
+        double norm = running(gradient, offset, length);
+        int d = norm > 0 && Double.isFinite(norm) ? sample(gradient, offset, length, norm, uniforms) : 0;
         long side = 32L + countWidth(length) + (long) d * SparseFormat.indexWidth(length);
         Payload p = payload(payloadBits(length, d), side, length);
         packer.reset(p.bytes(), 0);
-        packer.writeFloat((float) norm);
+        float sent = (float) norm;
+        packer.writeFloat(Float.isNaN(sent) ? Float.NaN : sent);
         packer.write(d, countWidth(length));
         int indexWidth = SparseFormat.indexWidth(length);
         int multiplicityWidth = multiplicityWidth(length);
@@ -120,8 +129,56 @@ public final class Mcgq extends RandomizedCompressor {
         return p;
     }
 
-    /** Draws {@code s} positions; fills {@code found} and {@code counts} and returns how many distinct ones. */
-    private int sample(float[] g, int offset, int n, double norm) {
+    /** {@inheritDoc} The same draws as {@link #encode}, taken here whatever the values. */
+    @Override
+    public Optional<DevicePlan> planDeviceEncode(int length) {
+        double[] uniforms = drawUniforms(length);
+        McgqFormat format = new McgqFormat(length, draws(length), independent, uniforms);
+        return Optional.of(new DevicePlan(format, 0, 0, payloadBits(length, 0), 32L + countWidth(length)));
+    }
+
+    /**
+     * The step's uniforms, drawn whatever the values (so that a device's plan draws the same): {@code s} of them,
+     * ascending, for independent sampling, one for systematic.
+     */
+    double[] drawUniforms(int n) {
+        int count = independent ? draws(n) : 1;
+        double[] u = new double[count];
+        for (int j = 0; j < count; j++) {
+            u[j] = rng.nextDouble();
+        }
+        Arrays.sort(u);
+        return u;
+    }
+
+    /**
+     * The running sum of {@code |g|} ({@link #runningSums}) and returns {@code ‖g‖₁}: in chunks of {@value #CHUNK}
+     * values, each chunk's sum sequential from zero, a chunk's values offset by the sum of the chunks before it (added
+     * in order), so that a device sums every chunk at once and gets the same bits.
+     */
+    private double running(float[] g, int offset, int n) {
+        if (runningSums.length < n) {
+            runningSums = new double[n];
+        }
+        double before = 0;
+        for (int from = 0; from < n; from += CHUNK) {
+            int to = Math.min(n, from + CHUNK);
+            double local = 0;
+            for (int i = from; i < to; i++) {
+                local += Math.abs(g[offset + i]);
+                runningSums[i] = before + local;
+            }
+            before += local;
+        }
+        return before;
+    }
+
+    /**
+     * Draws at the {@code s} points of the sampling (uniforms {@code u}), each value {@code i} taking the points below
+     * its running sum and not below the one before; fills {@code found} and {@code counts} and returns how many
+     * distinct positions were drawn.
+     */
+    private int sample(float[] g, int offset, int n, double norm, double[] u) {
         int s = draws(n);
         if (draws.length < s) {
             draws = new double[s];
@@ -130,22 +187,13 @@ public final class Mcgq extends RandomizedCompressor {
             found = new int[Math.min(s, n)];
             counts = new int[Math.min(s, n)];
         }
-        if (independent) {
-            for (int j = 0; j < s; j++) {
-                draws[j] = rng.nextDouble() * norm;
-            }
-            Arrays.sort(draws, 0, s);
-        } else {
-            double r = rng.nextDouble();
-            for (int j = 0; j < s; j++) {
-                draws[j] = (j + r) * norm / s;
-            }
+        for (int j = 0; j < s; j++) {
+            draws[j] = independent ? u[j] * norm : (j + u[0]) * norm / s;
         }
         int d = 0;
         int j = 0;
-        double running = 0;
         for (int i = 0; i < n && j < s; i++) {
-            running += Math.abs(g[offset + i]);
+            double running = runningSums[i];
             int start = j;
             while (j < s && draws[j] < running) {
                 j++;

@@ -53,8 +53,8 @@ class BenchCompressorsCommandTest {
         assertEquals(2, cli.execute("bench", "compressors", "--backend", "cuda", "--method", "powersgd"));
         assertTrue(err.toString().contains("powersgd runs its whole step on the GPU in training, not through the "
                 + "device codec") && err.toString().contains("qsgd"), err.toString());
-        assertEquals(2, cli.execute("bench", "compressors", "--backend", "cuda", "--method", "mcgq"));
-        assertTrue(err.toString().contains("mcgq does not encode on the GPU"), err.toString());
+        assertEquals(2, cli.execute("bench", "compressors", "--backend", "cuda", "--method", "acsgd"));
+        assertTrue(err.toString().contains("acsgd does not encode on the GPU"), err.toString());
         boolean gpu = Backends.probe().stream().anyMatch(p -> p.name().equals("cuda") && p.available());
         assumeTrue(!gpu, "a GPU is here: the bench runs (gpu-check.sh runs it)");
         StringWriter err2 = new StringWriter();

@@ -79,7 +79,7 @@ class ShippedGridsTest {
         // jointsq's range-coded width maps are coded on the GPU too (allocation: search, the default)
         assertTrue(onCuda(text, "jointsq").contains("encodes on the GPU with these defaults"), text);
         // a method without a device codec stays on the host
-        assertTrue(onCuda(text, "mcgq").contains("on the host"), text);
+        assertTrue(onCuda(text, "acsgd").contains("on the host"), text);
     }
 
     /** The "on cuda" line of {@code method}'s entry in {@code list compressors}. */

@@ -49,7 +49,8 @@ public final class CudaBackend implements Backend {
         this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu), new CudaSparseCodec(gpu),
                 new CudaCastCodec(gpu), new CudaSignCodec(gpu), new CudaRawCodec(gpu), new CudaSmaqCodec(gpu),
                 new CudaThresholdCodec(gpu), new CudaJointSqCodec(gpu), new CudaNaturalCodec(gpu),
-                new CudaOneBitCodec(gpu), new CudaS2fp8Codec(gpu)));
+                new CudaOneBitCodec(gpu), new CudaS2fp8Codec(gpu),
+                new CudaMcgqCodec(gpu)));
     }
 
     @Override

@@ -1,7 +1,5 @@
 package org.gridrun.engine.backend.cuda;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.gridrun.engine.backend.JointSqFormat;
 
 /**
@@ -151,7 +149,7 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
         long info = infos.get(slot).reserve(8L * INFO * Math.max(1, tensors));
         long size = sizes.get(slot).reserve(16);
         long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
-        long budget = budgets.holding(format.budgets(), () -> longs(format.budgets()));
+        long budget = budgets.holding(format.budgets(), () -> Upload.longs(format.budgets()));
         int[] starts = chunksOf(format);
         int chunks = starts[tensors];
         long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
@@ -228,9 +226,7 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     }
 
     private long size(int slot, int which) {
-        byte[] b = new byte[8];
-        gpu.downloadBytes(sizes.get(slot).address() + 8L * which, b, 8);
-        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        return Upload.downloadLong(gpu, sizes.get(slot).address() + 8L * which);
     }
 
     @Override
@@ -260,13 +256,6 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
                 .address(symbol).i32(worker).i32(workers).f32(1f / workers).address(mean));
     }
 
-    private static byte[] longs(long[] values) {
-        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (long v : values) {
-            b.putLong(v);
-        }
-        return b.array();
-    }
 
     @Override
     public void close() {

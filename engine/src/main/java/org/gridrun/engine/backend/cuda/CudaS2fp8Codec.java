@@ -1,7 +1,5 @@
 package org.gridrun.engine.backend.cuda;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.gridrun.engine.backend.S2fp8Format;
 
 /**
@@ -29,7 +27,7 @@ final class CudaS2fp8Codec extends SlotPayloadCodec<S2fp8Format> {
         long payload = reserve(slot, format.payloadBytes());
         int tensors = format.tensors();
         long bound = bounds.holding(format.bounds(), () -> Upload.ints(format.bounds()));
-        long table = tables.holding(format.tables(), () -> doubles(format.tables()));
+        long table = tables.holding(format.tables(), () -> Upload.doubles(format.tables()));
         gpu.launch("gr_s2fp8_fit", Math.max(1, Math.min(tensors, Launches.MAX_BLOCKS)), 1, 1, CHAINS, 1, 1,
                 KernelArgs.of().address(gradient).address(bound).i32(tensors).address(table).address(payload));
         Launches.linear(gpu, "gr_s2fp8_codes", format.length(), KernelArgs.of().address(gradient).i64(format.length())
@@ -41,7 +39,7 @@ final class CudaS2fp8Codec extends SlotPayloadCodec<S2fp8Format> {
     public void decodeIntoMean(int slot, S2fp8Format format, int worker, int workers, long mean) {
         int tensors = format.tensors();
         long bound = bounds.holding(format.bounds(), () -> Upload.ints(format.bounds()));
-        long table = tables.holding(format.tables(), () -> doubles(format.tables()));
+        long table = tables.holding(format.tables(), () -> Upload.doubles(format.tables()));
         long values = decoded.reserve(4L * 256 * Math.max(1, tensors));
         Launches.linear(gpu, "gr_s2fp8_tables", 256L * tensors, KernelArgs.of().address(payload(slot)).i32(tensors)
                 .address(table).address(values));
@@ -50,13 +48,6 @@ final class CudaS2fp8Codec extends SlotPayloadCodec<S2fp8Format> {
                 .f32(1f / workers).address(mean));
     }
 
-    private static byte[] doubles(double[] values) {
-        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (double v : values) {
-            b.putDouble(v);
-        }
-        return b.array();
-    }
 
     @Override
     public void close() {

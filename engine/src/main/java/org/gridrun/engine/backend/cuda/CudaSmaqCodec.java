@@ -86,13 +86,7 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
     /** Downloads the bit count the encode of {@code slot} left on the device. */
     @Override
     public long payloadBits(int slot, SmaqFormat format, long planned) {
-        byte[] b = new byte[8];
-        gpu.downloadBytes(bitCounts.get(slot).address(), b, 8);
-        long bits = 0;
-        for (int i = 7; i >= 0; i--) {
-            bits = bits << 8 | (b[i] & 0xFF);
-        }
-        return bits;
+        return Upload.downloadLong(gpu, bitCounts.get(slot).address());
     }
 
     @Override

@@ -135,9 +135,7 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
     /** Downloads the bit count the encode of {@code slot} left on the device. */
     @Override
     public long payloadBits(int slot, ThresholdFormat format, long planned) {
-        byte[] b = new byte[8];
-        gpu.downloadBytes(bitCounts.get(slot).address(), b, 8);
-        return java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        return Upload.downloadLong(gpu, bitCounts.get(slot).address());
     }
 
     @Override

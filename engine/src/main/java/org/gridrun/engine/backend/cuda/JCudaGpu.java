@@ -56,7 +56,7 @@ final class JCudaGpu implements Gpu {
     /** The PTX modules under this package's resources, one per source file in engine/src/main/cuda/. */
     static final List<String> MODULES = List.of("elementwise", "reduce", "norm", "gemm", "conv", "pool",
             "sequence", "recurrent", "quantize", "sparse", "cast", "sign", "lowrank", "smaq", "chains",
-            "jointsq");
+            "jointsq", "mcgq");
 
     private static final int RECENT = 8;
 

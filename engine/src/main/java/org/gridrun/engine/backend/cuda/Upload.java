@@ -62,6 +62,31 @@ final class Upload {
         }
     }
 
+    /** {@code values} as little-endian bytes, as the device holds doubles. */
+    static byte[] doubles(double[] values) {
+        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (double v : values) {
+            b.putDouble(v);
+        }
+        return b.array();
+    }
+
+    /** {@code values} as little-endian bytes, as the device holds long longs. */
+    static byte[] longs(long[] values) {
+        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (long v : values) {
+            b.putLong(v);
+        }
+        return b.array();
+    }
+
+    /** The long long at device address {@code address} (a size a kernel left; a small download that waits). */
+    static long downloadLong(Gpu gpu, long address) {
+        byte[] b = new byte[8];
+        gpu.downloadBytes(address, b, 8);
+        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+
     /** {@code values} as little-endian bytes, as the device holds ints. */
     static byte[] ints(int[] values) {
         ByteBuffer b = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);

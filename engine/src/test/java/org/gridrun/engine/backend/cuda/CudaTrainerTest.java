@@ -141,7 +141,8 @@ class CudaTrainerTest {
     void naturalAndS2fp8EncodedOnTheDeviceTrainAsEncodedOnTheHost(GpuTarget target) {
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "natural"),
                 Map.of("method", "natural", "error_feedback", true), Map.of("method", "s2fp8"),
-                Map.of("method", "s2fp8", "rounding", "nearest")));
+                Map.of("method", "s2fp8", "rounding", "nearest"), Map.of("method", "mcgq", "ratio", 0.05),
+                Map.of("method", "mcgq", "sampling", "independent", "error_feedback", true)));
     }
 
     @ParameterizedTest

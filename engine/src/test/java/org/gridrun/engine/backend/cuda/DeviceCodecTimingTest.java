@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DeviceCodecTimingTest {
     @Test
     void theMethodsThatPlanForTheDeviceWithTheirDefaultsAreTheOnesTimed() {
-        assertEquals(List.of("bf16", "dgc", "efsignsgd", "fp16", "fp8", "jointsq", "natural", "none", "nuq", "onebit",
-                "qinf", "qsgd", "randomk", "s2fp8", "signsgd", "signum", "smaq", "threshold", "topk", "trn"),
+        assertEquals(List.of("bf16", "dgc", "efsignsgd", "fp16", "fp8", "jointsq", "mcgq", "natural", "none", "nuq",
+                "onebit", "qinf", "qsgd", "randomk", "s2fp8", "signsgd", "signum", "smaq", "threshold", "topk", "trn"),
                 DeviceCodecTiming.deviceMethods().stream().sorted().toList());
     }
 
