@@ -148,12 +148,7 @@ extern "C" __global__ void gr_natural_pack(const float* g, long long n, unsigned
 extern "C" __global__ void gr_natural_decode_mean(const unsigned* payload, long long n, int worker, int workers,
                                                   float inverse, float* mean) {
     GR_FOR_EACH(e, n) {
-        long long bit = 9 * e;
-        unsigned long long window = payload[bit >> 5];
-        if (((bit & 31) + 9) > 32) {
-            window |= (unsigned long long) payload[(bit >> 5) + 1] << 32;
-        }
-        unsigned code = (unsigned) (window >> (bit & 31)) & 0x1FFu;
+        unsigned code = gr_read_bits(payload, 9 * e, 9);
         unsigned exponent = code >> 1;
         float v = exponent == 255 ? __uint_as_float(0x7FC00000u) : __uint_as_float((code & 1u) << 31 | exponent << 23);
         float m = worker == 0 ? v : __fadd_rn(mean[e], v);
@@ -241,21 +236,6 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_s2fp8_fit(const float
     }
 }
 
-// The tensor holding value e: the last t with bounds[t] <= e.
-__device__ __forceinline__ int gr_s2fp8_tensor(const int* bounds, int tensors, long long e) {
-    int a = 0;
-    int z = tensors - 1;
-    while (a < z) {
-        int mid = (a + z + 1) >> 1;
-        if (bounds[mid] <= e) {
-            a = mid;
-        } else {
-            z = mid - 1;
-        }
-    }
-    return a;
-}
-
 // Each value's E5M2 code of sign(x)·2^(α·log2|x| + β) (zero and NaN unchanged) after the header, rounded with the
 // 32-bit uniform of draw first + e/2 where stochastic, else to nearest.
 extern "C" __global__ void gr_s2fp8_codes(const float* g, long long n, const int* bounds, int tensors,
@@ -264,7 +244,7 @@ extern "C" __global__ void gr_s2fp8_codes(const float* g, long long n, const int
     const unsigned* header = (const unsigned*) payload;
     unsigned char* codes = payload + 8LL * tensors;
     GR_FOR_EACH(e, n) {
-        int t = gr_s2fp8_tensor(bounds, tensors, e);
+        int t = gr_last_at_most(bounds, 0, tensors, e);
         double alpha = (double) __uint_as_float(header[2 * t]);
         double beta = (double) __uint_as_float(header[2 * t + 1]);
         float x = g[e];
@@ -303,7 +283,7 @@ extern "C" __global__ void gr_s2fp8_decode_mean(const unsigned char* payload, lo
                                                 float inverse, float* mean) {
     const unsigned char* codes = payload + 8LL * tensors;
     GR_FOR_EACH(e, n) {
-        int t = gr_s2fp8_tensor(bounds, tensors, e);
+        int t = gr_last_at_most(bounds, 0, tensors, e);
         float v = decoded[256LL * t + codes[e]];
         float m = worker == 0 ? v : __fadd_rn(mean[e], v);
         mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;

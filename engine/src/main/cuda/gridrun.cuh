@@ -81,6 +81,35 @@ __device__ __forceinline__ long long gr_java_long(float t) {
     return (long long) t;
 }
 
+// The last index of the bracket [lo, hi) of a non-decreasing sequence at(i) whose at(lo) <= v, halved down to one.
+template <class At, class V>
+__device__ __forceinline__ int gr_last_at_most_by(int lo, int hi, V v, At at) {
+    while (hi - lo > 1) {
+        int mid = (lo + hi) >> 1;
+        if (at(mid) <= v) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// gr_last_at_most_by of the sorted array a: the last index in [lo, hi) with a[i] <= v, given a[lo] <= v.
+template <class T, class V>
+__device__ __forceinline__ int gr_last_at_most(const T* a, int lo, int hi, V v) {
+    return gr_last_at_most_by(lo, hi, v, [&](int i) { return a[i]; });
+}
+
+// Bits [at, at + width) of a payload of 32-bit words, least significant bit first (width 1 to 32); the payload must
+// have one word of slack after it, which the read may touch.
+__device__ __forceinline__ unsigned gr_read_bits(const unsigned* payload, long long at, int width) {
+    long long w = at >> 5;
+    unsigned long long window = (unsigned long long) payload[w] | (unsigned long long) payload[w + 1] << 32;
+    unsigned long long v = window >> (at & 31);
+    return (unsigned) (width == 32 ? v : v & ((1ULL << width) - 1ULL));
+}
+
 // The exclusive prefix sum of v over the block's threads (a Hillis–Steele scan in s, blockDim.x ints); every
 // thread of the block must call it.
 __device__ __forceinline__ int gr_block_exclusive_sum(int v, int* s) {

@@ -45,7 +45,6 @@
 #define GR_JSQ_BITS 1
 #define GR_JSQ_MAP_BITS 2
 #define GR_JSQ_CODED 3
-#define GR_JSQ_BYTES 4
 #define GR_JSQ_K 5
 #define GR_JSQ_SCALE 8
 #define GR_JSQ_SIDE 11
@@ -79,25 +78,9 @@ __device__ __forceinline__ double gr_jsq_positive(double x) {
     return x != x ? x : x > 0.0 ? x : 0.0;
 }
 
-// The last index i of [0, count) with at(i) <= x, by a binary search (at must not decrease; 0 where none is).
-template <class At>
-__device__ __forceinline__ int gr_jsq_last_at_most(int count, long long x, At at) {
-    int a = 0;
-    int z = count - 1;
-    while (a < z) {
-        int mid = (a + z + 1) >> 1;
-        if (at(mid) <= x) {
-            a = mid;
-        } else {
-            z = mid - 1;
-        }
-    }
-    return a;
-}
-
 // The tensor of global chunk g: the last t with chunkStarts[t] <= g.
 __device__ __forceinline__ int gr_jsq_tensor_of_chunk(const int* chunkStarts, int tensors, long long g) {
-    return gr_jsq_last_at_most(tensors, g, [&](int t) { return (long long) chunkStarts[t]; });
+    return gr_last_at_most(chunkStarts, 0, tensors, g);
 }
 
 // Chunk g's tensor and values [first, end) (each tensor cut into chunks of GR_JSQ_CHUNK values, numbered one tensor
@@ -380,7 +363,7 @@ __device__ void gr_jsq_scan(const GrJsqSearch& s, int lo8, int hi8, int lo4, int
     double best = 0.0;
     int bestP = -1;
     for (int p = j; p < total; p += GR_JSQ_THREADS) {
-        int lo = gr_jsq_last_at_most(rows, p, [&](int row) { return (long long) rowStart[row]; });
+        int lo = gr_last_at_most(rowStart, 0, rows, p);
         int i8 = gr_jsq_point(lo8, hi8, by, lo);
         int start4 = i8 > lo4 ? i8 : lo4;
         int i4 = gr_jsq_point(start4, hi4, by, p - rowStart[lo]);
@@ -430,7 +413,8 @@ extern "C" __global__ void gr_jsq_plan(const int* hist, const unsigned* linf, co
     __shared__ int entries;
     int j = threadIdx.x;
     GrJsqSearch s;
-    s.bins = bins + (long long) blockIdx.x * GR_JSQ_BINS;
+    int* blockBins = bins + (long long) blockIdx.x * GR_JSQ_BINS;
+    s.bins = blockBins;
     double* w = work + (long long) blockIdx.x * 5 * (GR_JSQ_BINS + 1);
     double* middle = w;
     double* upper = w + (GR_JSQ_BINS + 1);
@@ -459,7 +443,6 @@ extern "C" __global__ void gr_jsq_plan(const int* hist, const unsigned* linf, co
         s.linf = (double) __uint_as_float(top);
         s.budget = budgets[t];
         if (j == 0) {
-            int* b = bins + (long long) blockIdx.x * GR_JSQ_BINS;
             int topBin = (int) (top >> GR_JSQ_SHIFT);
             const int* h = hist + (long long) t * GR_JSQ_BINS;
             int k = 0;
@@ -473,7 +456,7 @@ extern "C" __global__ void gr_jsq_plan(const int* hist, const unsigned* linf, co
                 }
                 double hi = bin == topBin ? s.linf : gr_jsq_lower_edge(bin + 1);
                 double m = __dmul_rn(0.5, __dadd_rn(gr_jsq_lower_edge(bin), hi));
-                b[k] = bin;
+                blockBins[k] = bin;
                 upper[k] = hi;
                 middle[k] = m;
                 p0[k + 1] = __dadd_rn(p0[k], (double) count);
@@ -1015,7 +998,6 @@ extern "C" __global__ void gr_jsq_map_bits(const int* offsets, const int* chunkS
         long long groups = (k2 > 0 ? 1 : 0) + (k4 > 0 ? 1 : 0) + (k8 > 0 ? 1 : 0);
         in[GR_JSQ_MAP_BITS] = mapBits;
         in[GR_JSQ_CODED] = coded ? 1 : 0;
-        in[GR_JSQ_BYTES] = total;
         in[GR_JSQ_SIDE] = mapBits + 32 * groups;
         in[GR_JSQ_BITS] = mapBits + 32 * groups + gr_jsq_packed(k2) + 4 * k4 + 8 * k8;
     }
@@ -1157,7 +1139,7 @@ __device__ void gr_jsq_field(const long long* in, int t, int from, long long b, 
                 *fieldValue = (unsigned) chunkBytes[g0 + j];
             } else {
                 long long q = (b - data) / 8;
-                int a = gr_jsq_last_at_most(chunks, q, [&](int c) { return (long long) chunkPrefix[g0 + c]; });
+                int a = gr_last_at_most(chunkPrefix + g0, 0, chunks, q);
                 long long g = g0 + a;
                 long long first = from + (long long) a * GR_JSQ_CHUNK;
                 *fieldStart = data + 8 * q;
@@ -1227,8 +1209,8 @@ extern "C" __global__ void gr_jsq_pack(unsigned* payload, long long words, const
         long long hi = lo + 32 < total ? lo + 32 : total;
         unsigned long long word = 0;
         if (lo < total) {
-            int t = gr_jsq_last_at_most(tensors, lo, [&](int u) { return info[(long long) u * GR_JSQ_INFO
-                                                                                + GR_JSQ_START]; });
+            int t = gr_last_at_most_by(0, tensors, lo,
+                                       [&](int u) { return info[(long long) u * GR_JSQ_INFO + GR_JSQ_START]; });
             long long b = lo;
             while (b < hi) {
                 const long long* in = info + (long long) t * GR_JSQ_INFO;
@@ -1255,16 +1237,6 @@ extern "C" __global__ void gr_jsq_pack(unsigned* payload, long long words, const
 // ---------------------------------------------------------------------------------------------------------------
 // Decoding.
 
-// Bits [at, at + width) of a payload of 32-bit words, least significant first (width 1..32; one word of slack after
-// the payload).
-__device__ __forceinline__ unsigned gr_jsq_read(const unsigned* payload, long long at, int width) {
-    long long w = at >> 5;
-    int shift = (int) (at & 31);
-    unsigned long long window = (unsigned long long) payload[w] | (unsigned long long) payload[w + 1] << 32;
-    unsigned long long v = window >> shift;
-    return (unsigned) (width == 32 ? v : v & ((1ULL << width) - 1ULL));
-}
-
 // One thread per chunk of every tensor's map: the chunk decoded from the payload at the first bit the slot's encode
 // found for its tensor (its byte offset from the chunks' byte counts before it), into symbols, with its count of each
 // symbol into counts[4·g …]; the tensor's last chunk also leaves the map's bits in mapBits[t].
@@ -1281,9 +1253,9 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
         long long at = info[(long long) t * GR_JSQ_INFO + GR_JSQ_START];
         long long k[4] = {0, 0, 0, 0};
         bool last = c == chunks - 1;
-        if (gr_jsq_read(payload, at, 1) == 0) {
+        if (gr_read_bits(payload, at, 1) == 0) {
             for (long long i = first; i < end; i++) {
-                int s = (int) gr_jsq_read(payload, at + 1 + 2 * (i - offsets[t]), 2);
+                int s = (int) gr_read_bits(payload, at + 1 + 2 * (i - offsets[t]), 2);
                 symbols[i] = (unsigned char) s;
                 k[s]++;
             }
@@ -1295,7 +1267,7 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
             for (int cx = 0; cx < 4; cx++) {
                 int sum = 0;
                 for (int s = 0; s < 3; s++) {
-                    f[cx << 2 | s] = (int) gr_jsq_read(payload, at + 1 + 13LL * (3 * cx + s), 13);
+                    f[cx << 2 | s] = (int) gr_read_bits(payload, at + 1 + 13LL * (3 * cx + s), 13);
                     sum += f[cx << 2 | s];
                 }
                 f[cx << 2 | 3] = GR_JSQ_TOTAL - sum;
@@ -1307,13 +1279,13 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
             long long data = at + GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * (chunks - 1LL);
             long long before = 0;
             for (int b = 0; b < c; b++) {
-                before += gr_jsq_read(payload, at + GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * (long long) b,
+                before += gr_read_bits(payload, at + GR_JSQ_CODED_HEADER + GR_JSQ_LENGTH_BITS * (long long) b,
                                       GR_JSQ_LENGTH_BITS);
             }
             long long next = data + 8 * before;
             unsigned long long x = 0;
             for (int b = 0; b < 4; b++) {
-                x |= (unsigned long long) gr_jsq_read(payload, next, 8) << (8 * b);
+                x |= (unsigned long long) gr_read_bits(payload, next, 8) << (8 * b);
                 next += 8;
             }
             int previous = 0;
@@ -1324,7 +1296,7 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
                         + (slot >= start[base + 3] ? 1 : 0);
                 x = (unsigned long long) f[previous << 2 | s] * (x >> GR_JSQ_PRECISION) + slot - start[base + s];
                 while (x < GR_JSQ_LOW) {
-                    x = x << 8 | gr_jsq_read(payload, next, 8);
+                    x = x << 8 | gr_read_bits(payload, next, 8);
                     next += 8;
                 }
                 symbols[i] = (unsigned char) s;
@@ -1368,7 +1340,7 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_decode_mean(
     long long next = at + mapBits[c.t];
     for (int g = 0; g < 3; g++) {
         if (all[1 + g] > 0) {
-            scales[g] = __uint_as_float(gr_jsq_read(payload, next, 32));
+            scales[g] = __uint_as_float(gr_read_bits(payload, next, 32));
             next += 32;
         }
     }
@@ -1381,15 +1353,15 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_decode_mean(
         if (sym == 1) {
             long long group = rank / 3;
             long long digits = k2 - 3 * group < 3 ? k2 - 3 * group : 3;
-            unsigned code = gr_jsq_read(payload, values + 7 * group, digits == 3 ? 7 : digits == 2 ? 5 : 3);
+            unsigned code = gr_read_bits(payload, values + 7 * group, digits == 3 ? 7 : digits == 2 ? 5 : 3);
             for (long long m = 0; m < rank % 3; m++) {
                 code /= 5;
             }
             v = gr_jsq_five_level((int) (code % 5), scales[0]);
         } else if (sym == 2) {
-            v = gr_jsq_symmetric((int) gr_jsq_read(payload, fourBit + 4 * rank, 4), scales[1], 15);
+            v = gr_jsq_symmetric((int) gr_read_bits(payload, fourBit + 4 * rank, 4), scales[1], 15);
         } else if (sym == 3) {
-            v = gr_jsq_symmetric((int) gr_jsq_read(payload, eightBit + 8 * rank, 8), scales[2], 255);
+            v = gr_jsq_symmetric((int) gr_read_bits(payload, eightBit + 8 * rank, 8), scales[2], 255);
         }
         float m = worker == 0 ? v : __fadd_rn(mean[i], v);
         mean[i] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;

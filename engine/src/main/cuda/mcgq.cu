@@ -180,13 +180,6 @@ extern "C" __global__ void gr_mcgq_pack(unsigned* payload, long long words, cons
     }
 }
 
-// Bits [at, at + width) of a payload of 32-bit words (width 1..32; one word of slack after the payload).
-__device__ __forceinline__ unsigned gr_mcgq_read(const unsigned* payload, long long at, int width) {
-    unsigned long long window = (unsigned long long) payload[at >> 5] | (unsigned long long) payload[(at >> 5) + 1] << 32;
-    unsigned long long v = window >> (at & 31);
-    return (unsigned) (width == 32 ? v : v & ((1ULL << width) - 1ULL));
-}
-
 // Every value of the decoded gradient 0, or NaN where the payload's norm is not finite.
 extern "C" __global__ void gr_mcgq_clear(const unsigned* payload, long long n, float* out) {
     float norm = __uint_as_float(payload[0]);
@@ -199,15 +192,15 @@ extern "C" __global__ void gr_mcgq_clear(const unsigned* payload, long long n, f
 // A thread per record of the payload: its value ±(norm/s)·count (Mcgq.decode) at its index.
 extern "C" __global__ void gr_mcgq_scatter(const unsigned* payload, long long most, int draws, int countWidth,
                                            int indexWidth, int multiplicityWidth, float* out) {
-    long long d = gr_mcgq_read(payload, 32, countWidth);
+    long long d = gr_read_bits(payload, 32, countWidth);
     double unit = (double) __uint_as_float(payload[0]) / (double) draws;
     int recordWidth = indexWidth + 1 + multiplicityWidth;
     GR_FOR_EACH(k, most) {
         if (k < d) {
             long long at = 32 + countWidth + k * recordWidth;
-            long long index = gr_mcgq_read(payload, at, indexWidth);
-            bool negative = gr_mcgq_read(payload, at + indexWidth, 1) == 1;
-            int count = 1 + (multiplicityWidth > 0 ? (int) gr_mcgq_read(payload, at + indexWidth + 1,
+            long long index = gr_read_bits(payload, at, indexWidth);
+            bool negative = gr_read_bits(payload, at + indexWidth, 1) == 1;
+            int count = 1 + (multiplicityWidth > 0 ? (int) gr_read_bits(payload, at + indexWidth + 1,
                                                                             multiplicityWidth) : 0);
             out[index] = (float) __dmul_rn(negative ? -unit : unit, (double) count);
         }

@@ -13,20 +13,6 @@
 // Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
 #include "gridrun.cuh"
 
-// Halves the bracket [lo, hi) of sorted a, whose a[lo] <= v, down to one index: the last in it with a[i] <= v.
-template <class T, class V>
-__device__ __forceinline__ int gr_last_at_most(const T* a, int lo, int hi, V v) {
-    while (hi - lo > 1) {
-        int mid = (lo + hi) >> 1;
-        if (a[mid] <= v) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
 // The bucket holding value e: the last k with starts[k] <= e (Buckets.indexOf).
 __device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long long e) {
     return gr_last_at_most(starts, 0, buckets, e);

@@ -417,18 +417,11 @@ public final class JointSq extends RandomizedCompressor implements DeviceEncodab
         if (symbols.length < length) {
             symbols = new byte[length];
         }
-        WidthMap map = new WidthMap();
         Arrays.fill(shares, 0);
         reader.reset(payload.bytes(), 0);
         for (TensorLayout.Tensor t : layoutFor(length).tensors()) {
-            map.read(reader, symbols, t.offset(), t.size());
-            long[] k = new long[4];
-            for (int i = t.offset(); i < t.offset() + t.size(); i++) {
-                k[symbols[i]]++;
-            }
-            for (int s = 0; s < 4; s++) {
-                shares[s] += k[s];
-            }
+            readingMap().read(reader, symbols, t.offset(), t.size());
+            long[] k = count(t.offset(), t.size());
             long values = 32L * groups(k) + packedBits(k[1]) + 4 * k[2] + 8 * k[3];
             reader.reset(payload.bytes(), reader.position() + values);
         }
@@ -447,14 +440,19 @@ public final class JointSq extends RandomizedCompressor implements DeviceEncodab
         if (symbols.length < length) {
             symbols = new byte[length];
         }
+        reader.reset(payload.bytes(), 0);
+        for (TensorLayout.Tensor t : layoutFor(length).tensors()) {
+            readingMap().read(reader, symbols, t.offset(), t.size());
+            readValues(out, offset, t.offset(), t.size());
+        }
+    }
+
+    /** The map a payload's maps are read with (one, reused for every tensor). */
+    private WidthMap readingMap() {
         if (maps.length == 0) {
             maps = new WidthMap[] {new WidthMap()};
         }
-        reader.reset(payload.bytes(), 0);
-        for (TensorLayout.Tensor t : layoutFor(length).tensors()) {
-            maps[0].read(reader, symbols, t.offset(), t.size());
-            readValues(out, offset, t.offset(), t.size());
-        }
+        return maps[0];
     }
 
     private void readValues(float[] out, int offset, int from, int n) {

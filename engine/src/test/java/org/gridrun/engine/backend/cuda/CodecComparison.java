@@ -18,6 +18,7 @@ import org.gridrun.engine.compress.DeviceEncodable;
 import org.gridrun.engine.compress.DevicePlan;
 import org.gridrun.engine.compress.Payload;
 import org.gridrun.engine.compress.ResidualMemory;
+import org.gridrun.engine.compress.TensorLayout;
 import org.gridrun.engine.train.SimulatedCollective;
 
 /**
@@ -53,6 +54,15 @@ final class CodecComparison {
         Compressor[] out = new Compressor[workers];
         for (int w = 0; w < workers; w++) {
             out[w] = Compressors.create(name, params, seed).copy(w);
+        }
+        return out;
+    }
+
+    /** {@link #workers(String, Map, long, int)} bound to the tensors of {@code layout}. */
+    static Compressor[] workers(String name, Map<String, ?> params, long seed, int workers, TensorLayout layout) {
+        Compressor[] out = workers(name, params, seed, workers);
+        for (Compressor c : out) {
+            c.bind(layout);
         }
         return out;
     }

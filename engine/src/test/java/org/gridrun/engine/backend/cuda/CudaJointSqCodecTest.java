@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.TensorLayout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -120,18 +119,10 @@ class CudaJointSqCodecTest {
 
     private static int compare(Gpu gpu, CudaDeviceCodec codec, Map<String, Object> params, TensorLayout layout,
                                int steps) {
-        Compressor[] host = bound(CodecComparison.workers("jointsq", params, SEED, WORKERS), layout);
-        Compressor[] device = bound(CodecComparison.workers("jointsq", params, SEED, WORKERS), layout);
-        return CodecComparison.compare(gpu, codec, host, device, layout.size(), steps,
+        return CodecComparison.compare(gpu, codec, CodecComparison.workers("jointsq", params, SEED, WORKERS, layout),
+                CodecComparison.workers("jointsq", params, SEED, WORKERS, layout), layout.size(), steps,
                 (step, w, n) -> gradient(layout, step, w),
                 "jointsq " + params + " tensors " + layout.tensors().size() + " length " + layout.size());
-    }
-
-    private static Compressor[] bound(Compressor[] compressors, TensorLayout layout) {
-        for (Compressor c : compressors) {
-            c.bind(layout);
-        }
-        return compressors;
     }
 
     /** A convolution 16×3×3×3, its bias, a one-value tensor, a dense layer 10×64 and its bias. */

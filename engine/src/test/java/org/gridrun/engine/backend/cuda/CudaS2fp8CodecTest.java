@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.gridrun.engine.compress.Compressor;
 import org.gridrun.engine.compress.TensorLayout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -27,9 +26,8 @@ class CudaS2fp8CodecTest {
                 for (TensorLayout layout : List.of(TensorLayout.flat(1), TensorLayout.flat(7),
                         TensorLayout.flat(20_011), TensorLayout.of(List.of("a", "b", "c", "d"),
                                 List.of(new int[] {300}, new int[] {17}, new int[] {40}, new int[] {1000})))) {
-                    Compressor[] host = bound(CodecComparison.workers("s2fp8", params, 2, 2), layout);
-                    Compressor[] device = bound(CodecComparison.workers("s2fp8", params, 2, 2), layout);
-                    bytes += CodecComparison.compare(gpu, codec, host, device, layout.size(), 3,
+                    bytes += CodecComparison.compare(gpu, codec, CodecComparison.workers("s2fp8", params, 2, 2, layout),
+                            CodecComparison.workers("s2fp8", params, 2, 2, layout), layout.size(), 3,
                             (step, w, n) -> gradient(layout, new Random(n * 31L + step * 7L + w)),
                             "s2fp8 " + rounding + " " + layout.tensors().size() + " tensors of " + layout.size());
                 }
@@ -37,13 +35,6 @@ class CudaS2fp8CodecTest {
             return bytes;
         });
         assertTrue(compared > 60_000, "compared only " + compared + " bytes");
-    }
-
-    private static Compressor[] bound(Compressor[] compressors, TensorLayout layout) {
-        for (Compressor c : compressors) {
-            c.bind(layout);
-        }
-        return compressors;
     }
 
     private static float[] gradient(TensorLayout layout, Random rng) {
