@@ -110,6 +110,12 @@ __device__ __forceinline__ unsigned gr_read_bits(const unsigned* payload, long l
     return (unsigned) (width == 32 ? v : v & ((1ULL << width) - 1ULL));
 }
 
+// A NaN as the one canonical NaN (Java's Float.NaN, 0x7FC00000), as the host writes every NaN that arithmetic made:
+// which NaN an operation gives is the processor's (x86 keeps an operand's payload, a GPU makes 0x7FFFFFFF).
+__device__ __forceinline__ float gr_canonical(float v) {
+    return v != v ? __int_as_float(0x7FC00000) : v;
+}
+
 // The exclusive prefix sum of v over the block's threads (a Hillis–Steele scan in s, blockDim.x ints); every
 // thread of the block must call it.
 __device__ __forceinline__ int gr_block_exclusive_sum(int v, int* s) {

@@ -134,7 +134,7 @@ extern "C" __global__ void gr_mcgq_pack(unsigned* payload, long long words, cons
     long long d = sizes[1];
     int recordWidth = indexWidth + 1 + multiplicityWidth;
     float sent = (float) norm[0];
-    unsigned normBits = sent != sent ? 0x7FC00000u : __float_as_uint(sent);
+    unsigned normBits = __float_as_uint(gr_canonical(sent));
     GR_FOR_EACH(w, words) {
         long long lo = 32 * w;
         long long hi = lo + 32 < total ? lo + 32 : total;

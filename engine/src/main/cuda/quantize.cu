@@ -25,12 +25,6 @@ __device__ __forceinline__ unsigned gr_code_word(long long w, long long n, int b
     return gr_stream_word(32 * w, n, bits, code);
 }
 
-// A NaN norm as the one canonical NaN, as the host writes it (LevelQuantizer): which NaN an operation on NaNs gives
-// is the processor's.
-__device__ __forceinline__ float gr_canonical(float v) {
-    return v != v ? __int_as_float(0x7FC00000) : v;
-}
-
 // Java's Math.max and Math.min of floats: NaN if either is NaN, and +0 above −0.
 __device__ __forceinline__ float gr_java_maxf(float a, float b) {
     if (a != a || b != b) {

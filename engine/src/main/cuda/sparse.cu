@@ -136,9 +136,10 @@ extern "C" __global__ void gr_sparse_exclusive_scan(int* counts, int count) {
     }
 }
 
-// Each selected value's position and value bits at its slot of the list: a key above the threshold, or one of the
-// first k − above (state[2]) keys equal to it in position order. Slot = keys above before it + min(equal keys
-// before it, k − above), the tiles' offsets (gr_sparse_exclusive_scan) plus a block scan of the threads' counts.
+// Each selected value's position and value bits (a NaN as the canonical one) at its slot of the list: a key above
+// the threshold, or one of the first k − above (state[2]) keys equal to it in position order. Slot = keys above
+// before it + min(equal keys before it, k − above), the tiles' offsets (gr_sparse_exclusive_scan) plus a block scan
+// of the threads' counts.
 extern "C" __global__ void gr_topk_compact(const float* g, long long n, int chunk, const int* state, int k,
                                            const int* aboveOffsets, const int* equalOffsets, int* positions,
                                            unsigned* values) {
@@ -166,7 +167,7 @@ extern "C" __global__ void gr_topk_compact(const float* g, long long n, int chun
         }
         if (slot >= 0) {
             positions[slot] = (int) e;
-            values[slot] = __float_as_uint(v);
+            values[slot] = __float_as_uint(gr_canonical(v));
         }
     }
 }
@@ -207,8 +208,8 @@ extern "C" __global__ void gr_threshold_tile_counts(const float* g, long long n,
     }
 }
 
-// Each sent value's position and value bits at its slot of the list: the tile's offset plus the values sent before
-// it in the tile (a block scan of the threads' counts, then the thread's own in order).
+// Each sent value's position and value bits (a NaN as the canonical one) at its slot of the list: the tile's offset
+// plus the values sent before it in the tile (a block scan of the threads' counts, then the thread's own in order).
 extern "C" __global__ void gr_threshold_compact(const float* g, long long n, int chunk, const int* state, int lowest,
                                                 const int* offsets, int* positions, unsigned* values) {
     __shared__ int scan[GR_SPARSE_THREADS];
@@ -221,7 +222,7 @@ extern "C" __global__ void gr_threshold_compact(const float* g, long long n, int
         float v = g[e];
         if (gr_rank_key(v) >= least) {
             positions[slot] = (int) e;
-            values[slot] = __float_as_uint(v);
+            values[slot] = __float_as_uint(gr_canonical(v));
             slot++;
         }
     }
@@ -258,11 +259,12 @@ extern "C" __global__ void gr_sparse_pack(const int* positions, const unsigned* 
     }
 }
 
-// Random-k's payload: value j is g[positions[j]]·scale as float32 (RandomK.encode). One thread per value.
+// Random-k's payload: value j is g[positions[j]]·scale as float32, a NaN as the canonical one (RandomK.encode). One
+// thread per value.
 extern "C" __global__ void gr_shared_positions_encode(const float* g, const int* positions, long long k, float scale,
                                                       float* payload) {
     GR_FOR_EACH(j, k) {
-        payload[j] = __fmul_rn(g[positions[j]], scale);
+        payload[j] = gr_canonical(__fmul_rn(g[positions[j]], scale));
     }
 }
 

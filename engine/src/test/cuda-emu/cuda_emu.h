@@ -150,24 +150,31 @@ inline T __ldg(const T* p) {
     return *p;
 }
 
-// Arithmetic rounded to nearest, never contracted into an FMA (the build passes -ffp-contract=off for everything).
+// A NaN result as a GPU writes it: PTX's float arithmetic gives the canonical 0x7FFFFFFF whatever NaN went in,
+// where x86 keeps an operand's payload; a kernel whose output must be the host's bits has to canonicalise it.
+inline float gr_emu_gpu_nan(float r) {
+    return r != r ? __uint_as_float(0x7FFFFFFFu) : r;
+}
+
+// Arithmetic rounded to nearest, never contracted into an FMA (the build passes -ffp-contract=off for everything),
+// a NaN result as the GPU's.
 inline float __fadd_rn(float a, float b) {
-    return a + b;
+    return gr_emu_gpu_nan(a + b);
 }
 inline float __fsub_rn(float a, float b) {
-    return a - b;
+    return gr_emu_gpu_nan(a - b);
 }
 inline float __fmul_rn(float a, float b) {
-    return a * b;
+    return gr_emu_gpu_nan(a * b);
 }
 inline float __fdiv_rn(float a, float b) {
-    return a / b;
+    return gr_emu_gpu_nan(a / b);
 }
 inline float __fsqrt_rn(float a) {
-    return sqrtf(a);
+    return gr_emu_gpu_nan(sqrtf(a));
 }
 inline float __fmaf_rn(float a, float b, float c) {
-    return fmaf(a, b, c);
+    return gr_emu_gpu_nan(fmaf(a, b, c));
 }
 inline double __dadd_rn(double a, double b) {
     return a + b;

@@ -80,7 +80,8 @@ public final class RandomK extends BaseCompressor implements DeviceEncodable {
         Payload p = payload(32L * k, 0, length);
         float scale = scale(length, k);
         for (int j = 0; j < k; j++) {
-            LittleEndian.putFloat(p.bytes(), 4 * j, gradient[offset + positions[j]] * scale);
+            // a NaN as the canonical one, which a GPU's product writes too
+            LittleEndian.putInt(p.bytes(), 4 * j, Float.floatToIntBits(gradient[offset + positions[j]] * scale));
         }
         return p;
     }

@@ -34,14 +34,18 @@ final class SparseFormat {
         return (long) k * (indexWidth(n) + 32);
     }
 
-    /** Writes {@code indices[0 … k)} (ascending, relative to {@code offset}) and then their values. */
+    /**
+     * Writes {@code indices[0 … k)} (ascending, relative to {@code offset}) and then their values, a NaN as the
+     * canonical NaN: which NaN arithmetic gives (DGC's accumulators) is the processor's, and a GPU encoder writes the
+     * same.
+     */
     static void write(BitPacker packer, float[] g, int offset, int n, int[] indices, int k) {
         int width = indexWidth(n);
         for (int j = 0; j < k; j++) {
             packer.write(indices[j], width);
         }
         for (int j = 0; j < k; j++) {
-            packer.writeFloat(g[offset + indices[j]]);
+            packer.write(Float.floatToIntBits(g[offset + indices[j]]), 32);
         }
     }
 
