@@ -11,6 +11,11 @@
 #                                        cuda beside PyTorch when python3 imports a CUDA torch, bench compressors
 #                                        --backend cuda against a device copy, and a short quick
 #                                        start on cuda; prints a summary table last and exits non-zero on a failure
+#                                        Environment: GPU_CHECK_STEPS="tests train ..." runs only the steps named
+#                                        (backends tests train train-eager train-vit train-lstm train-qsgd
+#                                        train-qsgd-eager compressors quickstart; default all), GPU_CHECK_TIMEOUT=S
+#                                        stops each step after S seconds, GPU_CHECK_LOG_DIR=D keeps the log and the
+#                                        JUnit reports in D
 #   scripts/gpu-check.sh paper FILE [STEPS]  on the GPU machine: the paper-gpu grid on cuda, every run cut to STEPS
 #                                        steps (default 5000, the whole grid) with its schedule scaled; prints the
 #                                        grid's table and the wall time, scaled to 5000 steps
@@ -56,12 +61,21 @@ bundle() {
   echo "gpu-check: wrote $file ($(du -h "$file" | cut -f1))"
 }
 
-# Runs a command, keeping its output in the log and its status for the summary.
+# Runs a command, keeping its output in the log and its status for the summary; a step GPU_CHECK_STEPS leaves out is
+# skipped, and GPU_CHECK_TIMEOUT bounds each step's seconds.
 step() {
   local name="$1"; shift
+  if [ -n "${GPU_CHECK_STEPS:-}" ] && [[ " $GPU_CHECK_STEPS " != *" $name "* ]]; then
+    return 0
+  fi
   echo "=== $name: $*" | tee -a "$log"
-  local status=0
-  "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+  local status=0 started; started=$(date +%s)
+  if [ -n "${GPU_CHECK_TIMEOUT:-}" ]; then
+    timeout --kill-after=10 "$GPU_CHECK_TIMEOUT" "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+  else
+    "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+  fi
+  echo "=== $name: exit $status after $(( $(date +%s) - started )) s" | tee -a "$log"
   results+=("$name|$status")
   [ "$status" = 0 ] || failed=1
 }
@@ -70,42 +84,47 @@ run_unpacked() {
   local dir; dir="$(cd "$1" && pwd)"
   local java="$dir/java/bin/java"
   local work; work="$(mktemp -d)"
-  log="$work/gpu-check.log"
+  local keep="${GPU_CHECK_LOG_DIR:-$work}"
+  mkdir -p "$keep"
+  log="$keep/gpu-check.log"
   results=()
   failed=0
   export GRIDRUN_REQUIRE_CUDA=1
+  # The emulator's cases ran wherever the tests ran without a GPU; here they would only spend the GPU's time.
+  export GRIDRUN_SKIP_EMULATOR=1
   echo "gpu-check: log in $log"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader \
       | tee -a "$log" || true
-  step "list backends" "$java" -jar "$dir/grid-run.jar" list backends
+  step backends "$java" -jar "$dir/grid-run.jar" list backends
   # The CUDA backend's tests (every operation against the CPU, whole-model gradients, training runs) and the resume
   # tests, whose default backend (auto) is the GPU here.
-  step "cuda tests" "$java" -jar "$dir/junit.jar" execute --disable-banner --details=summary \
+  step tests "$java" -jar "$dir/junit.jar" execute --disable-banner --details=tree \
       --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
       --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming|StepGraph)Test|train\.(ResumeTest|TrainJobTest))$' \
       --reports-dir "$work/junit"
-  step "bench train" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
-  step "bench train eager" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --no-cuda-graph --no-torch
-  step "bench train vit" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
-  step "bench train lstm" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
-  step "bench train qsgd" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
+  step train "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
+  step train-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --no-cuda-graph --no-torch
+  step train-vit "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
+  step train-lstm "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
+  step train-qsgd "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4
-  step "bench train qsgd eager" "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
+  step train-qsgd-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4 --set cuda_graph=false
-  step "bench compressors" "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda
+  step compressors "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda
   # The quick start as shipped, its defaults told to train on the GPU (auto would too; this names it).
   sed -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
   grep -q '^  backend: cuda' "$work/quickstart-cuda.yaml" || { echo "gpu-check: could not set backend: cuda"; exit 1; }
-  step "quick start" "$java" -jar "$dir/grid-run.jar" --grid "$work/quickstart-cuda.yaml" --workdir "$work/qs" --jobs 1
-  step "quick start status" "$java" -jar "$dir/grid-run.jar" status --workdir "$work/qs"
+  step quickstart "$java" -jar "$dir/grid-run.jar" --grid "$work/quickstart-cuda.yaml" --workdir "$work/qs" --jobs 1
+  step quickstart-status "$java" -jar "$dir/grid-run.jar" status --workdir "$work/qs"
   echo
   echo "== gpu-check summary (log: $log)"
   grep -E "tests (successful|failed|skipped|aborted)" "$log" | sed 's/^/  /' || true
-  sed -n '/^=== bench train/,/^=== quick start/p' "$log" | grep -v '^=== quick' | sed 's/^/  /' || true
+  sed -n '/^=== train/,/^=== quickstart/p' "$log" | grep -v '^=== quickstart' | sed 's/^/  /' || true
   printf '%-20s %s\n' "step" "result"
   for r in "${results[@]}"; do
     printf '%-20s %s\n' "${r%%|*}" "$([ "${r##*|}" = 0 ] && echo ok || echo "FAILED (exit ${r##*|})")"
   done
+  [ "$keep" = "$work" ] || tar -C "$work" -czf "$keep/junit-reports.tgz" junit 2>/dev/null || true
   return "$failed"
 }
 
