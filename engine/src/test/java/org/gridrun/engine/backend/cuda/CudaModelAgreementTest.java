@@ -23,10 +23,22 @@ import org.junit.jupiter.params.provider.EnumSource;
  * input sizes or near; on the emulator at a smaller image and batch, which exercises the same kernels. resnet18 gets
  * 64×64 images there: at 32×32 its last stage is 1×1, and a batch norm of 2 values per channel is ill-conditioned
  * enough to put float rounding near the tolerance.
+ *
+ * <p>resnet18 and the wide ResNet are checked by the norm of the gradient difference: at their sizes a step's
+ * gradient depends on the order of float sums through ties that flip (max pooling, ReLU at zero), so it differs
+ * element-wise even between the CPU's own two paths. Measured on a 2-core x86 host: the CPU backend with OpenBLAS and
+ * oneDNN against the same backend with the Java Vector BLAS and im2col differs by 8.4e-3 of the largest gradient
+ * (resnet18, 64×64, batch 16) and 7.3e-4 (wrn-16-4, 32×32, batch 32) element-wise, and by 5.8e-3 and 8.7e-4 of the
+ * gradient's norm.
  */
 class CudaModelAgreementTest {
     /** Gradients agree within this, relative to the largest gradient magnitude. */
     private static final double TOLERANCE = 1e-4;
+    /**
+     * For the models whose gradient is rounding-sensitive (see the class comment): the norm of the difference within
+     * this share of the gradient's norm, about 10× what the CPU's two paths differ by; a wrong kernel is off by O(1).
+     */
+    private static final double NORM_TOLERANCE = 5e-2;
 
     private record Result(double loss, float[] gradient, float[] statistics) {
     }
@@ -60,10 +72,11 @@ class CudaModelAgreementTest {
     }
 
     private static void assertAgree(String name, Shape input, int batch, GpuTarget target) {
-        assertAgree(name, input, batch, target, VitSizes.CIFAR);
+        assertAgree(name, input, batch, target, VitSizes.CIFAR, false);
     }
 
-    private static void assertAgree(String name, Shape input, int batch, GpuTarget target, VitSizes vit) {
+    private static void assertAgree(String name, Shape input, int batch, GpuTarget target, VitSizes vit,
+                                    boolean byNorm) {
         Result expected;
         try (Backend cpu = new CpuBackend()) {
             expected = step(cpu, name, input, batch, vit);
@@ -89,10 +102,23 @@ class CudaModelAgreementTest {
                 at = i;
             }
         }
-        assertTrue(worst <= TOLERANCE, name + ": gradient " + at + " differs by " + worst + " of the largest ("
-                + scale + "): cpu " + (at < 0 ? "" : expected.gradient()[at] + ", cuda " + actual.gradient()[at]));
+        double norm = 0;
+        double differenceNorm = 0;
+        for (int i = 0; i < expected.gradient().length; i++) {
+            double d = (double) expected.gradient()[i] - actual.gradient()[i];
+            norm += (double) expected.gradient()[i] * expected.gradient()[i];
+            differenceNorm += d * d;
+        }
+        double relative = Math.sqrt(differenceNorm / norm);
         System.out.println(target + ": " + name + " " + input + " x" + batch + ": loss " + actual.loss() + " (cpu "
-                + expected.loss() + "), worst gradient difference " + worst + " of the largest");
+                + expected.loss() + "), worst gradient difference " + worst + " of the largest, " + relative
+                + " of the norm");
+        if (byNorm) {
+            assertTrue(relative <= NORM_TOLERANCE, name + ": the gradient differs by " + relative + " of its norm");
+        } else {
+            assertTrue(worst <= TOLERANCE, name + ": gradient " + at + " differs by " + worst + " of the largest ("
+                    + scale + "): cpu " + (at < 0 ? "" : expected.gradient()[at] + ", cuda " + actual.gradient()[at]));
+        }
         assertArrayEquals(expected.statistics(), actual.statistics(), 1e-4f, name + " batch-norm statistics");
         assertArrayEquals(actual.gradient(), again.gradient(), 0f, name + ": the same step twice gives the same bits");
     }
@@ -113,7 +139,7 @@ class CudaModelAgreementTest {
     @EnumSource(GpuTarget.class)
     void resnet18GradientsAgreeWithTheCpu(GpuTarget target) {
         boolean device = target == GpuTarget.DEVICE;
-        assertAgree("resnet18", device ? new Shape(64, 64, 3) : new Shape(64, 64, 3), device ? 16 : 2, target);
+        assertAgree("resnet18", new Shape(64, 64, 3), device ? 16 : 2, target, VitSizes.CIFAR, device);
     }
 
     @ParameterizedTest
@@ -121,7 +147,7 @@ class CudaModelAgreementTest {
     void wideResnetGradientsAgreeWithTheCpu(GpuTarget target) {
         boolean device = target == GpuTarget.DEVICE;
         assertAgree(device ? "wrn-16-4" : "wrn-10-2", device ? new Shape(32, 32, 3) : new Shape(8, 8, 3),
-                device ? 32 : 2, target);
+                device ? 32 : 2, target, VitSizes.CIFAR, device);
     }
 
     @ParameterizedTest
@@ -137,6 +163,6 @@ class CudaModelAgreementTest {
     void vitGradientsAgreeWithTheCpu(GpuTarget target) {
         boolean device = target == GpuTarget.DEVICE;
         assertAgree("vit", device ? new Shape(32, 32, 3) : new Shape(16, 16, 3), device ? 32 : 2, target,
-                device ? VitSizes.CIFAR : new VitSizes(4, 24, 2, 3, 48));
+                device ? VitSizes.CIFAR : new VitSizes(4, 24, 2, 3, 48), false);
     }
 }
