@@ -39,8 +39,8 @@ class CudaTrainingTest {
         return result;
     }
 
-    /** resnet8 on the shipped Fashion-MNIST subset with qsgd on 2 workers, {@code steps} steps, on {@code backend}. */
-    private TrainResult resnet8(String backend, long steps) {
+    /** resnet8 on Fashion-MNIST, 2 workers, {@code method} (qsgd at 4 bits or none), {@code steps} steps. */
+    private TrainResult resnet8(String backend, String method, long steps) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("dataset", "fashion-mnist");
         params.put("model", "resnet8");
@@ -50,36 +50,40 @@ class CudaTrainingTest {
         params.put("momentum", 0.9);
         params.put("niters", steps);
         params.put("chkpt_iter", steps);
-        params.put("method", "qsgd");
-        params.put("bits", 4L);
-        params.put("bucket_size", 1024L);
+        params.put("method", method);
+        if (method.equals("qsgd")) {
+            params.put("bits", 4L);
+            params.put("bucket_size", 1024L);
+        }
         params.put("backend", backend);
-        TrainResult result = train(backend + steps, params);
+        TrainResult result = train(backend + method + steps, params);
         assertEquals(backend, result.backend());
         return result;
     }
 
     /**
-     * The first steps of a run, data, model, compressor, collective and optimizer together, give the CPU's test loss
-     * (2,000 images) to 1e-3 (the CPU's own two float orders: 2.05973386 and 2.05973391). Later the two runs part,
-     * as any two float orders do: see the next test.
+     * The first steps of a run, data, model, collective and momentum SGD together, give the CPU's test loss (2,000
+     * images) to 1e-4. Early steps at this rate amplify rounding about tenfold a step (the CPU backend with OpenBLAS
+     * and oneDNN against the Java BLAS and im2col: 5e-9 of the loss apart after 1 step, 4e-7 after 3, 3e-3 after 10),
+     * so 3 steps; a stochastic quantizer's flip at a level boundary would add a jump, so none: the device codecs'
+     * own tests hold them to the host's bytes.
      */
     @Test
     void aResnet8RunStartsAsOnTheCpu() {
-        assertEquals(resnet8("cpu", 10).finalLoss(), resnet8("cuda", 10).finalLoss(), 1e-3,
-                "test loss after 10 steps, cpu vs cuda");
+        assertEquals(resnet8("cpu", "none", 3).finalLoss(), resnet8("cuda", "none", 3).finalLoss(), 1e-4,
+                "test loss after 3 steps, cpu vs cuda");
     }
 
     /**
      * After 200 steps the runs have parted (training amplifies the last bits of a float sum: the CPU backend with
      * OpenBLAS and oneDNN and the same backend with the Java BLAS and im2col ended this run 0.03 apart, 0.58 against
-     * 0.61), so the GPU's run must learn as the CPU's does: its test loss within 0.1 of the CPU's, far below the
+     * 0.61, on the full Fashion-MNIST), so the GPU's run must learn as the CPU's does: its test loss within 0.1 of the CPU's, far below the
      * 2.3 of a model that learns nothing.
      */
     @Test
     void aResnet8RunLearnsAsOnTheCpu() {
-        double cpu = resnet8("cpu", 200).finalLoss();
-        double cuda = resnet8("cuda", 200).finalLoss();
+        double cpu = resnet8("cpu", "qsgd", 200).finalLoss();
+        double cuda = resnet8("cuda", "qsgd", 200).finalLoss();
         assertTrue(cpu < 1.0, "the CPU run learns: test loss " + cpu);
         assertEquals(cpu, cuda, 0.1, "test loss after 200 steps, cpu vs cuda");
     }
