@@ -135,7 +135,8 @@ run() {
   run_unpacked "$work/gridrun-gpu"
 }
 
-# The paper-gpu grid on this GPU, whole or cut to STEPS steps a run (every run's schedule scaled alike) to time it
+# The paper-gpu grid on this GPU, whole or cut to STEPS steps a run (every run's schedule scaled alike: learning-rate
+# drops, evaluations, variance logs and the adaptive methods' level fits) to time it
 # within a short lease: the wall time of STEPS steps times 5000/STEPS estimates the whole grid's. PAPER_JOBS runs
 # share the GPU at once (default 8). Prints the grid's table last.
 paper() {
@@ -146,11 +147,14 @@ paper() {
   local dir="$work/gridrun-gpu"
   local grid="$work/paper-gpu.yaml"
   local d1=$((steps * 3 / 5)) d2=$((steps * 4 / 5)) every=$((steps >= 20 ? steps / 20 : 1))
+  local f1=$((steps >= 50 ? steps / 50 : 1)) f2=$((steps >= 5 ? steps / 5 : 1)) f3=$((steps * 3 / 5))
   sed -e "s/^  niters: 5000/  niters: $steps/" -e "s/^  lr_decay_iters: '3000,4000'/  lr_decay_iters: '$d1,$d2'/" \
+      -e "s/osnap_iter: '100,1000,3000'/osnap_iter: '$f1,$f2,$f3'/" \
       -e "s/^  chkpt_iter: 250 /  chkpt_iter: $every /" -e "s/^  gvar_log_iter: 250 /  gvar_log_iter: $every /" \
       -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/paper-gpu.yaml" > "$grid"
   grep -q "^  niters: $steps" "$grid" && grep -q '^  backend: cuda' "$grid" \
-      || { echo "gpu-check: could not set niters and backend in paper-gpu.yaml"; exit 1; }
+      && grep -q "osnap_iter: '$f1,$f2,$f3'" "$grid" \
+      || { echo "gpu-check: could not set niters, the level fits and backend in paper-gpu.yaml"; exit 1; }
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
   local start status=0; start=$(date +%s)
   "$dir/java/bin/java" -jar "$dir/grid-run.jar" --grid "$grid" --workdir "$work/pg" --jobs "${PAPER_JOBS:-8}" \
