@@ -13,7 +13,8 @@
 #                                        start on cuda; prints a summary table last and exits non-zero on a failure
 #                                        Environment: GPU_CHECK_STEPS="tests train ..." runs only the steps named
 #                                        (backends tests train train-eager train-vit train-lstm train-qsgd
-#                                        train-qsgd-eager compressors quickstart; default all), GPU_CHECK_TIMEOUT=S
+#                                        train-qsgd-eager compressors compressors-kernels train-kernels quickstart
+#                                        quickstart-status; default all), GPU_CHECK_TIMEOUT=S
 #                                        stops each step after S seconds, GPU_CHECK_LOG_DIR=D keeps the log and the
 #                                        JUnit reports in D
 #   scripts/gpu-check.sh paper FILE [STEPS]  on the GPU machine: the paper-gpu grid on cuda, every run cut to STEPS
@@ -111,6 +112,12 @@ run_unpacked() {
   step train-qsgd-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4 --set cuda_graph=false
   step compressors "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda
+  # Where the time goes: each kernel's device time (GRIDRUN_CUDA_PROFILE=1), for the level quantizers and the
+  # selections, and for the steps furthest from their goals, kernel by kernel (a graph's kernels are not timed alone).
+  step compressors-kernels env GRIDRUN_CUDA_PROFILE=1 "$java" -jar "$dir/grid-run.jar" bench compressors \
+      --backend cuda --method qsgd --method nuq --method topk --method jointsq --repeat 3
+  step train-kernels env GRIDRUN_CUDA_PROFILE=1 "$java" -jar "$dir/grid-run.jar" bench train --backend cuda \
+      --no-cuda-graph --no-torch --model resnet110 --model vit --model lstm --warmup 2 --steps 5
   # The quick start as shipped, its defaults told to train on the GPU (auto would too; this names it).
   sed -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
   grep -q '^  backend: cuda' "$work/quickstart-cuda.yaml" || { echo "gpu-check: could not set backend: cuda"; exit 1; }

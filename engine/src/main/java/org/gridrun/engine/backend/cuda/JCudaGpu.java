@@ -3,6 +3,11 @@ package org.gridrun.engine.backend.cuda;
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
 import static jcuda.driver.JCudaDriver.cuMemAllocHost;
@@ -39,6 +44,8 @@ import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
@@ -66,6 +73,10 @@ final class JCudaGpu implements Gpu {
     private final String description;
     private final List<CUmodule> modules = new ArrayList<>();
     private final Map<String, CUfunction> functions = new HashMap<>();
+    /** Each kernel's device time, when GRIDRUN_CUDA_PROFILE asks for it (printed at close), else null. */
+    private final KernelProfile profile = KernelProfile.fromEnvironment(System.getenv(KernelProfile.VARIABLE));
+    private CUevent profileStart;
+    private CUevent profileStop;
     /** Every live allocation by its base address. */
     private final TreeMap<Long, Allocation> allocations = new TreeMap<>();
     private final Deque<String> recent = new ArrayDeque<>();
@@ -277,13 +288,38 @@ final class JCudaGpu implements Gpu {
         Pointer params = parameters(args);
         queued(kernel);
         try {
-            cuLaunchKernel(function(kernel), gridX, gridY, gridZ, blockX, blockY, blockZ, 0, stream, params,
-                    null);
+            CUfunction f = function(kernel);
+            if (profile != null) {
+                startTiming();
+            }
+            cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ, 0, stream, params, null);
+            if (profile != null) {
+                profile.add(kernel, stopTiming());
+            }
         } catch (CudaException e) {
             throw new IllegalStateException("cannot launch " + kernel + " on a grid of " + gridX + "x" + gridY + "x"
                     + gridZ + " blocks of " + blockX + "x" + blockY + "x" + blockZ + " threads " + args + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    private void startTiming() {
+        if (profileStart == null) {
+            profileStart = new CUevent();
+            profileStop = new CUevent();
+            cuEventCreate(profileStart, CUevent_flags.CU_EVENT_DEFAULT);
+            cuEventCreate(profileStop, CUevent_flags.CU_EVENT_DEFAULT);
+        }
+        cuEventRecord(profileStart, stream);
+    }
+
+    /** The milliseconds since {@link #startTiming()} on the stream, waited for. */
+    private double stopTiming() {
+        cuEventRecord(profileStop, stream);
+        cuEventSynchronize(profileStop);
+        float[] milliseconds = new float[1];
+        cuEventElapsedTime(milliseconds, profileStart, profileStop);
+        return milliseconds[0];
     }
 
     /** The driver's kernel parameters of {@code args}: a pointer to one pointer per argument's value. */
@@ -370,6 +406,13 @@ final class JCudaGpu implements Gpu {
             sync();
         } finally {
             closed = true;
+            if (profile != null && !profile.isEmpty()) {
+                System.err.print(profile.table(description));
+            }
+            if (profileStart != null) {
+                cuEventDestroy(profileStart);
+                cuEventDestroy(profileStop);
+            }
             for (Allocation a : allocations.values()) {
                 cuMemFree(a);
             }
