@@ -294,6 +294,21 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
                                               splitStride, g);                                                     \
     }
 
+// gr_gemm_batched_<ab>_<BM>x<BN>: gridDim.z products of one shape in one launch, product z reading a + z·strideA and
+// b + z·strideB and writing c + z·strideC (attention's per-head products, which a launch each made thousands of
+// launches of a few tiles a ViT step); no split (gridDim.y = 1). Each element's sum runs over k in order whatever the
+// tile shape, so a product has the bits of its own gr_gemm_<ab>. Only the three shapes that keep their registers
+// under __launch_bounds__(256, 2) without spilling have a batched form.
+#define GEMM_BATCHED_PARAMS GEMM_PLAIN_PARAMS, long long strideA, long long strideB, long long strideC
+#define GEMM_BATCHED(BM, BN, TA, TB)                                                                                \
+    {                                                                                                               \
+        __shared__ GemmShared<BM, BN, TA, TB> sh;                                                                  \
+        GemmGeometry g = {1, 1, 1, 1, 1, 1, 0, 1, 1};                                                              \
+        long long z = blockIdx.z;                                                                                   \
+        gemm_body<BM, BN, TA, TB, GEMM_PLAIN>(sh, a + z * strideA, lda, b + z * strideB, ldb, c + z * strideC, ldc, \
+                                              m, n, k, alpha, beta, kChunk, splitStride, g);                       \
+    }
+
 // gr_conv_forward_<BM>x<BN>: y (m = images·outPositions × n = filters) ← im2col(x)·wᵀ, w n × k (k = patch).
 // gr_conv_weights_<BM>x<BN>: dw (m = filters × n = patch) ← dyᵀ·im2col(x), dy k × m (k = images·outPositions).
 // Grid and splits as the plain products; the result is written, never accumulated.
@@ -376,6 +391,31 @@ extern "C" __global__ void __launch_bounds__(256, 2) gr_conv_forward_16x256(GEMM
     GEMM_CONV_FORWARD_BODY(16, 256)
 extern "C" __global__ void __launch_bounds__(256, 2) gr_conv_weights_16x256(GEMM_CONV_PARAMS(dy, x, dw))
     GEMM_CONV_WEIGHTS_BODY(16, 256)
+
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_nn_64x64(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(64, 64, false, false)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_nt_64x64(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(64, 64, false, true)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_tn_64x64(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(64, 64, true, false)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_tt_64x64(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(64, 64, true, true)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_nn_128x32(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(128, 32, false, false)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_nt_128x32(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(128, 32, false, true)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_tn_128x32(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(128, 32, true, false)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_tt_128x32(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(128, 32, true, true)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_nn_32x128(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(32, 128, false, false)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_nt_32x128(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(32, 128, false, true)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_tn_32x128(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(32, 128, true, false)
+extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_batched_tt_32x128(GEMM_BATCHED_PARAMS)
+    GEMM_BATCHED(32, 128, true, true)
 
 // c ← alpha·Σ_z part[z·splitStride + e] + beta·c for the m×n elements e = i·n + j of c (row length ldc). Blocks of
 // 32×8 threads: threadIdx.x picks one of 32 consecutive elements, threadIdx.y sums splits y, y+8, y+16, … in order,

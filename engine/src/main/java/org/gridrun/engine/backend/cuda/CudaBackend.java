@@ -167,6 +167,20 @@ public final class CudaBackend implements Backend {
                 b.cols(), beta, CudaBuffer.of(c), c.cols());
     }
 
+    /** {@inheritDoc} Here one launch for all the products ({@code CudaBlas.gemmBatched}), the same bits as a loop. */
+    @Override
+    public void gemmBatched(boolean transA, boolean transB, float alpha, Tensor a, Tensor b, float beta, Tensor c,
+                            int count) {
+        int[] r = Shapes.batchedRows(count, a, b, c);
+        int[] mnk = Shapes.gemm(transA, transB, a.rowRange(0, r[0]), b.rowRange(0, r[1]), c.rowRange(0, r[2]));
+        if (mnk[0] == 0 || mnk[1] == 0) {
+            return;
+        }
+        blas.gemmBatched(transA, transB, mnk[0], mnk[1], mnk[2], alpha, CudaBuffer.of(a), a.cols(),
+                (long) r[0] * a.cols(), CudaBuffer.of(b), b.cols(), (long) r[1] * b.cols(), beta, CudaBuffer.of(c),
+                c.cols(), (long) r[2] * c.cols(), count);
+    }
+
     @Override
     public void addRowVector(Tensor row, Tensor x) {
         Shapes.requireRow(row, x.cols());

@@ -29,8 +29,14 @@ final class CudaBlas {
     /** The least k a split gets: eight slices, so that a split's loads and its partial store stay a small part. */
     static final int MIN_SPLIT_K = 8 * SLICE;
 
+    /** The most blocks a grid has along z (CUDA's limit), so the most products of one batched launch. */
+    static final int MAX_GRID_Z = 65_535;
+
     /** The tile shapes {@code {BM, BN}}, in order of preference when two pad alike (square first: fewer loads). */
     static final int[][] SHAPES = {{64, 64}, {128, 32}, {32, 128}, {256, 16}, {16, 256}};
+
+    /** The shapes with a batched kernel ({@code gr_gemm_batched_*}): the 16-wide ones would spill registers. */
+    static final int[][] BATCHED_SHAPES = {{64, 64}, {128, 32}, {32, 128}};
 
     private final Gpu gpu;
     private final Scratch scratch;
@@ -50,7 +56,7 @@ final class CudaBlas {
         int tiles = tiles(m, n, shape);
         int kChunk = kChunk(tiles, k);
         int splits = splits(k, kChunk);
-        String kernel = "gr_gemm_" + (transA ? 't' : 'n') + (transB ? 't' : 'n') + "_" + shape[0] + "x" + shape[1];
+        String kernel = productKernel(transA, transB, shape);
         if (splits == 1) {
             gpu.launch(kernel, tiles, 1, 1, GEMM_THREADS, 1, 1, KernelArgs.of().address(a).i32(lda).address(b)
                     .i32(ldb).address(c).i32(ldc).i32(m).i32(n).i32(k).f32(alpha).f32(beta).i32(kChunk).i64(0));
@@ -61,6 +67,41 @@ final class CudaBlas {
         gpu.launch(kernel, tiles, splits, 1, GEMM_THREADS, 1, 1, KernelArgs.of().address(a).i32(lda).address(b)
                 .i32(ldb).address(partial).i32(n).i32(m).i32(n).i32(k).f32(1f).f32(0f).i32(kChunk).i64(stride));
         reduce(partial, splits, m, n, alpha, beta, c, ldc);
+    }
+
+    /**
+     * {@code count} products {@link #gemm} of one shape, product i reading {@code a + i·strideA}, {@code b +
+     * i·strideB} and writing {@code c + i·strideC} (strides in floats): one launch, the products along the grid's z,
+     * where a launch per product made a ViT step thousands of launches of a few tiles each. Each element's sum runs
+     * over k in order whatever the tile shape ({@link #BATCHED_SHAPES}), so a product has the bits {@link #gemm}
+     * gives it alone; a shape that {@link #gemm} would split along k is run as {@code count} such products.
+     */
+    void gemmBatched(boolean transA, boolean transB, int m, int n, int k, float alpha, long a, int lda, long strideA,
+                     long b, int ldb, long strideB, float beta, long c, int ldc, long strideC, int count) {
+        int[] own = shape(m, n);
+        if (splits(k, kChunk(tiles(m, n, own), k)) > 1) {
+            for (int i = 0; i < count; i++) {
+                gemm(transA, transB, m, n, k, alpha, a + 4L * i * strideA, lda, b + 4L * i * strideB, ldb, beta,
+                        c + 4L * i * strideC, ldc);
+            }
+            return;
+        }
+        int[] shape = shape(m, n, BATCHED_SHAPES);
+        int tiles = tiles(m, n, shape);
+        int kChunk = Math.max(k, 1);
+        String kernel = "gr_gemm_batched_" + productKernel(transA, transB, shape).substring("gr_gemm_".length());
+        for (int first = 0; first < count; first += MAX_GRID_Z) {
+            int products = Math.min(MAX_GRID_Z, count - first);
+            gpu.launch(kernel, tiles, 1, products, GEMM_THREADS, 1, 1, KernelArgs.of()
+                    .address(a + 4L * first * strideA).i32(lda).address(b + 4L * first * strideB).i32(ldb)
+                    .address(c + 4L * first * strideC).i32(ldc).i32(m).i32(n).i32(k).f32(alpha).f32(beta)
+                    .i32(kChunk).i64(0).i64(strideA).i64(strideB).i64(strideC));
+        }
+    }
+
+    /** The plain product kernel of these transposes and tile shape: {@code gr_gemm_nt_64x64}. */
+    private static String productKernel(boolean transA, boolean transB, int[] shape) {
+        return "gr_gemm_" + (transA ? 't' : 'n') + (transB ? 't' : 'n') + "_" + shape[0] + "x" + shape[1];
     }
 
     /** See {@code Backend#im2col}: {@code x} holds {@code images} images, {@code cols} their patches. */
@@ -151,9 +192,14 @@ final class CudaBlas {
 
     /** The tile shape {@code {BM, BN}} that pads an m×n result least, the earlier of {@link #SHAPES} on a tie. */
     static int[] shape(int m, int n) {
-        int[] best = SHAPES[0];
+        return shape(m, n, SHAPES);
+    }
+
+    /** {@link #shape(int, int)} among {@code shapes}. */
+    static int[] shape(int m, int n, int[][] shapes) {
+        int[] best = shapes[0];
         long bestPadded = Long.MAX_VALUE;
-        for (int[] s : SHAPES) {
+        for (int[] s : shapes) {
             long padded = (long) Launches.ceilDiv(m, s[0]) * s[0] * ((long) Launches.ceilDiv(n, s[1]) * s[1]);
             if (padded < bestPadded) {
                 best = s;
