@@ -135,21 +135,68 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const flo
     }
 }
 
-// The level index of value e on `top + 1` uniform levels in [-1, 1] (LevelQuantizer.uniformCode): t = v·ratio + top/2
-// with ratio = (top/2)/‖b‖, then floor(t + u/2^16) in integers, at most top; 0 for a zero or non-finite norm.
-__device__ __forceinline__ unsigned gr_uniform_code(const float* g, const int* starts, int buckets,
-                                                    const float* norms, const float* bounds, int top,
-                                                    unsigned long long key, long long first, long long e) {
-    int k = gr_bucket_of(starts, buckets, e);
+// A word's walk through its values' buckets and draws. A word's values are consecutive: its first value's bucket is
+// found by a binary search, later ones by following the bucket starts forward, and each draw (the uniforms of four
+// values) is made once, where a search, a division and a draw a value made the codes kernel slow on a GPU.
+struct GrWalk {
+    int k;                  // the bucket of the value seen last; -1 before the first
+    long long next;         // the first value past bucket k
+    long long drawn;        // the index of `draw` in the stream (from `first`); -1 before the first
+    unsigned long long draw;
+};
+
+// Moves the walk on to value e (never back); returns whether e lies in another bucket than the value before.
+__device__ __forceinline__ bool gr_walk_to(GrWalk& w, const int* starts, int buckets, long long e) {
+    bool moved = false;
+    if (w.k < 0) {
+        w.k = gr_bucket_of(starts, buckets, e);
+        w.next = starts[w.k + 1];
+        moved = true;
+    }
+    while (e >= w.next) {
+        w.k++;
+        w.next = starts[w.k + 1];
+        moved = true;
+    }
+    return moved;
+}
+
+// Value e's 16-bit uniform (Uniform16): bits 48 − 16·(e mod 4) of draw first + e/4.
+__device__ __forceinline__ long long gr_walk_uniform(GrWalk& w, unsigned long long key, long long first,
+                                                     long long e) {
+    if ((e >> 2) != w.drawn) {
+        w.drawn = e >> 2;
+        w.draw = gr_draw(key, (unsigned long long) (first + w.drawn));
+    }
+    return (long long) ((w.draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
+}
+
+// What a bucket's values share on `top + 1` uniform levels: ratio = (top/2)/‖b‖ and the clipping bound; `zero` for
+// a zero or non-finite norm, whose values all get code 0.
+struct GrUniformBucket {
+    bool zero;
+    float half;
+    float ratio;
+    float bound;
+};
+
+__device__ __forceinline__ GrUniformBucket gr_uniform_bucket(const float* norms, const float* bounds, int top, int k) {
+    GrUniformBucket b;
     float scale = norms[k];
-    if (scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f)) {
+    b.zero = scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f);
+    b.half = top * 0.5f;
+    b.ratio = b.zero ? 0.0f : __fdiv_rn(b.half, scale);
+    b.bound = bounds[k];
+    return b;
+}
+
+// The level index of value v with uniform u on uniform levels in [-1, 1] (LevelQuantizer.uniformCode): t = v·ratio +
+// top/2, then floor(t + u/2^16) in integers, at most top; 0 in a zero bucket.
+__device__ __forceinline__ unsigned gr_uniform_code(const GrUniformBucket& b, int top, float v, long long u) {
+    if (b.zero) {
         return 0;
     }
-    float half = top * 0.5f;
-    float ratio = __fdiv_rn(half, scale);
-    float t = __fadd_rn(__fmul_rn(gr_clamp(g[e], bounds[k]), ratio), half);
-    unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
-    long long u = (long long) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
+    float t = __fadd_rn(__fmul_rn(gr_clamp(v, b.bound), b.ratio), b.half);
     // Java's long sum wraps (a saturated t plus u goes negative); in unsigned arithmetic, as C's signed overflow is
     // undefined, then shifted as a signed value and cut to its low 32 bits, as Java's (int) of a long.
     long long sum = (long long) ((unsigned long long) gr_java_long(__fmul_rn(t, 65536.0f)) + (unsigned long long) u);
@@ -157,32 +204,51 @@ __device__ __forceinline__ unsigned gr_uniform_code(const float* g, const int* s
     return (unsigned) min(code, top);
 }
 
-// The codes of uniform levels (gr_uniform_code), one thread per 32-bit word (gr_code_word).
+// The codes of uniform levels (gr_uniform_code), one thread per 32-bit word (gr_code_word), walking its buckets.
 extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, const int* starts, int buckets,
                                                   const float* norms, const float* bounds, int bits, int top,
                                                   unsigned long long key, long long first, unsigned* words,
                                                   long long wordCount) {
     GR_FOR_EACH(w, wordCount) {
+        GrWalk walk = {-1, 0, -1, 0};
+        GrUniformBucket b = {true, 0.0f, 0.0f, 0.0f};
         words[w] = gr_code_word(w, n, bits, [&](long long e) {
-            return gr_uniform_code(g, starts, buckets, norms, bounds, top, key, first, e);
+            if (gr_walk_to(walk, starts, buckets, e)) {
+                b = gr_uniform_bucket(norms, bounds, top, walk.k);
+            }
+            return gr_uniform_code(b, top, g[e], gr_walk_uniform(walk, key, first, e));
         });
     }
 }
 
-// The level index of value e for any sorted levels (LevelSearch.index on r = v·(1/‖b‖) in double): the cell of r
-// gives a first bracket, widened until it holds r, then halved; the upper level with probability
-// (r − l_lo)·inverseGap_lo, as floor of that plus u/2^16. Values at or below the first level (and NaN) give 0, at or
-// above the last the top index; a zero or non-finite norm gives 0.
-__device__ __forceinline__ unsigned gr_search_code(const float* g, const int* starts, int buckets, const float* norms,
-                                                   const float* bounds, const double* levels, int top,
-                                                   const double* inverseGap, const int* below, const int* above,
-                                                   int cells, unsigned long long key, long long first, long long e) {
-    int k = gr_bucket_of(starts, buckets, e);
+// What a bucket's values share for any sorted levels: 1/‖b‖ in double and the clipping bound; `zero` for a zero or
+// non-finite norm.
+struct GrSearchBucket {
+    bool zero;
+    double inverse;
+    float bound;
+};
+
+__device__ __forceinline__ GrSearchBucket gr_search_bucket(const float* norms, const float* bounds, int k) {
+    GrSearchBucket b;
     float scale = norms[k];
-    if (scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f)) {
+    b.zero = scale == 0.0f || !(fabsf(scale) <= 3.4028235e38f);
+    b.inverse = b.zero ? 0.0 : 1.0 / (double) scale;
+    b.bound = bounds[k];
+    return b;
+}
+
+// The level index of value v with uniform u for any sorted levels (LevelSearch.index on r = v·(1/‖b‖) in double):
+// the cell of r gives a first bracket, widened until it holds r, then halved; the upper level with probability
+// (r − l_lo)·inverseGap_lo, as floor of that plus u/2^16. Values at or below the first level (and NaN) give 0, at or
+// above the last the top index; a zero bucket gives 0.
+__device__ __forceinline__ unsigned gr_search_code(const GrSearchBucket& b, float v, long long u,
+                                                   const double* levels, int top, const double* inverseGap,
+                                                   const int* below, const int* above, int cells) {
+    if (b.zero) {
         return 0;
     }
-    double r = __dmul_rn((double) gr_clamp(g[e], bounds[k]), 1.0 / (double) scale);
+    double r = __dmul_rn((double) gr_clamp(v, b.bound), b.inverse);
     if (!(r > levels[0])) {
         return 0;
     }
@@ -199,10 +265,8 @@ __device__ __forceinline__ unsigned gr_search_code(const float* g, const int* st
         hi++;
     }
     lo = gr_last_at_most(levels, lo, hi, r);
-    unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
-    double u = (double) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
     return (unsigned) (lo + (int) __dadd_rn(__dmul_rn(__dsub_rn(r, levels[lo]), inverseGap[lo]),
-                                            u * 1.52587890625e-05));
+                                            (double) u * 1.52587890625e-05));
 }
 
 // gr_level_uniform_codes for any sorted levels, through LevelSearch's tables (gr_search_code).
@@ -213,9 +277,14 @@ extern "C" __global__ void gr_level_search_codes(const float* g, long long n, co
                                                  int cells, unsigned long long key, long long first, unsigned* words,
                                                  long long wordCount) {
     GR_FOR_EACH(w, wordCount) {
+        GrWalk walk = {-1, 0, -1, 0};
+        GrSearchBucket b = {true, 0.0, 0.0f};
         words[w] = gr_code_word(w, n, bits, [&](long long e) {
-            return gr_search_code(g, starts, buckets, norms, bounds, levels, top, inverseGap, below, above, cells, key,
-                                  first, e);
+            if (gr_walk_to(walk, starts, buckets, e)) {
+                b = gr_search_bucket(norms, bounds, walk.k);
+            }
+            return gr_search_code(b, g[e], gr_walk_uniform(walk, key, first, e), levels, top, inverseGap, below,
+                                  above, cells);
         });
     }
 }
@@ -223,30 +292,49 @@ extern "C" __global__ void gr_level_search_codes(const float* g, long long n, co
 // Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
 // after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
 // (1f/workers). Index j of a bucket with norm s decodes to (float) (s·levels[j]) in double, an index past the
-// `count` levels to NaN, every index of a zero norm to 0 and of a non-finite norm to NaN. One thread per value.
+// `count` levels to NaN, every index of a zero norm to 0 and of a non-finite norm to NaN. One thread per value, in
+// blocks that stride over the values together (the block's buckets are shared).
+// Value e of a payload decoded (see gr_level_decode_mean) with its bucket's norm `scale`.
+__device__ __forceinline__ float gr_level_decode(const unsigned char* payload, int buckets, int bits,
+                                                 const double* levels, int count, float scale, long long e) {
+    long long bit = 32LL * buckets + e * bits;
+    long long at = bit >> 3;
+    int shift = (int) (bit & 7);
+    unsigned window = payload[at];
+    if (shift + bits > 8) {
+        window |= (unsigned) payload[at + 1] << 8;
+    }
+    int j = (int) ((window >> shift) & ((1u << bits) - 1u));
+    if (scale == 0.0f) {
+        return 0.0f;
+    }
+    if (!(fabsf(scale) <= 3.4028235e38f) || j >= count) {
+        return __int_as_float(0x7FC00000);
+    }
+    return (float) __dmul_rn((double) scale, levels[j]);
+}
+
 extern "C" __global__ void gr_level_decode_mean(const unsigned char* payload, long long n, const int* starts,
                                                 int buckets, int bits, const double* levels, int count, int worker,
                                                 int workers, float inverse, float* mean) {
+    __shared__ int blockBuckets[2];
     const float* norms = (const float*) payload;
-    GR_FOR_EACH(e, n) {
-        float scale = norms[gr_bucket_of(starts, buckets, e)];
-        long long bit = 32LL * buckets + e * bits;
-        long long at = bit >> 3;
-        int shift = (int) (bit & 7);
-        unsigned window = payload[at];
-        if (shift + bits > 8) {
-            window |= (unsigned) payload[at + 1] << 8;
+    long long stride = (long long) blockDim.x * gridDim.x;
+    for (long long base = (long long) blockIdx.x * blockDim.x; base < n; base += stride) {
+        // The buckets of the block's first and last value, found once; each thread's lies between (most often the
+        // same one), where a search of all the buckets a value made the decode slow on a GPU.
+        if (threadIdx.x == 0) {
+            blockBuckets[0] = gr_bucket_of(starts, buckets, base);
+            blockBuckets[1] = gr_bucket_of(starts, buckets, min(base + (long long) blockDim.x, n) - 1);
         }
-        int j = (int) ((window >> shift) & ((1u << bits) - 1u));
-        float v;
-        if (scale == 0.0f) {
-            v = 0.0f;
-        } else if (!(fabsf(scale) <= 3.4028235e38f) || j >= count) {
-            v = __int_as_float(0x7FC00000);
-        } else {
-            v = (float) __dmul_rn((double) scale, levels[j]);
+        __syncthreads();
+        long long e = base + threadIdx.x;
+        if (e < n) {
+            float scale = norms[gr_last_at_most(starts, blockBuckets[0], blockBuckets[1] + 1, e)];
+            float v = gr_level_decode(payload, buckets, bits, levels, count, scale, e);
+            float m = worker == 0 ? v : __fadd_rn(mean[e], v);
+            mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
         }
-        float m = worker == 0 ? v : __fadd_rn(mean[e], v);
-        mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+        __syncthreads();
     }
 }
