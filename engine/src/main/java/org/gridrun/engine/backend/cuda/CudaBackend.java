@@ -44,7 +44,7 @@ public final class CudaBackend implements Backend {
         this.pooling = new CudaPooling(gpu);
         this.elementwise = new CudaElementwise(gpu);
         this.reductions = new CudaReductions(gpu, scratch);
-        this.sequence = new CudaSequence(gpu);
+        this.sequence = new CudaSequence(gpu, scratch);
         this.recurrent = new CudaRecurrent(gpu);
         this.deviceCodec = new CudaDeviceCodec(List.of(new CudaLevelCodec(gpu), new CudaSparseCodec(gpu),
                 new CudaCastCodec(gpu), new CudaSignCodec(gpu), new CudaRawCodec(gpu), new CudaSmaqCodec(gpu),

@@ -6,15 +6,21 @@ package org.gridrun.engine.backend.cuda;
  *
  * <p>Row operations take one thread per row, summing in double in column order as the CPU backend does, so their
  * results are the CPU's; the per-row loops are not coalesced, which suits the short rows of attention (tokens) and
- * of a ViT's width, and is where a faster version would start.
+ * of a ViT's width, and is where a faster version would start. Layer norm's parameter gradients, sums over all the
+ * rows, take two passes over chunks of rows ({@link Scratch.Slot#PARTIALS}).
  */
 final class CudaSequence {
     private static final int ROW_THREADS = 128;
 
-    private final Gpu gpu;
+    /** Rows a block of the layer norm's parameter gradients sums in its first pass. */
+    private static final int PARAM_CHUNK_ROWS = 256;
 
-    CudaSequence(Gpu gpu) {
+    private final Gpu gpu;
+    private final Scratch scratch;
+
+    CudaSequence(Gpu gpu, Scratch scratch) {
         this.gpu = gpu;
+        this.scratch = scratch;
     }
 
     void layerNorm(long x, long gamma, long beta, int rows, int n, float eps, long mean, long invStd, long y) {
@@ -24,8 +30,14 @@ final class CudaSequence {
 
     void layerNormBackward(long x, long dy, long gamma, long mean, long invStd, int rows, int n, long dGamma,
                            long dBeta, long dx) {
-        perRow("gr_seq_layer_norm_params", n, KernelArgs.of().address(x).address(dy).address(mean).address(invStd)
-                .i32(rows).i32(n).address(dGamma).address(dBeta));
+        int chunks = Launches.ceilDiv(rows, PARAM_CHUNK_ROWS);
+        long partialGamma = scratch.bytes(Scratch.Slot.PARTIALS, 16L * chunks * n);
+        long partialBeta = partialGamma + 8L * chunks * n;
+        gpu.launch("gr_seq_layer_norm_params_chunks", Launches.ceilDiv(n, 32), chunks, 1, 256, 1, 1, KernelArgs.of()
+                .address(x).address(dy).address(mean).address(invStd).i32(rows).i32(n).i32(PARAM_CHUNK_ROWS)
+                .address(partialGamma).address(partialBeta));
+        Launches.linear(gpu, "gr_seq_layer_norm_params_sum", n, KernelArgs.of().address(partialGamma)
+                .address(partialBeta).i32(chunks).i32(n).address(dGamma).address(dBeta));
         if (dx != 0) {
             perRow("gr_seq_layer_norm_dx", rows, KernelArgs.of().address(x).address(dy).address(gamma)
                     .address(mean).address(invStd).i32(rows).i32(n).address(dx));

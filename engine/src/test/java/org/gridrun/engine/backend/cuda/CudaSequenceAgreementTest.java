@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CudaSequenceAgreementTest {
     private static final double TOLERANCE = 1e-6;
     private static final float GUARD = -12345.5f;
-    private static final int[][] ROWS_COLS = {{1, 1}, {1, 7}, {3, 5}, {37, 65}, {300, 24}};
+    private static final int[][] ROWS_COLS = {{1, 1}, {1, 7}, {3, 5}, {37, 65}, {300, 24}, {520, 33}};
 
     /** The same operands in both backends: inputs random, outputs NaN. */
     private static final class Pair implements AutoCloseable {
