@@ -46,3 +46,20 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_chain_partials_double
     __shared__ double sums[GR_CHAINS];
     gr_chain_level(p, n, 0, partials, sums);
 }
+
+// Gradient clipping (GradientClip): with norm = sqrt(*squares), the sum of squares in the chains' order, each of the
+// n values of g becomes g·(float) (max / (norm + 1e-6)) when norm > max (a NaN norm clips nothing), in Java's
+// arithmetic: a correctly rounded double square root and division, one float product a value, a NaN product (an
+// infinity times the 0 of an infinite norm) as the canonical NaN. max is passed as the bits of a double. One thread
+// per value.
+extern "C" __global__ void gr_clip_to_norm(float* g, long long n, const double* squares, long long maxBits) {
+    double max = __longlong_as_double(maxBits);
+    double norm = sqrt(*squares);
+    if (!(norm > max)) {
+        return;
+    }
+    float scale = (float) (max / (norm + 1e-6));
+    GR_FOR_EACH(i, n) {
+        g[i] = gr_canonical(__fmul_rn(g[i], scale));
+    }
+}

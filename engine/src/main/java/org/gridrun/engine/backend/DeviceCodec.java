@@ -65,4 +65,18 @@ public interface DeviceCodec {
      * sum by {@code 1/workers}.
      */
     void decodeIntoMean(int slot, DeviceFormat format, int worker, int workers, Tensor mean);
+
+    /** Whether {@link #clipNorm} clips on the device. */
+    default boolean clipsNorms() {
+        return false;
+    }
+
+    /**
+     * Scales {@code gradient} in place by {@code maxNorm / (norm + 1e-6)} where its L2 norm exceeds {@code maxNorm}, with
+     * the bits of the host's {@code GradientClip} (the squared norm summed in {@code ChainSums}' order), queued on the
+     * device without waiting: a language model's clipping without its gradient crossing to the host.
+     */
+    default void clipNorm(Tensor gradient, double maxNorm) {
+        throw new UnsupportedOperationException("this device codec does not clip gradients");
+    }
 }

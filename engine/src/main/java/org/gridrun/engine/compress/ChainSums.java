@@ -13,9 +13,10 @@ import java.util.Arrays;
  *
  * <p>{@link #of}: a long vector is cut into chunks of {@value #CHUNK} values from its start; each chunk's
  * {@link #chains} is a partial sum, and the partials are summed the same way, chunked again while there are more than
- * {@value #CHUNK} of them (one GPU block a chunk, each level one launch). signSGD's scale and SmaQ's moments.
+ * {@value #CHUNK} of them (one GPU block a chunk, each level one launch). signSGD's scale and SmaQ's moments, and the
+ * norm that gradient clipping scales to ({@link #sumOfSquares}).
  */
-final class ChainSums {
+public final class ChainSums {
     /** Interleaved chains, as many as the GPU block's threads. */
     static final int CHAINS = 128;
     /** Values of one partial sum of {@link #of}. */
@@ -87,6 +88,14 @@ final class ChainSums {
             chains[(i - from) & (CHAINS - 1)] += v * v;
         }
         return tree(chains);
+    }
+
+    /**
+     * The sum of the squares of {@code g[from … to)} in double, chunked (see the class comment): gradient clipping's
+     * squared norm, which the CUDA backend sums in the same order.
+     */
+    public static double sumOfSquares(float[] g, int from, int to) {
+        return of(g, from, to, Term.SQUARE);
     }
 
     /** The sum of {@code term} of {@code g[from … to)}, chunked (see the class comment). */

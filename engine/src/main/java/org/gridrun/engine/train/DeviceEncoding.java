@@ -103,6 +103,16 @@ final class DeviceEncoding {
         return backend.deviceCodec().map(codec -> new DeviceEncoding(backend, codec, workers)).orElse(null);
     }
 
+    /** Whether {@link #clipNorm} clips on the device, so a clipped gradient can stay there. */
+    boolean clipsNorms() {
+        return codec.clipsNorms();
+    }
+
+    /** Clips {@code gradient} on the device as {@link GradientClip#clip} would on the host, to the bit. */
+    void clipNorm(Tensor gradient, double maxNorm) {
+        codec.clipNorm(gradient, maxNorm);
+    }
+
     /** Forgets the last step's plans; call before the first worker's encode of a step. */
     void beginStep() {
         Arrays.fill(plans, null);

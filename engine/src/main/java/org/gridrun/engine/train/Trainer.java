@@ -309,9 +309,13 @@ public final class Trainer implements AutoCloseable {
         long encode = 0;
         long compute = 0;
         int n = hostGradient.length;
+        double clipNorm = config.language().clipNorm();
+        // Clipping on the device keeps the gradient there, with the host's bits; otherwise it is clipped once
+        // downloaded, and then the compressor encodes on the host.
+        boolean clipOnDevice = clipNorm > 0 && deviceEncoding != null && deviceEncoding.clipsNorms();
         boolean onDevice = deviceEncoding != null && collectives == null && encodes && !plain
-                && config.language().clipNorm() <= 0;
-        boolean lowRankOnDevice = devicePowerSgd != null && encodes && !plain && config.language().clipNorm() <= 0;
+                && (clipNorm <= 0 || clipOnDevice);
+        boolean lowRankOnDevice = devicePowerSgd != null && encodes && !plain && (clipNorm <= 0 || clipOnDevice);
         boolean graphed = (onDevice || lowRankOnDevice) && config.cudaGraph() && memory == null;
         if (onDevice) {
             deviceEncoding.beginStep();
@@ -322,6 +326,9 @@ public final class Trainer implements AutoCloseable {
         for (int w = 0; w < workers.length; w++) {
             long c = System.nanoTime();
             workers[w].computeGradient(step, losses, w);
+            if (clipOnDevice) {
+                deviceEncoding.clipNorm(workers[w].gradient(), clipNorm);
+            }
             compute += System.nanoTime() - c;
             if (lowRankOnDevice) {
                 continue;
@@ -336,8 +343,8 @@ public final class Trainer implements AutoCloseable {
             }
             float[] downloaded = collectives != null ? workerGradients[w] : hostGradient;
             backend.download(workers[w].gradient(), downloaded, 0);
-            if (config.language().clipNorm() > 0) {
-                GradientClip.clip(downloaded, config.language().clipNorm());
+            if (clipNorm > 0 && !clipOnDevice) {
+                GradientClip.clip(downloaded, clipNorm);
             }
             if (plain) {
                 SimulatedCollective.addToMean(downloaded, w, workers.length, hostPlain);

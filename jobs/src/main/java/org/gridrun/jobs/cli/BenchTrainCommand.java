@@ -3,13 +3,15 @@ package org.gridrun.jobs.cli;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.DeviceCodec;
 import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.model.Model;
@@ -254,12 +256,18 @@ final class BenchTrainCommand implements Callable<Integer> {
             backend.upload(ids, 0, labels);
             float[] host = new float[model.parameterCount()];
             ws.carry(state);
+            // clipped where the trainer clips: on the device when it can (the same bits), else on the host
+            Optional<DeviceCodec> clipper = backend.deviceCodec().filter(DeviceCodec::clipsNorms);
             Runnable step = () -> {
                 model.forward(ws, x, labels);
                 model.backward(ws, gradient);
-                backend.download(gradient, host, 0);
-                GradientClip.clip(host, 0.25);
-                backend.upload(host, 0, gradient);
+                if (clipper.isPresent()) {
+                    clipper.get().clipNorm(gradient, 0.25);
+                } else {
+                    backend.download(gradient, host, 0);
+                    GradientClip.clip(host, 0.25);
+                    backend.upload(host, 0, gradient);
+                }
                 sgd.step(model.parameters(), gradient);
                 backend.synchronize();
             };

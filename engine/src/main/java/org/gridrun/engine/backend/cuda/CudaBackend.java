@@ -50,7 +50,7 @@ public final class CudaBackend implements Backend {
                 new CudaCastCodec(gpu), new CudaSignCodec(gpu), new CudaRawCodec(gpu), new CudaSmaqCodec(gpu),
                 new CudaThresholdCodec(gpu), new CudaJointSqCodec(gpu), new CudaNaturalCodec(gpu),
                 new CudaOneBitCodec(gpu), new CudaS2fp8Codec(gpu),
-                new CudaMcgqCodec(gpu)));
+                new CudaMcgqCodec(gpu)), new CudaGradientClip(gpu));
     }
 
     @Override

@@ -12,9 +12,30 @@ import org.gridrun.engine.backend.Tensor;
  */
 final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
     private final List<FormatCodec<?>> families;
+    /** Gradient clipping on the device, or null where this codec does not clip. */
+    private final CudaGradientClip clip;
 
     CudaDeviceCodec(List<FormatCodec<?>> families) {
+        this(families, null);
+    }
+
+    CudaDeviceCodec(List<FormatCodec<?>> families, CudaGradientClip clip) {
         this.families = List.copyOf(families);
+        this.clip = clip;
+    }
+
+    @Override
+    public boolean clipsNorms() {
+        return clip != null;
+    }
+
+    @Override
+    public void clipNorm(Tensor gradient, double maxNorm) {
+        if (clip == null) {
+            DeviceCodec.super.clipNorm(gradient, maxNorm);
+            return;
+        }
+        clip.clip(CudaBuffer.of(gradient), gradient.size(), maxNorm);
     }
 
     @Override
@@ -110,6 +131,9 @@ final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
     public void close() {
         for (FormatCodec<?> family : families) {
             family.close();
+        }
+        if (clip != null) {
+            clip.close();
         }
     }
 }

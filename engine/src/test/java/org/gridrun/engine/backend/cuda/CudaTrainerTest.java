@@ -92,7 +92,9 @@ class CudaTrainerTest {
         // qsgd rounds arithmetically, nuq searches its exponential levels, alq refits its levels at steps 4 and 8
         deviceRunsRecordWhatHostRunsRecord(target, List.of(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L),
                 Map.of("method", "nuq", "bits", 3L, "bucket_size", 100L),
-                Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8", "bucket_size", 100L)));
+                Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8", "bucket_size", 100L),
+                // clipped on the device (as a language model's gradients are), then encoded there
+                Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L, "clip_norm", 0.05)));
     }
 
     @ParameterizedTest
@@ -337,7 +339,8 @@ class CudaTrainerTest {
         for (Map<String, Object> method : List.<Map<String, Object>>of(
                 Map.of("method", "qsgd", "bits", 3L, "lr_decay_iters", "5"),
                 Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"), Map.of("method", "none"),
-                Map.of("method", "smaq"), Map.of("method", "jointsq"))) {
+                Map.of("method", "smaq"), Map.of("method", "jointsq"),
+                Map.of("method", "qsgd", "bits", 3L, "clip_norm", 0.05))) {
             Map<String, Object> params = mlp(2, 14);
             params.put("momentum", 0.9);
             params.put("log_interval", 3L);
