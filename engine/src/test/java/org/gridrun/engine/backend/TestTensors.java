@@ -2,8 +2,11 @@ package org.gridrun.engine.backend;
 
 import java.util.Random;
 
-/** Test inputs and oracles for the backend: tensors from values, random values, the textbook matrix product. */
-final class TestTensors {
+/**
+ * Test inputs and oracles for the backends (the CPU's tests and the CUDA backend's): tensors from values, random
+ * values, the textbook matrix product.
+ */
+public final class TestTensors {
     private TestTensors() {
     }
 
@@ -29,7 +32,7 @@ final class TestTensors {
     }
 
     /** {@code n} standard normal values from {@code rng}. */
-    static float[] gaussian(Random rng, int n) {
+    public static float[] gaussian(Random rng, int n) {
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
             v[i] = (float) rng.nextGaussian();
@@ -38,14 +41,14 @@ final class TestTensors {
     }
 
     /** A new tensor of {@code backend} holding {@code values}. */
-    static Tensor tensor(Backend backend, int rows, int cols, float[] values) {
+    public static Tensor tensor(Backend backend, int rows, int cols, float[] values) {
         Tensor t = backend.allocate(rows, cols);
         backend.upload(values, 0, t);
         return t;
     }
 
     /** The values of {@code t}. */
-    static float[] values(Backend backend, Tensor t) {
+    public static float[] values(Backend backend, Tensor t) {
         float[] out = new float[t.size()];
         backend.download(t, out, 0);
         return out;

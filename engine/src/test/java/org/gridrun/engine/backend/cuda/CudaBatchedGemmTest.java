@@ -1,5 +1,8 @@
 package org.gridrun.engine.backend.cuda;
 
+import static org.gridrun.engine.backend.TestTensors.gaussian;
+import static org.gridrun.engine.backend.TestTensors.tensor;
+import static org.gridrun.engine.backend.TestTensors.values;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -19,26 +22,6 @@ class CudaBatchedGemmTest {
     /** {m, n, k}: ViT attention's per-head products (65 tokens, 64 per head), edges, and one split along k. */
     private static final int[][] SHAPES = {{65, 65, 64}, {65, 64, 65}, {1, 1, 1}, {7, 130, 3}, {16, 16, 4096}};
 
-    private static float[] random(Random rng, int n) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = (float) rng.nextGaussian();
-        }
-        return v;
-    }
-
-    private static Tensor tensor(Backend backend, int rows, int cols, float[] values) {
-        Tensor t = backend.allocate(rows, cols);
-        backend.upload(values, 0, t);
-        return t;
-    }
-
-    private static float[] values(Backend backend, Tensor t) {
-        float[] v = new float[t.size()];
-        backend.download(t, v, 0);
-        return v;
-    }
-
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void eachProductHasTheBitsOfItsOwnGemm(GpuTarget target) {
@@ -57,9 +40,9 @@ class CudaBatchedGemmTest {
                         int ac = ta ? m : k;
                         int br = tb ? n : k;
                         int bc = tb ? k : n;
-                        float[] a = random(rng, count * ar * ac);
-                        float[] b = random(rng, count * br * bc);
-                        float[] c = random(rng, count * m * n);
+                        float[] a = gaussian(rng, count * ar * ac);
+                        float[] b = gaussian(rng, count * br * bc);
+                        float[] c = gaussian(rng, count * m * n);
                         String what = m + "x" + n + "x" + k + " " + (ta ? 't' : 'n') + (tb ? 't' : 'n') + " x"
                                 + count;
                         Tensor ca = tensor(cuda, count * ar, ac, a);

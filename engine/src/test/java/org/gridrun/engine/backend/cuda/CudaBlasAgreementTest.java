@@ -1,5 +1,6 @@
 package org.gridrun.engine.backend.cuda;
 
+import static org.gridrun.engine.backend.TestTensors.values;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,12 +63,6 @@ class CudaBlasAgreementTest {
             v[i] = (float) rng.nextGaussian();
         }
         return operand(p, rows, cols, v, 1 + rng.nextInt(7));
-    }
-
-    private static float[] values(Backend b, Tensor t) {
-        float[] out = new float[t.size()];
-        b.download(t, out, 0);
-        return out;
     }
 
     /**

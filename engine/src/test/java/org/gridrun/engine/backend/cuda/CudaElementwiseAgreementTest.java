@@ -1,5 +1,6 @@
 package org.gridrun.engine.backend.cuda;
 
+import static org.gridrun.engine.backend.TestTensors.gaussian;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -110,14 +111,6 @@ class CudaElementwiseAgreementTest {
         float[] values = gaussian(rng, offset + view.length + 3 + rng.nextInt(3));
         System.arraycopy(view, 0, values, offset, view.length);
         return new Operand(offset, rows, cols, values);
-    }
-
-    private static float[] gaussian(Random rng, int n) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = (float) rng.nextGaussian();
-        }
-        return v;
     }
 
     /** Gaussian values with a fraction of them replaced by edge values. */

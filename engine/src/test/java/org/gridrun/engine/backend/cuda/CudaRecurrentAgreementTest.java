@@ -1,5 +1,8 @@
 package org.gridrun.engine.backend.cuda;
 
+import static org.gridrun.engine.backend.TestTensors.gaussian;
+import static org.gridrun.engine.backend.TestTensors.tensor;
+import static org.gridrun.engine.backend.TestTensors.values;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,14 +42,14 @@ class CudaRecurrentAgreementTest {
         }
         float[] dy = gaussian(rng, m * e);
         BiConsumer<Backend, float[][]> op = (b, out) -> {
-            Tensor t = upload(b, table, v, e);
-            Tensor i = upload(b, ids, m, 1);
+            Tensor t = tensor(b, v, e, table);
+            Tensor i = tensor(b, m, 1, ids);
             Tensor rows = b.allocate(m, e);
             b.embedding(t, i, rows);
-            out[0] = download(b, rows);
-            Tensor d = upload(b, dy, m, e);
+            out[0] = values(b, rows);
+            Tensor d = tensor(b, m, e, dy);
             b.embeddingBackward(d, i, t);
-            out[1] = download(b, t);
+            out[1] = values(b, t);
         };
         float[][] cpu = run(new CpuBackend(), op);
         try (Backend cuda = target.backend()) {
@@ -71,24 +74,24 @@ class CudaRecurrentAgreementTest {
             float[] dh = gaussian(rng, b * h);
             float[] dc = gaussian(rng, b * h);
             BiConsumer<Backend, float[][]> op = (be, out) -> {
-                Tensor g = upload(be, gates, b, 4 * h);
-                Tensor cp = upload(be, cPrev, b, h);
+                Tensor g = tensor(be, b, 4 * h, gates);
+                Tensor cp = tensor(be, b, h, cPrev);
                 Tensor c = be.allocate(b, h);
                 Tensor hh = be.allocate(b, h);
                 be.lstmCell(g, cp, c, hh);
-                out[0] = download(be, g);
-                out[1] = download(be, c);
-                out[2] = download(be, hh);
-                Tensor dht = upload(be, dh, b, h);
-                Tensor dct = upload(be, dc, b, h);
+                out[0] = values(be, g);
+                out[1] = values(be, c);
+                out[2] = values(be, hh);
+                Tensor dht = tensor(be, b, h, dh);
+                Tensor dct = tensor(be, b, h, dc);
                 Tensor dg = be.allocate(b, 4 * h);
                 be.lstmCellBackward(g, cp, c, dht, dct, dg);
-                out[3] = download(be, dg);
-                out[4] = download(be, dct);
+                out[3] = values(be, dg);
+                out[4] = values(be, dct);
                 // In place, as the LSTM layer runs it.
-                be.copy(upload(be, dc, b, h), dct);
+                be.copy(tensor(be, b, h, dc), dct);
                 be.lstmCellBackward(g, cp, c, dht, dct, g);
-                out[5] = download(be, g);
+                out[5] = values(be, g);
             };
             float[][] cpu = run(new CpuBackend(), op);
             try (Backend cuda = target.backend()) {
@@ -152,7 +155,7 @@ class CudaRecurrentAgreementTest {
                 model.backward(ws, g);
             }
         }
-        return download(backend, g);
+        return values(backend, g);
     }
 
     private static float[][] run(Backend backend, BiConsumer<Backend, float[][]> op) {
@@ -170,25 +173,5 @@ class CudaRecurrentAgreementTest {
             assertTrue(Math.abs(expected[i] - actual[i]) <= tolerance, what + ": element " + i + " is " + actual[i]
                     + ", the CPU's " + expected[i]);
         }
-    }
-
-    private static Tensor upload(Backend b, float[] values, int rows, int cols) {
-        Tensor t = b.allocate(rows, cols);
-        b.upload(values, 0, t);
-        return t;
-    }
-
-    private static float[] download(Backend b, Tensor t) {
-        float[] out = new float[t.size()];
-        b.download(t, out, 0);
-        return out;
-    }
-
-    private static float[] gaussian(Random rng, int n) {
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = (float) rng.nextGaussian();
-        }
-        return v;
     }
 }

@@ -1,5 +1,6 @@
 package org.gridrun.engine.backend.cuda;
 
+import static org.gridrun.engine.backend.TestTensors.values;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,12 +107,6 @@ class CudaReductionsAgreementTest {
             this.cpu = cpuBase.view(5, rows, cols);
             this.gpu = gpuBase.view(5, rows, cols);
         }
-    }
-
-    private static float[] values(Backend b, Tensor t) {
-        float[] out = new float[t.size()];
-        b.download(t, out, 0);
-        return out;
     }
 
     /**
