@@ -17,7 +17,7 @@ import org.gridrun.engine.backend.JointSqFormat;
  * found per tensor (where its part starts, which the decode reads from) and the sizes; the histograms, cuts, symbols,
  * codes and coder bytes are shared, as slots encode one at a time on the one stream.
  */
-final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
+final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
     private static final int THREADS = 256;
     private static final int BINS = 4096;
     /** The most blocks the allocation search runs on (each loops over tensors), bounding its scratch. */
@@ -108,13 +108,8 @@ final class CudaJointSqCodec implements FormatCodec<JointSqFormat> {
     }
 
     @Override
-    public void uploadKept(int slot, JointSqFormat format, int vector, float[] values) {
-        residuals.get(slot).of(format.length()).upload(vector, values);
-    }
-
-    @Override
-    public void fetchKept(int slot, JointSqFormat format, int vector, float[] into) {
-        residuals.get(slot).of(format.length()).download(vector, into);
+    public WorkerSlots<SlotVectors> keptSlots() {
+        return residuals;
     }
 
     /**

@@ -9,7 +9,7 @@ import org.gridrun.engine.backend.OneBitFormat;
  * then a thread per 32-bit word packs the sign bits and a thread per value leaves the residual. Each slot keeps its
  * payload and its residual ({@link #keptVectors}).
  */
-final class CudaOneBitCodec extends SlotPayloadCodec<OneBitFormat> {
+final class CudaOneBitCodec extends SlotPayloadCodec<OneBitFormat> implements KeptInSlots<OneBitFormat> {
     private static final int CHAINS = 128;
 
     private final WorkerSlots<SlotVectors> residuals;
@@ -25,13 +25,8 @@ final class CudaOneBitCodec extends SlotPayloadCodec<OneBitFormat> {
     }
 
     @Override
-    public void uploadKept(int slot, OneBitFormat format, int vector, float[] values) {
-        residuals.get(slot).of(format.length()).upload(vector, values);
-    }
-
-    @Override
-    public void fetchKept(int slot, OneBitFormat format, int vector, float[] into) {
-        residuals.get(slot).of(format.length()).download(vector, into);
+    public WorkerSlots<SlotVectors> keptSlots() {
+        return residuals;
     }
 
     @Override

@@ -21,7 +21,7 @@ import org.gridrun.engine.backend.ThresholdFormat;
  * <p>Each slot (a worker) keeps its payload, its bit count, DGC's sampled positions and vectors; the selection's
  * buffers are shared, as slots encode one at a time on the one stream.
  */
-final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
+final class CudaThresholdCodec implements KeptInSlots<ThresholdFormat> {
     /** Threads per block of the compaction ({@code GR_SPARSE_THREADS}). */
     private static final int THREADS = 256;
     /** The most tiles the compaction cuts a gradient into (one scan block sums their counts). */
@@ -67,15 +67,8 @@ final class CudaThresholdCodec implements FormatCodec<ThresholdFormat> {
     }
 
     @Override
-    public void uploadKept(int slot, ThresholdFormat format, int vector, float[] values) {
-        int n = format.length();
-        accumulations.get(slot).of(n).upload(vector, values);
-    }
-
-    @Override
-    public void fetchKept(int slot, ThresholdFormat format, int vector, float[] into) {
-        int n = format.length();
-        accumulations.get(slot).of(n).download(vector, into);
+    public WorkerSlots<SlotVectors> keptSlots() {
+        return accumulations;
     }
 
     @Override
