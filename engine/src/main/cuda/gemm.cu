@@ -286,13 +286,14 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
 #define GEMM_PLAIN_PARAMS                                                                                           \
     const float *a, int lda, const float *b, int ldb, float *c, int ldc, int m, int n, int k, float alpha,           \
             float beta, int kChunk, long long splitStride
-#define GEMM_PLAIN(BM, BN, TA, TB)                                                                                  \
+#define GEMM_PRODUCT(BM, BN, TA, TB, A, B, C)                                                                       \
     {                                                                                                               \
         __shared__ GemmShared<BM, BN, TA, TB> sh;                                                                  \
         GemmGeometry g = {1, 1, 1, 1, 1, 1, 0, 1, 1};                                                              \
-        gemm_body<BM, BN, TA, TB, GEMM_PLAIN>(sh, a, lda, b, ldb, c, ldc, m, n, k, alpha, beta, kChunk,             \
+        gemm_body<BM, BN, TA, TB, GEMM_PLAIN>(sh, A, lda, B, ldb, C, ldc, m, n, k, alpha, beta, kChunk,             \
                                               splitStride, g);                                                     \
     }
+#define GEMM_PLAIN(BM, BN, TA, TB) GEMM_PRODUCT(BM, BN, TA, TB, a, b, c)
 
 // gr_gemm_batched_<ab>_<BM>x<BN>: gridDim.z products of one shape in one launch, product z reading a + z·strideA and
 // b + z·strideB and writing c + z·strideC (attention's per-head products, which a launch each made thousands of
@@ -301,13 +302,8 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
 // under __launch_bounds__(256, 2) without spilling have a batched form.
 #define GEMM_BATCHED_PARAMS GEMM_PLAIN_PARAMS, long long strideA, long long strideB, long long strideC
 #define GEMM_BATCHED(BM, BN, TA, TB)                                                                                \
-    {                                                                                                               \
-        __shared__ GemmShared<BM, BN, TA, TB> sh;                                                                  \
-        GemmGeometry g = {1, 1, 1, 1, 1, 1, 0, 1, 1};                                                              \
-        long long z = blockIdx.z;                                                                                   \
-        gemm_body<BM, BN, TA, TB, GEMM_PLAIN>(sh, a + z * strideA, lda, b + z * strideB, ldb, c + z * strideC, ldc, \
-                                              m, n, k, alpha, beta, kChunk, splitStride, g);                       \
-    }
+    GEMM_PRODUCT(BM, BN, TA, TB, a + (long long) blockIdx.z * strideA, b + (long long) blockIdx.z * strideB,       \
+                 c + (long long) blockIdx.z * strideC)
 
 // gr_conv_forward_<BM>x<BN>: y (m = images·outPositions × n = filters) ← im2col(x)·wᵀ, w n × k (k = patch).
 // gr_conv_weights_<BM>x<BN>: dw (m = filters × n = patch) ← dyᵀ·im2col(x), dy k × m (k = images·outPositions).
