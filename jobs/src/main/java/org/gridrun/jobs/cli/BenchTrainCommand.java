@@ -228,8 +228,9 @@ final class BenchTrainCommand implements Callable<Integer> {
 
     /**
      * The fastest and median milliseconds of one truncated-BPTT step of the LSTM language model: forward and
-     * backward over a window with the carried state, the gradient downloaded and clipped to 0.25 on the host by the
-     * trainer's {@link GradientClip}, uploaded, an SGD update.
+     * backward over a window with the carried state, the gradient clipped to 0.25 where the trainer clips it (on the
+     * device when its codec can, {@code DeviceCodec#clipNorm}; else downloaded, clipped by {@link GradientClip} and
+     * uploaded), an SGD update.
      */
     private StepTimes lstmTimes() {
         int rows = LSTM_SEQUENCES * LSTM_BPTT;
