@@ -29,6 +29,9 @@ import org.gridrun.jobs.plan.PlannedExperiment;
  * elsewhere), report, summarise.
  */
 final class GridSession {
+    /** The exit status of a grid stopped by Ctrl-C or SIGTERM (the JVM ends with the signal's own). */
+    static final int CANCELLED = 130;
+
     private final Workspace workspace;
     private final ResultsStore store;
     private final PrintWriter out;
@@ -69,6 +72,12 @@ final class GridSession {
                     new JobLauncher(JobLauncher.jvmOptions(Math.min(jobs, toRun.size()))), jobs);
             try (LiveReport live = LiveReport.start(workspace, store, plan.grid(), reportEvery, out)) {
                 executor.run(toRun, plan.graph(), observer());
+            }
+            if (executor.cancelled()) {
+                out.printf(Locale.ROOT, "wall time %.1f s; cancelled: the next grid-run, status or report brings the "
+                        + "store and the report up to date%n", (System.nanoTime() - start) / 1e9);
+                out.flush();
+                return CANCELLED;
             }
         }
         out.printf(Locale.ROOT, "wall time %.1f s%n", (System.nanoTime() - start) / 1e9);

@@ -190,6 +190,14 @@ public final class LocalExecutor {
         return running.values().stream().map(r -> r.experiment).toList();
     }
 
+    /**
+     * Whether Ctrl-C (or SIGTERM) stopped the run. The JVM is then shutting down: its store closes under the caller,
+     * which must leave the store and the report to the next grid-run, status or report.
+     */
+    public boolean cancelled() {
+        return cancelled.get();
+    }
+
     /** Stops every child and marks what had not finished KILLED; runs on Ctrl-C. */
     private synchronized void cancel(Deque<PlannedExperiment> pending) {
         if (running.isEmpty() && pending.isEmpty()) {
