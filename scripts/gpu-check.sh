@@ -18,8 +18,10 @@
 #                                        stops each step after S seconds, GPU_CHECK_LOG_DIR=D keeps the log and the
 #                                        JUnit reports in D
 #   scripts/gpu-check.sh paper FILE [STEPS]  on the GPU machine: the paper-gpu grid on cuda, every run cut to STEPS
-#                                        steps (default 5000, the whole grid) with its schedule scaled; prints the
-#                                        grid's table and the wall time, scaled to 5000 steps
+#                                        steps (default 5000, the whole grid) with its schedule scaled, on the full
+#                                        Fashion-MNIST that bundle writes beside FILE; stops after PAPER_SECONDS,
+#                                        saves its state in PAPER_OUT and goes on from it in the next lease; prints
+#                                        the grid's table and, once every run has ended, the paper's tables
 #
 # Copy the bundle and this script to the GPU machine (or run from a checkout that has both); the bundle alone also
 # works: tar xf gridrun-gpu.tar.xz && gridrun-gpu/gpu-check.sh run-unpacked gridrun-gpu
@@ -29,37 +31,105 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 default_bundle="$root/target/gpu-bundle/gridrun-gpu.tar.xz"
 junit_version=1.10.3
+subset=org/gridrun/engine/data/fashion-mnist-subset/
 
 bundle() {
   local file="${1:-$default_bundle}"
   local work; work="$(mktemp -d)"
   trap 'rm -rf "$work"' RETURN
-  local dir="$work/gridrun-gpu"
-  mkdir -p "$dir" "$(dirname "$file")"
+  local dir="$work/gridrun-gpu" tests="$work/tests/gridrun-gpu" beside
+  mkdir -p "$dir" "$tests" "$(dirname "$file")"
+  beside="$(cd "$(dirname "$file")" && pwd)"
   echo "gpu-check: building gridrun and its tests (Maven)" >&2
   (cd "$root" && mvn -B -q -ntp -DskipTests package \
       && mvn -B -q -ntp -pl engine test-compile \
       && mvn -B -q -ntp dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_version" \
            -DoutputDirectory="$work" -Dmdep.stripVersion=true)
-  cp "$root/jobs/target/grid-run.jar" "$dir/"
-  # The CPU's bundled natives (OpenBLAS, oneDNN: tens of MB) stay behind: the bundle must stay under the device's
-  # 64 MiB, and on the GPU machine the CPU backend, used only as the agreement tests' reference, falls back to its
-  # Java paths without them (list backends says so).
-  if unzip -l "$dir/grid-run.jar" 'org/bytedeco/*/linux-x86_64/*' >/dev/null 2>&1; then
-    zip -q -d "$dir/grid-run.jar" 'org/bytedeco/*/linux-x86_64/*'
-  fi
-  jar --create --file "$dir/engine-tests.jar" -C "$root/engine/target/test-classes" .
-  cp "$work/junit-platform-console-standalone.jar" "$dir/junit.jar"
+  # The jar goes in stored (uncompressed), so that xz packs its classes and PTX across files: 13 MB of the bundle
+  # instead of 23. Left out: the CPU's bundled natives (OpenBLAS, oneDNN: tens of MB; on the GPU machine the CPU
+  # backend, only the agreement tests' reference there, falls back to its Java paths and list backends says so) and
+  # PDFBox, which XChart needs only to write PDFs (gridrun writes PNG and SVG).
+  python3 -c 'import re, sys, zipfile
+left_out = re.compile(r"org/bytedeco/[^/]+/linux-x86_64/|org/apache/(pdfbox|fontbox)/|de/rototor/")
+with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as dst:
+    for entry in src.infolist():
+        if not left_out.match(entry.filename):
+            dst.writestr(entry, src.read(entry), compress_type=zipfile.ZIP_STORED)' \
+      "$root/jobs/target/grid-run.jar" "$dir/grid-run.jar"
   cp "$here/gpu-check.sh" "$dir/"
-  mkdir -p "$dir/grids" && cp "$root/grids/quickstart.yaml" "$root/grids/paper-gpu.yaml" "$dir/grids/"
+  mkdir -p "$dir/grids" "$dir/figures" && cp "$root/grids/quickstart.yaml" "$root/grids/paper-gpu.yaml" "$dir/grids/"
+  cp "$root/figures/paper-gpu.yaml" "$dir/figures/"
   echo "gpu-check: linking a Java runtime (jlink)" >&2
   local modules
   modules="$(jdeps --multi-release 17 --print-module-deps --ignore-missing-deps "$dir/grid-run.jar"),jdk.unsupported,jdk.crypto.ec,jdk.zipfs"
   jlink --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
       --strip-native-debug-symbols=exclude-debuginfo-files --output "$dir/java" 2>/dev/null
+  # jlink leaves libjvm.so's symbol table (4 MB; 0.8 MB of the bundle): Java needs only its dynamic symbols.
+  strip --strip-unneeded "$dir/java/lib/server/libjvm.so" 2>/dev/null || true
+  # The tests travel in their own archive, unpacked over the bundle by run: paper's carry (bundle and data) must
+  # leave room for the checkout within the device's 64 MiB.
+  jar --create --no-compress --file "$tests/engine-tests.jar" -C "$root/engine/target/test-classes" .
+  cp "$work/junit-platform-console-standalone.jar" "$tests/junit.jar"
   echo "gpu-check: compressing" >&2
   tar -C "$work" -cf - gridrun-gpu | xz -T2 -6 > "$file"
-  echo "gpu-check: wrote $file ($(du -h "$file" | cut -f1))"
+  tar -C "$work/tests" -cf - gridrun-gpu | xz -T2 -6 > "$beside/gridrun-gpu-tests.tar.xz"
+  echo "gpu-check: wrote $file ($(du -h "$file" | cut -f1)), $beside/gridrun-gpu-tests.tar.xz" \
+      "($(du -h "$beside/gridrun-gpu-tests.tar.xz" | cut -f1))"
+  # The full Fashion-MNIST for paper, beside the bundle: what the subset in the jar does not hold (its first 6,000
+  # training and 2,000 test images), uncompressed, then xz; paper puts the files back together and checks them
+  # against their SHA-256. 23 MB: bundle, data and checkout must fit the device's 64 MiB together.
+  local fm=/usr/share/datasets/fashion-mnist data="$beside/fashion-mnist.tar.xz"
+  if [ -f "$data" ]; then
+    echo "gpu-check: kept $data"
+  elif [ -f "$fm/train-images-idx3-ubyte.gz" ]; then
+    mkdir "$work/fashion-mnist"
+    python3 - "$fm" "$root/engine/src/main/resources/$subset" "$work/fashion-mnist" <<'PY'
+import gzip, hashlib, pathlib, sys
+full, subset, out = map(pathlib.Path, sys.argv[1:])
+sums = []
+for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"):
+    data = gzip.decompress((full / (name + ".gz")).read_bytes())
+    header = 16 if "images" in name else 8
+    shipped = gzip.decompress((subset / (name + ".gz")).read_bytes())[header:]
+    if not data[header:].startswith(shipped):
+        sys.exit(f"gpu-check: the shipped {name} is not the start of {full / name}")
+    (out / (name + ".rest")).write_bytes(data[:header] + data[header + len(shipped):])
+    sums.append(f"{hashlib.sha256(data).hexdigest()}  {name}\n")
+(out / "SHA256SUMS").write_text("".join(sums))
+PY
+    tar -C "$work/fashion-mnist" -cf - . | xz -T2 -6 > "$data.part" && mv "$data.part" "$data"
+    echo "gpu-check: wrote $data ($(du -h "$data" | cut -f1))"
+  else
+    echo "gpu-check: no $fm (apt-get install dataset-fashion-mnist): paper will train on the shipped subset"
+  fi
+  # What each call sends: the checkout (its tracked files) and what it carries, 64 MiB at most together.
+  local tree; tree="$(cd "$root" && git ls-files -z 2>/dev/null | xargs -0 stat -c %s 2>/dev/null \
+      | awk '{s += $1} END {print s + 0}')"
+  local mib=1048576 size_of='stat -c %s'
+  echo "gpu-check: the device's 64 MiB: run sends $(( (tree + $($size_of "$file") \
+      + $($size_of "$beside/gridrun-gpu-tests.tar.xz")) / mib )) MiB (checkout, bundle, tests)"
+  [ -f "$data" ] && echo "gpu-check: the device's 64 MiB: paper sends $(( (tree + $($size_of "$file") \
+      + $($size_of "$data")) / mib )) MiB (checkout, bundle, data)"
+  return 0
+}
+
+# Puts the full Fashion-MNIST together in DIR from paper's data (the .rest files there) and the subset in JAR,
+# checking each file against SHA256SUMS; python3 only (the GPU machine has no unzip).
+restore_fashion_mnist() {
+  python3 - "$1" "$2" "$subset" <<'PY'
+import gzip, hashlib, pathlib, sys, zipfile
+out, jar, subset = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+with zipfile.ZipFile(jar) as z:
+    for line in (out / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split()
+        rest = (out / (name + ".rest")).read_bytes()
+        header = 16 if "images" in name else 8
+        data = rest[:header] + gzip.decompress(z.read(subset + name + ".gz"))[header:] + rest[header:]
+        if hashlib.sha256(data).hexdigest() != digest:
+            sys.exit(f"gpu-check: {name} put back together does not match its SHA-256")
+        (out / name).write_bytes(data)
+        (out / (name + ".rest")).unlink()
+PY
 }
 
 # Runs a command, keeping its output in the log and its status for the summary; a step GPU_CHECK_STEPS leaves out is
@@ -137,38 +207,105 @@ run_unpacked() {
 
 run() {
   local file="${1:-$default_bundle}"
-  local work; work="$(mktemp -d)"
+  local work tests; work="$(mktemp -d)"; tests="$(dirname "$file")/gridrun-gpu-tests.tar.xz"
   xz -dc "$file" | tar -C "$work" -xf -
+  if [ -f "$tests" ]; then
+    xz -dc "$tests" | tar -C "$work" -xf -
+  else
+    echo "gpu-check: no $tests beside the bundle: the tests step will fail"
+  fi
   run_unpacked "$work/gridrun-gpu"
 }
 
 # The paper-gpu grid on this GPU, whole or cut to STEPS steps a run (every run's schedule scaled alike: learning-rate
-# drops, evaluations, variance logs and the adaptive methods' level fits) to time it
-# within a short lease: the wall time of STEPS steps times 5000/STEPS estimates the whole grid's. PAPER_JOBS runs
-# share the GPU at once (default 8). Prints the grid's table last.
+# drops, evaluations, variance logs and the adaptive methods' level fits). A lease is shorter than the whole grid, so
+# the grid goes on from lease to lease:
+#   PAPER_SECONDS=S  stops the grid after S seconds: grid-run sends its trainers SIGTERM, each records KILLED,
+#                    and the next lease runs them again;
+#   PAPER_OUT=D      writes the work so far to D/paper-state.tar.xz (the grid file as cut, the run directories and
+#                    the store, without checkpoints: with PAPER_KEEP_CHECKPOINTS=1 the killed runs' go too, and the
+#                    next lease resumes them bit for bit, where its carry has room for 3 MB a run);
+#   PAPER_STATE=F    starts from such a state (default: paper-state.tar.xz beside FILE, when there), with its grid
+#                    file, whatever STEPS says.
+# The full Fashion-MNIST is read from fashion-mnist.tar.xz beside FILE (PAPER_DATA), which bundle writes when
+# Debian's dataset-fashion-mnist is installed; without it the runs train on the shipped 6,000-image subset and say
+# so. PAPER_JOBS runs share the GPU at once (default 2: with 8, the H200 made fewer steps a second in all than one
+# run alone does); PAPER_BACKEND (default cuda) lets the same steps be tried on a machine without a GPU. When every
+# run has ended, prints the spec figures/paper-gpu.yaml's tables (Markdown) last.
+# How many of paper-gpu's runs under the work directory $1 have completed.
+completed_runs() {
+  { grep -l '^COMPLETED' "$1"/runs/paper-gpu/*/*/status 2>/dev/null || true; } | wc -l
+}
+
 paper() {
   local file="${1:-$default_bundle}"
   local steps="${2:-5000}"
-  local work; work="$(mktemp -d)"
-  xz -dc "$file" | tar -C "$work" -xf -
-  local dir="$work/gridrun-gpu"
-  local grid="$work/paper-gpu.yaml"
-  local d1=$((steps * 3 / 5)) d2=$((steps * 4 / 5)) every=$((steps >= 20 ? steps / 20 : 1))
-  local f1=$((steps >= 50 ? steps / 50 : 1)) f2=$((steps >= 5 ? steps / 5 : 1)) f3=$((steps * 3 / 5))
-  sed -e "s/^  niters: 5000/  niters: $steps/" -e "s/^  lr_decay_iters: '3000,4000'/  lr_decay_iters: '$d1,$d2'/" \
-      -e "s/osnap_iter: '100,1000,3000'/osnap_iter: '$f1,$f2,$f3'/" \
-      -e "s/^  chkpt_iter: 250 /  chkpt_iter: $every /" -e "s/^  gvar_log_iter: 250 /  gvar_log_iter: $every /" \
-      -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/paper-gpu.yaml" > "$grid"
-  grep -q "^  niters: $steps" "$grid" && grep -q '^  backend: cuda' "$grid" \
-      && grep -q "osnap_iter: '$f1,$f2,$f3'" "$grid" \
-      || { echo "gpu-check: could not set niters, the level fits and backend in paper-gpu.yaml"; exit 1; }
+  local beside; beside="$(cd "$(dirname "$file")" && pwd)"
+  local state="${PAPER_STATE:-$beside/paper-state.tar.xz}" data="${PAPER_DATA:-$beside/fashion-mnist.tar.xz}"
+  local backend="${PAPER_BACKEND:-cuda}"
+  # Fixed paths: a run resumed in the next lease finds its run directory, store and data where it left them.
+  local top=/tmp/gridrun-paper
+  local work="$top/work" dir="$top/gridrun-gpu" grid="$top/work/paper-gpu.yaml"
+  rm -rf "$top" && mkdir -p "$work" "$top/data"
+  xz -dc "$file" | tar -C "$top" -xf -
+  if [ -f "$data" ]; then
+    xz -dc "$data" | tar -C "$top/data" -xf -
+    restore_fashion_mnist "$top/data" "$dir/grid-run.jar"
+    export GRIDRUN_DATA_DIR="$top/data"
+    echo "gpu-check: paper-gpu trains on the full Fashion-MNIST ($data)"
+  else
+    echo "gpu-check: no $data: paper-gpu trains on the shipped 6,000-image Fashion-MNIST subset"
+  fi
+  if [ -f "$state" ]; then
+    xz -dc "$state" | tar -C "$work" -xf -
+    [ -f "$grid" ] || { echo "gpu-check: $state holds no paper-gpu.yaml"; exit 1; }
+    steps="$(sed -n 's/^  niters: \([0-9]*\).*/\1/p' "$grid")"
+    echo "gpu-check: resuming paper-gpu ($steps steps a run) from $state: $(completed_runs "$work") of 26 runs" \
+        "completed"
+  else
+    local d1=$((steps * 3 / 5)) d2=$((steps * 4 / 5)) every=$((steps >= 20 ? steps / 20 : 1))
+    local f1=$((steps >= 50 ? steps / 50 : 1)) f2=$((steps >= 5 ? steps / 5 : 1)) f3=$((steps * 3 / 5))
+    sed -e "s/^  niters: 5000/  niters: $steps/" -e "s/^  lr_decay_iters: '3000,4000'/  lr_decay_iters: '$d1,$d2'/" \
+        -e "s/osnap_iter: '100,1000,3000'/osnap_iter: '$f1,$f2,$f3'/" \
+        -e "s/^  chkpt_iter: 250 /  chkpt_iter: $every /" -e "s/^  gvar_log_iter: 250 /  gvar_log_iter: $every /" \
+        -e "s/^defaults:$/defaults:\n  backend: $backend/" "$dir/grids/paper-gpu.yaml" > "$grid"
+    grep -q "^  niters: $steps" "$grid" && grep -q "^  backend: $backend" "$grid" \
+        && grep -q "osnap_iter: '$f1,$f2,$f3'" "$grid" \
+        || { echo "gpu-check: could not set niters, the level fits and backend in paper-gpu.yaml"; exit 1; }
+  fi
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
-  local start status=0; start=$(date +%s)
-  "$dir/java/bin/java" -jar "$dir/grid-run.jar" --grid "$grid" --workdir "$work/pg" --jobs "${PAPER_JOBS:-8}" \
-      --report-every 0 || status=$?
+  local java="$dir/java/bin/java" start status=0; start=$(date +%s)
+  local command=("$java" -jar "$dir/grid-run.jar" --grid "$grid" --workdir "$work" --jobs "${PAPER_JOBS:-2}"
+      --report-every 0)
+  if [ -n "${PAPER_SECONDS:-}" ]; then
+    timeout --signal=TERM --kill-after=60 "$PAPER_SECONDS" "${command[@]}" || status=$?
+  else
+    "${command[@]}" || status=$?
+  fi
   local seconds=$(( $(date +%s) - start ))
-  echo "gpu-check: paper-gpu, $steps steps a run: $seconds s wall; 5000 steps a run: about $((seconds * 5000 / steps)) s"
-  [ "$status" = 0 ] || echo "gpu-check: paper-gpu exited $status (runs failed; see the table above and $work/pg)"
+  local done; done="$(completed_runs "$work")"
+  echo "gpu-check: paper-gpu, $steps steps a run: $seconds s wall this time; $done of 26 runs completed"
+  if [ -n "${PAPER_OUT:-}" ]; then
+    mkdir -p "$PAPER_OUT"
+    # Checkpoints stay behind unless PAPER_KEEP_CHECKPOINTS=1: a killed run's (3 MB, barely compressible) would
+    # push the next lease's carry past 64 MiB, and a run started again from its first step gives the same figures.
+    local keep=(--exclude=checkpoint.bin)
+    if [ "${PAPER_KEEP_CHECKPOINTS:-0}" = 1 ]; then
+      (cd "$work" && { grep -l '^COMPLETED' runs/paper-gpu/*/*/status 2>/dev/null || true; } \
+          | sed 's|/status$|/checkpoint.bin|') > "$top/completed-checkpoints"
+      keep=(-X "$top/completed-checkpoints")
+    fi
+    tar -C "$work" --exclude=reports --exclude=.trainer.lock "${keep[@]}" -cf - . \
+        | xz -T0 -6 > "$PAPER_OUT/paper-state.tar.xz"
+    echo "gpu-check: wrote $PAPER_OUT/paper-state.tar.xz ($(du -h "$PAPER_OUT/paper-state.tar.xz" | cut -f1))"
+  fi
+  if [ "$done" = 26 ]; then
+    "$java" -jar "$dir/grid-run.jar" figures --spec "$dir/figures/paper-gpu.yaml" --workdir "$work" || status=$?
+  elif [ "$status" = 124 ]; then
+    echo "gpu-check: stopped after PAPER_SECONDS=$PAPER_SECONDS; the next lease goes on from the state"
+    status=0
+  fi
+  [ "$status" = 0 ] || echo "gpu-check: paper-gpu exited $status (runs failed; see the table above and $work)"
   return "$status"
 }
 
@@ -177,5 +314,5 @@ case "${1:-}" in
   run) shift; run "$@" ;;
   run-unpacked) shift; run_unpacked "${1:-$here}" ;;
   paper) shift; paper "$@" ;;
-  *) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
