@@ -151,6 +151,12 @@ step() {
   [ "$status" = 0 ] || failed=1
 }
 
+# Every JVM here runs the host's quantizer kernels on the Vector API, as ./grid-run's do (a plain java -jar would run
+# them scalar: same bits, slower).
+vector_api() {
+  export JDK_JAVA_OPTIONS="--add-modules=jdk.incubator.vector${JDK_JAVA_OPTIONS:+ $JDK_JAVA_OPTIONS}"
+}
+
 run_unpacked() {
   local dir; dir="$(cd "$1" && pwd)"
   local java="$dir/java/bin/java"
@@ -163,6 +169,7 @@ run_unpacked() {
   export GRIDRUN_REQUIRE_CUDA=1
   # The emulator's cases ran wherever the tests ran without a GPU; here they would only spend the GPU's time.
   export GRIDRUN_SKIP_EMULATOR=1
+  vector_api
   echo "gpu-check: log in $log"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader \
       | tee -a "$log" || true
@@ -274,6 +281,7 @@ paper() {
         || { echo "gpu-check: could not set niters, the level fits and backend in paper-gpu.yaml"; exit 1; }
   fi
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
+  vector_api
   local java="$dir/java/bin/java" start status=0; start=$(date +%s)
   local command=("$java" -jar "$dir/grid-run.jar" --grid "$grid" --workdir "$work" --jobs "${PAPER_JOBS:-2}"
       --report-every 0)
