@@ -14,7 +14,8 @@
 #                                        Environment: GPU_CHECK_STEPS="tests train ..." runs only the steps named
 #                                        (backends tests train train-eager train-vit train-lstm train-qsgd
 #                                        train-qsgd-eager compressors compressors-kernels train-kernels quickstart
-#                                        quickstart-status; default all), GPU_CHECK_TIMEOUT=S
+#                                        quickstart-status; default all), GPU_CHECK_TESTS=REGEX the test
+#                                        classes to run (default every CUDA one), GPU_CHECK_TIMEOUT=S
 #                                        stops each step after S seconds, GPU_CHECK_LOG_DIR=D keeps the log and the
 #                                        JUnit reports in D
 #   scripts/gpu-check.sh paper FILE [STEPS]  on the GPU machine: the paper-gpu grid on cuda, every run cut to STEPS
@@ -22,6 +23,7 @@
 #                                        Fashion-MNIST that bundle writes beside FILE; stops after PAPER_SECONDS,
 #                                        saves its state in PAPER_OUT and goes on from it in the next lease; prints
 #                                        the grid's table and, once every run has ended, the paper's tables
+#   scripts/gpu-check.sh lease FILE      on the GPU machine: run, then paper for what is left of LEASE_SECONDS
 #
 # Copy the bundle and this script to the GPU machine (or run from a checkout that has both); the bundle alone also
 # works: tar xf gridrun-gpu.tar.xz && gridrun-gpu/gpu-check.sh run-unpacked gridrun-gpu
@@ -154,7 +156,8 @@ step() {
 # Every JVM here runs the host's quantizer kernels on the Vector API, as ./grid-run's do (a plain java -jar would run
 # them scalar: same bits, slower).
 vector_api() {
-  export JDK_JAVA_OPTIONS="--add-modules=jdk.incubator.vector${JDK_JAVA_OPTIONS:+ $JDK_JAVA_OPTIONS}"
+  [[ "${JDK_JAVA_OPTIONS:-}" == *jdk.incubator.vector* ]] \
+      || export JDK_JAVA_OPTIONS="--add-modules=jdk.incubator.vector${JDK_JAVA_OPTIONS:+ $JDK_JAVA_OPTIONS}"
 }
 
 run_unpacked() {
@@ -175,10 +178,12 @@ run_unpacked() {
       | tee -a "$log" || true
   step backends "$java" -jar "$dir/grid-run.jar" list backends
   # The CUDA backend's tests (every operation against the CPU, whole-model gradients, training runs) and the resume
-  # tests, whose default backend (auto) is the GPU here.
+  # tests, whose default backend (auto) is the GPU here; GPU_CHECK_TESTS (a regular expression of class names) runs
+  # fewer, where a lease is short.
+  local all_tests='^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming|StepGraph)Test|train\.(ResumeTest|TrainJobTest))$'
   step tests "$java" -jar "$dir/junit.jar" execute --disable-banner --details=tree \
       --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
-      --include-classname '^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming|StepGraph)Test|train\.(ResumeTest|TrainJobTest))$' \
+      --include-classname "${GPU_CHECK_TESTS:-$all_tests}" \
       --reports-dir "$work/junit"
   step train "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
   step train-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --no-cuda-graph --no-torch
@@ -317,10 +322,26 @@ paper() {
   return "$status"
 }
 
+# One call of a short lease: run's check (its steps and tests narrowed by GPU_CHECK_STEPS and GPU_CHECK_TESTS), then
+# paper-gpu for what is left of LEASE_SECONDS (default 560, under the device's 600 s a call), its state written to
+# GPU_CHECK_LOG_DIR (or PAPER_OUT) for the next call.
+lease() {
+  local file="${1:-$default_bundle}" started status=0; started=$(date +%s)
+  run "$file" || status=$?
+  local left=$(( ${LEASE_SECONDS:-560} - ($(date +%s) - started) - 60 ))
+  if [ "$left" -ge 60 ]; then
+    PAPER_SECONDS="$left" PAPER_OUT="${PAPER_OUT:-${GPU_CHECK_LOG_DIR:-$(mktemp -d)}}" paper "$file" || status=$?
+  else
+    echo "gpu-check: $left s left of LEASE_SECONDS after the check: no paper-gpu this call"
+  fi
+  return "$status"
+}
+
 case "${1:-}" in
   bundle) shift; bundle "$@" ;;
   run) shift; run "$@" ;;
   run-unpacked) shift; run_unpacked "${1:-$here}" ;;
   paper) shift; paper "$@" ;;
-  *) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  lease) shift; lease "$@" ;;
+  *) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
