@@ -35,6 +35,17 @@ default_bundle="$root/target/gpu-bundle/gridrun-gpu.tar.xz"
 junit_version=1.10.3
 subset=org/gridrun/engine/data/fashion-mnist-subset/
 
+# Copies the jar $1 to $2 with its entries stored (uncompressed), leaving out those whose names match the regular
+# expression $3 at their start.
+stored_jar() {
+  python3 -c 'import re, sys, zipfile
+left_out = re.compile(sys.argv[3])
+with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as dst:
+    for entry in src.infolist():
+        if not left_out.match(entry.filename):
+            dst.writestr(entry, src.read(entry), compress_type=zipfile.ZIP_STORED)' "$1" "$2" "$3"
+}
+
 bundle() {
   local file="${1:-$default_bundle}"
   local work; work="$(mktemp -d)"
@@ -51,13 +62,8 @@ bundle() {
   # instead of 23. Left out: the CPU's bundled natives (OpenBLAS, oneDNN: tens of MB; on the GPU machine the CPU
   # backend, only the agreement tests' reference there, falls back to its Java paths and list backends says so) and
   # PDFBox, which XChart needs only to write PDFs (gridrun writes PNG and SVG).
-  python3 -c 'import re, sys, zipfile
-left_out = re.compile(r"org/bytedeco/[^/]+/linux-x86_64/|org/apache/(pdfbox|fontbox)/|de/rototor/")
-with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as dst:
-    for entry in src.infolist():
-        if not left_out.match(entry.filename):
-            dst.writestr(entry, src.read(entry), compress_type=zipfile.ZIP_STORED)' \
-      "$root/jobs/target/grid-run.jar" "$dir/grid-run.jar"
+  stored_jar "$root/jobs/target/grid-run.jar" "$dir/grid-run.jar" \
+      'org/bytedeco/[^/]+/linux-x86_64/|org/apache/(pdfbox|fontbox)/|de/rototor/'
   cp "$here/gpu-check.sh" "$dir/"
   mkdir -p "$dir/grids" "$dir/figures" && cp "$root/grids/quickstart.yaml" "$root/grids/paper-gpu.yaml" "$dir/grids/"
   cp "$root/figures/paper-gpu.yaml" "$dir/figures/"
@@ -71,7 +77,7 @@ with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipf
   # The tests travel in their own archive, unpacked over the bundle by run: paper's carry (bundle and data) must
   # leave room for the checkout within the device's 64 MiB.
   jar --create --no-compress --file "$tests/engine-tests.jar" -C "$root/engine/target/test-classes" .
-  cp "$work/junit-platform-console-standalone.jar" "$tests/junit.jar"
+  stored_jar "$work/junit-platform-console-standalone.jar" "$tests/junit.jar" '^$'
   echo "gpu-check: compressing" >&2
   tar -C "$work" -cf - gridrun-gpu | xz -T2 -6 > "$file"
   tar -C "$work/tests" -cf - gridrun-gpu | xz -T2 -6 > "$beside/gridrun-gpu-tests.tar.xz"
@@ -107,11 +113,11 @@ PY
   # What each call sends: the checkout (its tracked files) and what it carries, 64 MiB at most together.
   local tree; tree="$(cd "$root" && git ls-files -z 2>/dev/null | xargs -0 stat -c %s 2>/dev/null \
       | awk '{s += $1} END {print s + 0}')"
-  local mib=1048576 size_of='stat -c %s'
-  echo "gpu-check: the device's 64 MiB: run sends $(( (tree + $($size_of "$file") \
-      + $($size_of "$beside/gridrun-gpu-tests.tar.xz")) / mib )) MiB (checkout, bundle, tests)"
-  [ -f "$data" ] && echo "gpu-check: the device's 64 MiB: paper sends $(( (tree + $($size_of "$file") \
-      + $($size_of "$data")) / mib )) MiB (checkout, bundle, data)"
+  local code tests_size data_size=0
+  code=$(( tree + $(stat -c %s "$file") )) tests_size=$(stat -c %s "$beside/gridrun-gpu-tests.tar.xz")
+  [ -f "$data" ] && data_size=$(stat -c %s "$data")
+  echo "gpu-check: a call sends (MiB, of 64 at most): run $(( (code + tests_size) >> 20 )) (checkout, bundle, tests);" \
+      "paper $(( (code + data_size) >> 20 )) (and data); lease $(( (code + tests_size + data_size) >> 20 )) (all)"
   return 0
 }
 
