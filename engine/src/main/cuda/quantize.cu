@@ -6,9 +6,9 @@
 //   - gr_level_norms: one block per bucket, the CPU's order of additions (128 interleaved double chains and a fixed
 //     tree; ChainSums.chains) or the largest sign-cleared bit pattern;
 //   - gr_level_uniform_codes (uniform levels, rounded arithmetically) and gr_level_search_codes (any levels, through
-//     LevelSearch's cell tables): one thread per 32-bit word of the codes, which computes the (at most 32) codes
-//     that touch its word; a code that straddles two words is computed by both threads, alike. No thread writes
-//     another's word, so there are no atomics and the bits do not depend on the schedule.
+//     LevelSearch's cell tables): a block computes a tile of values' codes into shared memory, one value a thread
+//     (coalesced reads), then writes the tile's words, one a thread (gr_tiled_codes). No thread writes another's
+//     word, so there are no atomics and the bits do not depend on the schedule.
 // gr_level_decode_mean decodes a payload into the workers' mean, as the host's collective does.
 // Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
 #include "gridrun.cuh"
@@ -135,40 +135,59 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const flo
     }
 }
 
-// A word's walk through its values' buckets and draws. A word's values are consecutive: its first value's bucket is
-// found by a binary search, later ones by following the bucket starts forward, and each draw (the uniforms of four
-// values) is made once, where a search, a division and a draw a value made the codes kernel slow on a GPU.
-struct GrWalk {
-    int k;                  // the bucket of the value seen last; -1 before the first
-    long long next;         // the first value past bucket k
-    long long drawn;        // the index of `draw` in the stream (from `first`); -1 before the first
-    unsigned long long draw;
-};
-
-// Moves the walk on to value e (never back); returns whether e lies in another bucket than the value before.
-__device__ __forceinline__ bool gr_walk_to(GrWalk& w, const int* starts, int buckets, long long e) {
-    bool moved = false;
-    if (w.k < 0) {
-        w.k = gr_bucket_of(starts, buckets, e);
-        w.next = starts[w.k + 1];
-        moved = true;
-    }
-    while (e >= w.next) {
-        w.k++;
-        w.next = starts[w.k + 1];
-        moved = true;
-    }
-    return moved;
-}
+// The words of the codes a block writes at a time, one tile: 256 words, 8,192 bits, at most 8,192 codes (1 bit) and
+// one more where a code straddles the tile's end.
+#define GR_CODE_TILE 256
 
 // Value e's 16-bit uniform (Uniform16): bits 48 − 16·(e mod 4) of draw first + e/4.
-__device__ __forceinline__ long long gr_walk_uniform(GrWalk& w, unsigned long long key, long long first,
-                                                     long long e) {
-    if ((e >> 2) != w.drawn) {
-        w.drawn = e >> 2;
-        w.draw = gr_draw(key, (unsigned long long) (first + w.drawn));
+__device__ __forceinline__ long long gr_uniform16(unsigned long long key, long long first, long long e) {
+    unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
+    return (long long) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
+}
+
+// The codes of n values, `bits` (1 to 8) each, as words (gr_code_word), a tile of GR_CODE_TILE words a block at a
+// time. First each thread computes the codes of the tile's values e, e + blockDim.x, … (the reads of g coalesce) into
+// shared memory, through the bucket of each: found by a search of the tile's buckets for the thread's first value,
+// then by following the bucket starts forward, its shared values (`bucket(k)`) made once a bucket. Then each word
+// gathers its codes from there. A code that straddles two tiles is computed by both blocks, alike, and no thread
+// writes another's word, so the bits do not depend on the schedule. code(b, v, u) gives the code of value v with
+// uniform u in bucket b.
+template <class Bucket, class MakeBucket, class Code>
+__device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, const int* starts, int buckets, int bits,
+                                               unsigned long long key, long long first, unsigned* words,
+                                               long long wordCount, MakeBucket bucket, Code code) {
+    __shared__ unsigned char codes[32 * GR_CODE_TILE + 1];
+    __shared__ int tileBuckets[2];
+    for (long long tile = blockIdx.x; tile * GR_CODE_TILE < wordCount; tile += gridDim.x) {
+        long long lowBit = 32LL * GR_CODE_TILE * tile;
+        long long from = lowBit / bits;
+        long long to = min((lowBit + 32LL * GR_CODE_TILE - 1) / bits, n - 1);
+        if (threadIdx.x == 0) {
+            tileBuckets[0] = gr_bucket_of(starts, buckets, from);
+            tileBuckets[1] = gr_bucket_of(starts, buckets, to);
+        }
+        __syncthreads();
+        int k = -1;
+        long long next = 0;
+        Bucket b;
+        for (long long e = from + threadIdx.x; e <= to; e += blockDim.x) {
+            if (k < 0 || e >= next) {
+                k = k < 0 ? gr_last_at_most(starts, tileBuckets[0], tileBuckets[1] + 1, e) : k;
+                while (e >= starts[k + 1]) {
+                    k++;
+                }
+                next = starts[k + 1];
+                b = bucket(k);
+            }
+            codes[e - from] = (unsigned char) code(b, g[e], gr_uniform16(key, first, e));
+        }
+        __syncthreads();
+        long long end = min(wordCount, (tile + 1) * GR_CODE_TILE);
+        for (long long w = tile * GR_CODE_TILE + threadIdx.x; w < end; w += blockDim.x) {
+            words[w] = gr_code_word(w, n, bits, [&](long long e) { return (unsigned) codes[e - from]; });
+        }
+        __syncthreads();
     }
-    return (long long) ((w.draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
 }
 
 // What a bucket's values share on `top + 1` uniform levels: ratio = (top/2)/‖b‖ and the clipping bound; `zero` for
@@ -204,21 +223,14 @@ __device__ __forceinline__ unsigned gr_uniform_code(const GrUniformBucket& b, in
     return (unsigned) min(code, top);
 }
 
-// The codes of uniform levels (gr_uniform_code), one thread per 32-bit word (gr_code_word), walking its buckets.
+// The codes of uniform levels (gr_uniform_code), a tile of words a block (gr_tiled_codes).
 extern "C" __global__ void gr_level_uniform_codes(const float* g, long long n, const int* starts, int buckets,
                                                   const float* norms, const float* bounds, int bits, int top,
                                                   unsigned long long key, long long first, unsigned* words,
                                                   long long wordCount) {
-    GR_FOR_EACH(w, wordCount) {
-        GrWalk walk = {-1, 0, -1, 0};
-        GrUniformBucket b = {true, 0.0f, 0.0f, 0.0f};
-        words[w] = gr_code_word(w, n, bits, [&](long long e) {
-            if (gr_walk_to(walk, starts, buckets, e)) {
-                b = gr_uniform_bucket(norms, bounds, top, walk.k);
-            }
-            return gr_uniform_code(b, top, g[e], gr_walk_uniform(walk, key, first, e));
-        });
-    }
+    gr_tiled_codes<GrUniformBucket>(g, n, starts, buckets, bits, key, first, words, wordCount,
+        [&](int k) { return gr_uniform_bucket(norms, bounds, top, k); },
+        [&](const GrUniformBucket& b, float v, long long u) { return gr_uniform_code(b, top, v, u); });
 }
 
 // What a bucket's values share for any sorted levels: 1/‖b‖ in double and the clipping bound; `zero` for a zero or
@@ -276,17 +288,11 @@ extern "C" __global__ void gr_level_search_codes(const float* g, long long n, co
                                                  const double* inverseGap, const int* below, const int* above,
                                                  int cells, unsigned long long key, long long first, unsigned* words,
                                                  long long wordCount) {
-    GR_FOR_EACH(w, wordCount) {
-        GrWalk walk = {-1, 0, -1, 0};
-        GrSearchBucket b = {true, 0.0, 0.0f};
-        words[w] = gr_code_word(w, n, bits, [&](long long e) {
-            if (gr_walk_to(walk, starts, buckets, e)) {
-                b = gr_search_bucket(norms, bounds, walk.k);
-            }
-            return gr_search_code(b, g[e], gr_walk_uniform(walk, key, first, e), levels, top, inverseGap, below,
-                                  above, cells);
+    gr_tiled_codes<GrSearchBucket>(g, n, starts, buckets, bits, key, first, words, wordCount,
+        [&](int k) { return gr_search_bucket(norms, bounds, k); },
+        [&](const GrSearchBucket& b, float v, long long u) {
+            return gr_search_code(b, v, u, levels, top, inverseGap, below, above, cells);
         });
-    }
 }
 
 // Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
