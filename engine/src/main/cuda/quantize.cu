@@ -18,6 +18,22 @@ __device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long
     return gr_last_at_most(starts, 0, buckets, e);
 }
 
+// The buckets of a block's values [from, to], found once by its first thread into range (shared; every thread of
+// the block must call it): a search of all the buckets a value made a kernel slow on a GPU.
+__device__ __forceinline__ void gr_block_buckets(const int* starts, int buckets, long long from, long long to,
+                                                 int* range) {
+    if (threadIdx.x == 0) {
+        range[0] = gr_bucket_of(starts, buckets, from);
+        range[1] = gr_bucket_of(starts, buckets, to);
+    }
+    __syncthreads();
+}
+
+// The bucket of value e among the block's buckets (gr_block_buckets), e in the block's values.
+__device__ __forceinline__ int gr_bucket_in(const int* starts, const int* range, long long e) {
+    return gr_last_at_most(starts, range[0], range[1] + 1, e);
+}
+
 // Word w of the codes of n values (`bits` each, LSB first): bits [32w, 32w + 32) of the code stream, zero past its
 // end; code(e) gives value e's level index.
 template <class Code>
@@ -162,17 +178,13 @@ __device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, cons
         long long lowBit = 32LL * GR_CODE_TILE * tile;
         long long from = lowBit / bits;
         long long to = min((lowBit + 32LL * GR_CODE_TILE - 1) / bits, n - 1);
-        if (threadIdx.x == 0) {
-            tileBuckets[0] = gr_bucket_of(starts, buckets, from);
-            tileBuckets[1] = gr_bucket_of(starts, buckets, to);
-        }
-        __syncthreads();
+        gr_block_buckets(starts, buckets, from, to, tileBuckets);
         int k = -1;
         long long next = 0;
         Bucket b;
         for (long long e = from + threadIdx.x; e <= to; e += blockDim.x) {
             if (k < 0 || e >= next) {
-                k = k < 0 ? gr_last_at_most(starts, tileBuckets[0], tileBuckets[1] + 1, e) : k;
+                k = k < 0 ? gr_bucket_in(starts, tileBuckets, e) : k;
                 while (e >= starts[k + 1]) {
                     k++;
                 }
@@ -327,16 +339,11 @@ extern "C" __global__ void gr_level_decode_mean(const unsigned char* payload, lo
     const float* norms = (const float*) payload;
     long long stride = (long long) blockDim.x * gridDim.x;
     for (long long base = (long long) blockIdx.x * blockDim.x; base < n; base += stride) {
-        // The buckets of the block's first and last value, found once; each thread's lies between (most often the
-        // same one), where a search of all the buckets a value made the decode slow on a GPU.
-        if (threadIdx.x == 0) {
-            blockBuckets[0] = gr_bucket_of(starts, buckets, base);
-            blockBuckets[1] = gr_bucket_of(starts, buckets, min(base + (long long) blockDim.x, n) - 1);
-        }
-        __syncthreads();
+        // each thread's bucket lies between those of the block's first and last value (most often the same one)
+        gr_block_buckets(starts, buckets, base, min(base + (long long) blockDim.x, n) - 1, blockBuckets);
         long long e = base + threadIdx.x;
         if (e < n) {
-            float scale = norms[gr_last_at_most(starts, blockBuckets[0], blockBuckets[1] + 1, e)];
+            float scale = norms[gr_bucket_in(starts, blockBuckets, e)];
             float v = gr_level_decode(payload, buckets, bits, levels, count, scale, e);
             float m = worker == 0 ? v : __fadd_rn(mean[e], v);
             mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
