@@ -36,14 +36,14 @@ junit_version=1.10.3
 subset=org/gridrun/engine/data/fashion-mnist-subset/
 
 # Copies the jar $1 to $2 with its entries stored (uncompressed), leaving out those whose names match the regular
-# expression $3 at their start.
+# expression $3 (optional) at their start.
 stored_jar() {
   python3 -c 'import re, sys, zipfile
-left_out = re.compile(sys.argv[3])
+left_out = re.compile(sys.argv[3]) if sys.argv[3] else None
 with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as dst:
     for entry in src.infolist():
-        if not left_out.match(entry.filename):
-            dst.writestr(entry, src.read(entry), compress_type=zipfile.ZIP_STORED)' "$1" "$2" "$3"
+        if left_out is None or not left_out.match(entry.filename):
+            dst.writestr(entry, src.read(entry), compress_type=zipfile.ZIP_STORED)' "$1" "$2" "${3:-}"
 }
 
 bundle() {
@@ -77,7 +77,7 @@ bundle() {
   # The tests travel in their own archive, unpacked over the bundle by run: paper's carry (bundle and data) must
   # leave room for the checkout within the device's 64 MiB.
   jar --create --no-compress --file "$tests/engine-tests.jar" -C "$root/engine/target/test-classes" .
-  stored_jar "$work/junit-platform-console-standalone.jar" "$tests/junit.jar" '^$'
+  stored_jar "$work/junit-platform-console-standalone.jar" "$tests/junit.jar"
   echo "gpu-check: compressing" >&2
   tar -C "$work" -cf - gridrun-gpu | xz -T2 -6 > "$file"
   tar -C "$work/tests" -cf - gridrun-gpu | xz -T2 -6 > "$beside/gridrun-gpu-tests.tar.xz"
@@ -250,9 +250,14 @@ run() {
 # so. PAPER_JOBS runs share the GPU at once (default 2: with 8, the H200 made fewer steps a second in all than one
 # run alone does); PAPER_BACKEND (default cuda) lets the same steps be tried on a machine without a GPU. When every
 # run has ended, prints the spec figures/paper-gpu.yaml's tables (Markdown) last.
+# The status files of paper-gpu's completed runs under the work directory $1, relative to it.
+completed_status() {
+  (cd "$1" && { grep -l '^COMPLETED' runs/paper-gpu/*/*/status 2>/dev/null || true; })
+}
+
 # How many of paper-gpu's runs under the work directory $1 have completed.
 completed_runs() {
-  { grep -l '^COMPLETED' "$1"/runs/paper-gpu/*/*/status 2>/dev/null || true; } | wc -l
+  completed_status "$1" | wc -l
 }
 
 paper() {
@@ -310,8 +315,7 @@ paper() {
     # push the next lease's carry past 64 MiB, and a run started again from its first step gives the same figures.
     local keep=(--exclude=checkpoint.bin)
     if [ "${PAPER_KEEP_CHECKPOINTS:-0}" = 1 ]; then
-      (cd "$work" && { grep -l '^COMPLETED' runs/paper-gpu/*/*/status 2>/dev/null || true; } \
-          | sed 's|/status$|/checkpoint.bin|') > "$top/completed-checkpoints"
+      completed_status "$work" | sed 's|/status$|/checkpoint.bin|' > "$top/completed-checkpoints"
       keep=(-X "$top/completed-checkpoints")
     fi
     tar -C "$work" --exclude=reports --exclude=.trainer.lock "${keep[@]}" -cf - . \
