@@ -355,6 +355,36 @@ public interface Backend extends AutoCloseable {
     default void endStep() {
     }
 
+    /**
+     * Queues the operations that follow in lane {@code lane} of the step under way (0 or more: a worker's pass, its
+     * clipping and its encode), or outside every lane ({@code -1}: what the workers share). A backend that replays
+     * steps as graphs ({@link #runsLanesAtOnce()}) may run a step's lanes at the same time, ordered only where they
+     * touch the same memory, and so computes the same bits as when they run one after another; the others ignore it.
+     * Lanes that run at the same time need workspaces of their own.
+     */
+    default void lane(int lane) {
+    }
+
+    /** Whether a step's lanes ({@link #lane}) may run at the same time here. */
+    default boolean runsLanesAtOnce() {
+        return false;
+    }
+
+    /**
+     * Declares that a step's lanes only read {@code t} (the parameters) while they run, so that reading it orders
+     * nothing; the operations outside the lanes may write it.
+     */
+    default void readInLanes(Tensor t) {
+    }
+
+    /**
+     * Declares that a step's lanes write {@code t} in disjoint slices, each through a view of its own (the running
+     * statistics: one slice a layer, written by each lane in turn), so that lanes are ordered only where they address
+     * the same slice.
+     */
+    default void slicedInLanes(Tensor t) {
+    }
+
     /** PowerSGD's step of {@code shapes} on this backend's device, or empty where it runs on the host. */
     default java.util.Optional<DevicePowerIteration> powerIteration(LowRankShapes shapes) {
         return java.util.Optional.empty();

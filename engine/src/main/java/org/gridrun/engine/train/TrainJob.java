@@ -67,9 +67,12 @@ public final class TrainJob {
                 return trainer.run(metrics, listener, checkpoint, stop);
             }
         } catch (GpuOutOfMemoryException e) {
+            boolean atOnce = config.ngpu() > 1 && config.cudaGraph() && config.concurrentWorkers();
             throw new IllegalStateException(String.format(Locale.ROOT, "model %s at batch %d with %d workers does "
-                    + "not fit the GPU: %s; lower batch_size or ngpu, or use a GPU with more memory",
-                    config.model(), config.batchSize(), config.ngpu(), e.getMessage()), e);
+                    + "not fit the GPU: %s; lower batch_size or ngpu, %sor use a GPU with more memory",
+                    config.model(), config.batchSize(), config.ngpu(), e.getMessage(), atOnce
+                            ? "set concurrent_workers: false (the workers then share one worker's activation "
+                            + "memory, and run one after another), " : ""), e);
         }
     }
 

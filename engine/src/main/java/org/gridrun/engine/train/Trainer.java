@@ -119,6 +119,8 @@ public final class Trainer implements AutoCloseable {
     private final IntervalStats interval = new IntervalStats();
     /** SmaQ's memory mode, or null when off. */
     private final MemoryCodec memory;
+    /** Whether each worker's pass is a lane of the step ({@link Backend#lane}), with a workspace of its own. */
+    private final boolean lanes;
     private long step;
     private long savedStep = -1;
     private Evaluation lastEvaluation;
@@ -150,12 +152,20 @@ public final class Trainer implements AutoCloseable {
         this.dataThreads = data.train().decodesOnDemand() ? DataThreads.of(config.dataThreads())
                 : DataThreads.inline();
         this.workspace = model.newWorkspace(language ? text[0].rows() : config.batchSize());
+        // Workers whose passes run at the same time each need activation memory of their own; worker 0 takes the
+        // trainer's, which evaluations and measurements share outside the steps.
+        this.lanes = config.ngpu() > 1 && config.cudaGraph() && config.concurrentWorkers()
+                && backend.runsLanesAtOnce();
+        if (lanes) {
+            backend.readInLanes(model.parameters());
+            backend.slicedInLanes(model.statistics());
+        }
         this.workers = new Worker[config.ngpu()];
         this.compressors = new Compressor[config.ngpu()];
         this.deviceEncoding = DeviceEncoding.of(backend, config.ngpu());
         for (int w = 0; w < workers.length; w++) {
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(), dataThreads,
-                    workspace, text[w]);
+                    lanes && w > 0 ? null : workspace, text[w]);
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
             compressors[w].bind(model.layout());
             compressors[w].bindSampler(workers[w]::sampleGradient);
@@ -213,9 +223,9 @@ public final class Trainer implements AutoCloseable {
 
     /** One line: model, workers, compressor, data and backend. */
     public String describe() {
-        return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d, %s %s (%s), %d iterations; "
+        return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d%s, %s %s (%s), %d iterations; "
                         + "data: %s; backend: %s (%s)", model.describe(), model.parameterCount(), workers.length,
-                config.batchSize(), config.method(), compressors[0].config(), aggregation.name().toLowerCase(
+                config.batchSize(), lanes ? " at once" : "", config.method(), compressors[0].config(), aggregation.name().toLowerCase(
                         Locale.ROOT).replace('_', '-'), niters, data.train().decodesOnDemand() ? data.source() + ", " + dataThreads : data.source(),
                 backend.name(),
                 backend.blas());
@@ -324,6 +334,9 @@ public final class Trainer implements AutoCloseable {
             backend.beginStep();
         }
         for (int w = 0; w < workers.length; w++) {
+            if (graphed && lanes) {
+                backend.lane(w);
+            }
             long c = System.nanoTime();
             workers[w].computeGradient(step, losses, w);
             if (clipOnDevice) {
@@ -354,6 +367,9 @@ public final class Trainer implements AutoCloseable {
                 payloads[w] = compressors[w].encode(hostGradient, 0, n);
                 encode += System.nanoTime() - t;
             }
+        }
+        if (graphed && lanes) {
+            backend.lane(-1);
         }
         long decode = 0;
         double loss = graphed ? Double.NaN : meanLoss();

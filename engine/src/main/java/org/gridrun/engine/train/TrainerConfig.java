@@ -59,6 +59,8 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param chkptIter        iterations between test-set evaluations (and one at the end) and between checkpoints
  * @param backend          the backend name, or {@code auto}
  * @param cudaGraph        whether a step that runs wholly on the device is replayed as one CUDA graph
+ * @param concurrentWorkers whether the workers' passes in that graph may run at the same time, each in a workspace of
+ *                         its own
  * @param memoryCodec      SmaQ's memory mode: the method stored tensors pass through; empty for none
  * @param memoryTargets    which tensors pass: weights, activations, activation_gradients, optimizer
  * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
@@ -73,7 +75,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                             String lrSchedule, List<Integer> lrDecayIters, List<Integer> lrDecayEpochs,
                             double lrDecayRate, int warmupIters, int niters, int epochs, String method,
                             Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
-                            String backend, boolean cudaGraph, String memoryCodec, List<String> memoryTargets,
+                            String backend, boolean cudaGraph, boolean concurrentWorkers, String memoryCodec, List<String> memoryTargets,
                             Map<String, Object> memoryParams, MetricsConfig metrics, VitSizes vit,
                             LanguageConfig language) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
@@ -178,6 +180,11 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                     "on cuda, replay a training step that runs wholly on the GPU (model, device compressors, mean, "
                             + "optimizer) as one CUDA graph, recorded once; false: launch kernel by kernel (same "
                             + "results)"),
+            new ConfigKey("concurrent_workers", ValueType.BOOL, true,
+                    "on cuda, with cuda_graph, let the workers' forward, backward and encode run on the GPU at the "
+                            + "same time, each in activation memory of its own (ngpu times that of one worker); "
+                            + "ordered where they share memory, so the results are the same bits; false: one "
+                            + "worker after another in one workspace"),
             new ConfigKey("memory_codec", ValueType.STRING, "",
                     "SmaQ's memory mode: store the memory_targets through this method after each use (smaq, fp16, "
                             + "bf16, fp8, s2fp8, …) and record memory_ratio; empty: off"),
@@ -306,7 +313,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                 s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
-                s.bool("cuda_graph"), memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
+                s.bool("cuda_graph"), s.bool("concurrent_workers"), memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
     }
 
     /** The {@code vit_*} keys, each positive, the width a multiple of the heads. */

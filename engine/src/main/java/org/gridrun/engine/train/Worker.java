@@ -21,8 +21,9 @@ import org.gridrun.engine.random.CounterRng;
  * <p>Everything is allocated at construction; {@link #computeGradient(long)} allocates nothing for a data set in
  * memory. Its only state across steps is the sampler's position, which a checkpoint saves.
  *
- * <p>Workers run one after another, and each call here is a whole forward and backward pass, so the workers of one
- * trainer may share one workspace (its activation buffers): K workers then need the activation memory of one.
+ * <p>Where workers run one after another, each call here being a whole forward and backward pass, the workers of one
+ * trainer may share one workspace (its activation buffers): K workers then need the activation memory of one. Workers
+ * whose passes run at the same time ({@code concurrent_workers}) each have their own.
  *
  * <p>{@link #sampleGradient} computes extra gradients for a compressor that fits itself to the gradient
  * distribution: draw {@code d} is the gradient of {@code batchSize} examples drawn uniformly with replacement from

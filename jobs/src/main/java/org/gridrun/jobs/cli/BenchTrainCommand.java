@@ -100,8 +100,8 @@ final class BenchTrainCommand implements Callable<Integer> {
     int workers;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "With --method: a trainer key of the "
-            + "compressed run, e.g. --set bits=3 --set bucket_size=8192 (cuda_graph=false: of both runs); "
-            + "repeatable.")
+            + "compressed run, e.g. --set bits=3 --set bucket_size=8192 (cuda_graph and concurrent_workers: of "
+            + "both runs); repeatable.")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--csv", description = "Print model,ms_min,ms_median,torch_ms_min,torch_ms_median,ratio rows "

@@ -46,8 +46,8 @@ final class CompressedStepBench {
 
     /**
      * @param batch    examples per step over all workers (each worker gets {@code batch / workers})
-     * @param settings further trainer keys of the compressed run, e.g. {@code bits=3}; {@code cuda_graph} applies to
-     *                 the uncompressed run too
+     * @param settings further trainer keys of the compressed run, e.g. {@code bits=3}; {@code cuda_graph} and
+     *                 {@code concurrent_workers} apply to the uncompressed run too
      */
     CompressedStepBench(String backend, int workers, int batch, int warmup, int steps, Map<String, String> settings) {
         if (workers < 1 || batch % workers != 0) {
@@ -84,9 +84,18 @@ final class CompressedStepBench {
         }
     }
 
-    /** The settings that shape the step rather than the method ({@code cuda_graph}), which none's run takes too. */
+    /**
+     * The settings that shape the step rather than the method ({@code cuda_graph}, {@code concurrent_workers}), which
+     * none's run takes too.
+     */
     private Map<String, String> stepKeys() {
-        return settings.containsKey("cuda_graph") ? Map.of("cuda_graph", settings.get("cuda_graph")) : Map.of();
+        Map<String, String> keys = new LinkedHashMap<>();
+        for (String key : List.of("cuda_graph", "concurrent_workers")) {
+            if (settings.containsKey(key)) {
+                keys.put(key, settings.get(key));
+            }
+        }
+        return keys;
     }
 
     /** The trainer's step times of {@code model} compressed by {@code method} with {@code extra} keys. */

@@ -247,7 +247,10 @@ public final class CudaBackend implements Backend {
 
     @Override
     public LossSums lossSums(int slots) {
-        return new DeviceLossSums(gpu, reductions, slots);
+        DeviceLossSums sums = new DeviceLossSums(gpu, reductions, slots);
+        // each lane writes its own slot
+        gpu.share(sums.address(), LaneOrder.Sharing.SLICES);
+        return sums;
     }
 
     @Override
@@ -478,6 +481,38 @@ public final class CudaBackend implements Backend {
     @Override
     public void endStep() {
         gpu.endStep();
+    }
+
+    @Override
+    public void lane(int lane) {
+        gpu.lane(lane);
+        scratch.lane(lane);
+    }
+
+    @Override
+    public boolean runsLanesAtOnce() {
+        return true;
+    }
+
+    @Override
+    public void readInLanes(Tensor t) {
+        share(t, LaneOrder.Sharing.READ);
+    }
+
+    @Override
+    public void slicedInLanes(Tensor t) {
+        share(t, LaneOrder.Sharing.SLICES);
+    }
+
+    private void share(Tensor t, LaneOrder.Sharing sharing) {
+        if (t.size() > 0) {
+            gpu.share(CudaBuffer.of(t), sharing);
+        }
+    }
+
+    /** The longest chain of waits in the step's graph, and its operations: how far lanes run at the same time. */
+    int[] graphShape() {
+        return new int[] {gpu.longestChain(), gpu.graphOperations()};
     }
 
     /** How many steps were launched as one graph, and why graphs are off where they are (null while they are on). */

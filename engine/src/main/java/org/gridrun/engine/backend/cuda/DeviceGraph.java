@@ -1,24 +1,31 @@
 package org.gridrun.engine.backend.cuda;
 
 /**
- * A graph of one step's device operations ({@link StepGraph}), built in order, each node running after the one
- * before it; nodes are named by their index in that order. After {@link #instantiate()} it can be launched again and
- * again, and its kernels' arguments and its uploads' host data changed between launches.
+ * A graph of one step's device operations ({@link StepGraph}), built in order; nodes are named by their index in that
+ * order, and each runs after the earlier nodes its {@code after} names (none: at the graph's start), so nodes that do
+ * not depend on each other, as two workers' passes, may run at the same time. After {@link #instantiate()} it can be
+ * launched again and again, and its kernels' arguments and its uploads' host data changed between launches.
  *
  * <p>A CUDA graph ({@link JCudaGpu#newGraph()}) or, in the tests, the emulator's list of the same operations.
  */
 interface DeviceGraph extends AutoCloseable {
-    /** Appends a kernel launch, as {@link Gpu#launch}; {@code dims} is the grid's x, y, z then the block's. */
-    void kernel(String kernel, int[] dims, KernelArgs args);
+    /**
+     * Appends a kernel launch, as {@link Gpu#launch}, run after nodes {@code after}; {@code dims} is the grid's x, y,
+     * z then the block's.
+     */
+    void kernel(String kernel, int[] dims, KernelArgs args, int[] after);
 
-    /** Appends an upload of {@code bytes} bytes to {@code dst} from a host buffer of the graph's own ({@link #stage}). */
-    void upload(long dst, long bytes);
+    /**
+     * Appends an upload of {@code bytes} bytes to {@code dst} from a host buffer of the graph's own ({@link #stage}),
+     * run after nodes {@code after}.
+     */
+    void upload(long dst, long bytes, int[] after);
 
-    /** Appends a device-to-device copy, as {@link Gpu#copy}. */
-    void copy(long src, long dst, long bytes);
+    /** Appends a device-to-device copy, as {@link Gpu#copy}, run after nodes {@code after}. */
+    void copy(long src, long dst, long bytes, int[] after);
 
-    /** Appends a fill of 32-bit words, as {@link Gpu#fill32}. */
-    void fill32(long dst, int value, long count);
+    /** Appends a fill of 32-bit words, as {@link Gpu#fill32}, run after nodes {@code after}. */
+    void fill32(long dst, int value, long count, int[] after);
 
     /** Makes the graph launchable; nothing may be appended after. */
     void instantiate();

@@ -32,6 +32,11 @@ final class DeviceLossSums extends LossSums {
         this.classes = new int[slots];
     }
 
+    /** The slots' memory. */
+    long address() {
+        return address;
+    }
+
     /** Where the device writes {@code slot}'s sum of a batch with {@code labels} of {@code classes} classes. */
     long slot(int slot, long labels, int classes) {
         this.written[slot] = true;

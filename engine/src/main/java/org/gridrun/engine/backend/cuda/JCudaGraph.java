@@ -30,7 +30,7 @@ import jcuda.driver.CUmemorytype;
 
 /**
  * A CUDA graph built node by node through JCuda's driver API ({@code cuGraphAdd*Node}), each node depending on the
- * one before, instantiated once and launched on {@link JCudaGpu}'s stream. An upload node copies from a page-locked
+ * nodes it is given (the driver runs nodes that do not depend on each other on streams of its own), instantiated once and launched on {@link JCudaGpu}'s stream. An upload node copies from a page-locked
  * host buffer of its own, which {@link #stage} fills; a kernel node's arguments change with
  * {@code cuGraphExecKernelNodeSetParams}, which copies them, as adding the node did.
  */
@@ -52,12 +52,19 @@ final class JCudaGraph implements DeviceGraph {
         cuGraphCreate(graph, 0);
     }
 
-    /** The nodes the next one depends on: the last one added. */
-    private CUgraphNode[] after() {
+    /** The nodes the next one depends on: those of indices {@code after}, all added before it. */
+    private CUgraphNode[] after(int[] after) {
         if (exec != null) {
             throw new IllegalStateException("the graph is instantiated; nothing can be appended");
         }
-        return nodes.isEmpty() ? new CUgraphNode[0] : new CUgraphNode[] {nodes.get(nodes.size() - 1)};
+        CUgraphNode[] deps = new CUgraphNode[after.length];
+        for (int i = 0; i < after.length; i++) {
+            if (after[i] < 0 || after[i] >= nodes.size()) {
+                throw new IllegalArgumentException("node " + nodes.size() + " cannot run after node " + after[i]);
+            }
+            deps[i] = nodes.get(after[i]);
+        }
+        return deps;
     }
 
     private CUDA_KERNEL_NODE_PARAMS kernelParams(String kernel, int[] dims, KernelArgs args) {
@@ -76,16 +83,16 @@ final class JCudaGraph implements DeviceGraph {
     }
 
     @Override
-    public void kernel(String kernel, int[] dims, KernelArgs args) {
-        CUgraphNode[] deps = after();
+    public void kernel(String kernel, int[] dims, KernelArgs args, int[] after) {
+        CUgraphNode[] deps = after(after);
         CUgraphNode node = new CUgraphNode();
         cuGraphAddKernelNode(node, graph, deps, deps.length, kernelParams(kernel, dims, args));
         nodes.add(node);
     }
 
     @Override
-    public void upload(long dst, long bytes) {
-        CUgraphNode[] deps = after();
+    public void upload(long dst, long bytes, int[] after) {
+        CUgraphNode[] deps = after(after);
         Pointer host = new Pointer();
         cuMemAllocHost(host, Math.max(bytes, 1));
         uploads.put(nodes.size(), new HostUpload(host, bytes, dst));
@@ -108,8 +115,8 @@ final class JCudaGraph implements DeviceGraph {
     }
 
     @Override
-    public void copy(long src, long dst, long bytes) {
-        CUgraphNode[] deps = after();
+    public void copy(long src, long dst, long bytes, int[] after) {
+        CUgraphNode[] deps = after(after);
         CUDA_MEMCPY3D copy = new CUDA_MEMCPY3D();
         copy.srcMemoryType = CUmemorytype.CU_MEMORYTYPE_DEVICE;
         copy.srcDevice = gpu.pointer(src, bytes);
@@ -117,8 +124,8 @@ final class JCudaGraph implements DeviceGraph {
     }
 
     @Override
-    public void fill32(long dst, int value, long count) {
-        CUgraphNode[] deps = after();
+    public void fill32(long dst, int value, long count, int[] after) {
+        CUgraphNode[] deps = after(after);
         CUDA_MEMSET_NODE_PARAMS fill = new CUDA_MEMSET_NODE_PARAMS();
         fill.dst = gpu.pointer(dst, 4 * count);
         fill.value = value;

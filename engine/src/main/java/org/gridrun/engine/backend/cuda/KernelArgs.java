@@ -79,6 +79,18 @@ public final class KernelArgs {
         return bits[check(i)];
     }
 
+    /** The address arguments, in order (null pointers included, as 0). */
+    public long[] addresses() {
+        long[] addresses = new long[count];
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            if (kinds[i] == Kind.ADDRESS) {
+                addresses[n++] = bits[i];
+            }
+        }
+        return Arrays.copyOf(addresses, n);
+    }
+
     /** Whether {@code other} holds the same arguments: the same kinds and bits in the same order. */
     public boolean sameAs(KernelArgs other) {
         if (other.count != count) {

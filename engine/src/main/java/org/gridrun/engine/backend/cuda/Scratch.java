@@ -1,6 +1,7 @@
 package org.gridrun.engine.backend.cuda;
 
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -9,7 +10,8 @@ import java.util.Map;
  * and then kept, so once the first training step has seen every shape no operation allocates.
  *
  * <p>An operation may use several slots at once, but never the same slot for two things; since the backend runs one
- * operation at a time on one stream, operations can share slots.
+ * operation at a time on one stream, operations can share slots. Operations of a step's lanes ({@link #lane}), which
+ * a graph may run at the same time, share slots only within their lane: each lane has buffers of its own.
  */
 final class Scratch implements AutoCloseable {
     /** What a scratch buffer is for. */
@@ -27,10 +29,18 @@ final class Scratch implements AutoCloseable {
     }
 
     private final Gpu gpu;
-    private final Map<Slot, long[]> buffers = new EnumMap<>(Slot.class);
+    /** The buffers of each lane, −1 for operations outside every lane. */
+    private final Map<Integer, Map<Slot, long[]>> lanes = new HashMap<>();
+    private Map<Slot, long[]> buffers;
 
     Scratch(Gpu gpu) {
         this.gpu = gpu;
+        lane(-1);
+    }
+
+    /** Lends the buffers of lane {@code lane} (−1: outside every lane) from now on. */
+    void lane(int lane) {
+        buffers = lanes.computeIfAbsent(lane, l -> new EnumMap<>(Slot.class));
     }
 
     /** The address of slot {@code slot}'s buffer, grown to hold at least {@code bytes} bytes. */
@@ -57,9 +67,11 @@ final class Scratch implements AutoCloseable {
     /** Frees every buffer. */
     @Override
     public void close() {
-        for (long[] held : buffers.values()) {
-            gpu.free(held[0]);
+        for (Map<Slot, long[]> lane : lanes.values()) {
+            for (long[] held : lane.values()) {
+                gpu.free(held[0]);
+            }
+            lane.clear();
         }
-        buffers.clear();
     }
 }

@@ -3,6 +3,7 @@ package org.gridrun.engine.backend.cuda;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.gridrun.engine.backend.cuda.LaneOrder.Sharing;
 
 /**
  * Replays a training step as one device graph ({@link DeviceGraph}): the {@link Gpu} the CUDA backend works through,
@@ -20,8 +21,12 @@ import java.util.List;
  * need the work before them done) queues the operations it had matched, as they are, and runs on as usual; the graph
  * is dropped and the next step records again. After {@value #MAX_MISSES} such steps in a row before any step
  * replayed ({@value #PATIENCE} after one did) the step is taken to change every time and graphs stay off
- * ({@link #disabledBecause()}). Results are the same bits either way: the
- * graph runs the same kernels with the same arguments in the same order on one stream.
+ * ({@link #disabledBecause()}).
+ *
+ * <p>Operations queued in a lane ({@link #lane(int)}: a worker's forward, backward and encode) become branches of the
+ * graph that the device may run at the same time: each waits only for what {@link LaneOrder} says it must, so the
+ * graph computes what the step computes in its recorded order. Results are the same bits either way: the graph runs
+ * the same kernels with the same arguments, and kernel by kernel the lanes run one after another on one stream.
  *
  * <p>An upload's host buffer belongs to the graph, so staging the next step's data waits for a launched graph to
  * finish first.
@@ -49,8 +54,15 @@ final class StepGraph implements Gpu {
         final long dst;
         final long size;
         final int value;
+        /** The lane it was queued in, −1 outside every lane. */
+        final int lane;
+        /** The memories it touches, as {@link LaneOrder#units}: in a lane, what orders it against other lanes. */
+        final long[] units;
 
-        Op(Kind kind, String kernel, int[] dims, KernelArgs args, long src, long dst, long size, int value) {
+        Op(Kind kind, String kernel, int[] dims, KernelArgs args, long src, long dst, long size, int value, int lane,
+           long[] units) {
+            this.lane = lane;
+            this.units = units;
             this.kind = kind;
             this.kernel = kernel;
             this.dims = dims;
@@ -71,8 +83,8 @@ final class StepGraph implements Gpu {
             };
         }
 
-        boolean same(Kind kind, String kernel, int[] dims, long src, long dst, long size, int value) {
-            return this.kind == kind && (kernel == null ? this.kernel == null : kernel.equals(this.kernel))
+        boolean same(Kind kind, String kernel, int[] dims, long src, long dst, long size, int value, int lane) {
+            return this.kind == kind && this.lane == lane && (kernel == null ? this.kernel == null : kernel.equals(this.kernel))
                     && Arrays.equals(this.dims, dims) && this.src == src && this.dst == dst && this.size == size
                     && this.value == value;
         }
@@ -80,6 +92,9 @@ final class StepGraph implements Gpu {
 
     private final Gpu device;
     private final List<Op> recorded = new ArrayList<>();
+    private final LaneOrder lanes = new LaneOrder();
+    /** The lane operations are queued in now, −1 outside every lane. */
+    private int lane = -1;
     private Mode mode = Mode.EAGER;
     private DeviceGraph graph;
     /** The position of the next operation of a replayed step. */
@@ -108,6 +123,7 @@ final class StepGraph implements Gpu {
         }
         departed = false;
         next = 0;
+        lane = -1;
         if (graph == null) {
             recorded.clear();
             mode = Mode.RECORD;
@@ -120,6 +136,7 @@ final class StepGraph implements Gpu {
     void endStep() {
         Mode ended = mode;
         mode = Mode.EAGER;
+        lane = -1;
         if (ended == Mode.RECORD) {
             build();
         } else if (ended == Mode.REPLAY) {
@@ -145,6 +162,34 @@ final class StepGraph implements Gpu {
     private void disable(String reason) {
         disabled = reason;
         System.err.println("gridrun: CUDA graphs off (" + reason + "); steps run kernel by kernel");
+    }
+
+    /**
+     * Queues the operations that follow in lane {@code lane} (0 or more; a worker's), or outside every lane (−1): in a
+     * recorded step, lanes become branches of its graph that may run at the same time.
+     */
+    void lane(int lane) {
+        if (lane < -1) {
+            throw new IllegalArgumentException("lane " + lane);
+        }
+        this.lane = lane;
+    }
+
+    /** Declares how lanes use the allocation holding {@code address}: see {@link LaneOrder}. */
+    void share(long address, Sharing sharing) {
+        if (!lanes.share(address, sharing)) {
+            throw new IllegalArgumentException("no allocation holds 0x" + Long.toHexString(address));
+        }
+    }
+
+    /** The longest chain of waits in the step's graph ({@link LaneOrder#longestChain}), 0 when there is none. */
+    int longestChain() {
+        return graph == null ? 0 : LaneOrder.longestChain(after());
+    }
+
+    /** The graph's size, in operations, 0 when there is none. */
+    int graphOperations() {
+        return graph == null ? 0 : recorded.size();
     }
 
     /** Why steps are no longer replayed as graphs, or null while they are. */
@@ -191,12 +236,14 @@ final class StepGraph implements Gpu {
         DeviceGraph g = null;
         try {
             g = device.newGraph();
-            for (Op op : recorded) {
+            int[][] after = after();
+            for (int i = 0; i < recorded.size(); i++) {
+                Op op = recorded.get(i);
                 switch (op.kind) {
-                    case LAUNCH -> g.kernel(op.kernel, op.dims, op.args);
-                    case UPLOAD -> g.upload(op.dst, op.size);
-                    case COPY -> g.copy(op.src, op.dst, op.size);
-                    case FILL -> g.fill32(op.dst, op.value, op.size);
+                    case LAUNCH -> g.kernel(op.kernel, op.dims, op.args, after[i]);
+                    case UPLOAD -> g.upload(op.dst, op.size, after[i]);
+                    case COPY -> g.copy(op.src, op.dst, op.size, after[i]);
+                    case FILL -> g.fill32(op.dst, op.value, op.size, after[i]);
                 }
             }
             g.instantiate();
@@ -207,6 +254,17 @@ final class StepGraph implements Gpu {
             }
             disable("the device could not build a graph of the step: " + e.getMessage());
         }
+    }
+
+    /** What each recorded operation waits for. */
+    private int[][] after() {
+        int[] opLanes = new int[recorded.size()];
+        long[][] units = new long[recorded.size()][];
+        for (int i = 0; i < opLanes.length; i++) {
+            opLanes[i] = recorded.get(i).lane;
+            units[i] = recorded.get(i).units;
+        }
+        return LaneOrder.after(opLanes, units);
     }
 
     private void drop() {
@@ -245,12 +303,12 @@ final class StepGraph implements Gpu {
         if (mode != Mode.REPLAY || departed || (kind != Kind.LAUNCH && size == 0)) {
             return false;
         }
-        if (next < recorded.size() && recorded.get(next).same(kind, kernel, dims, src, dst, size, value)) {
+        if (next < recorded.size() && recorded.get(next).same(kind, kernel, dims, src, dst, size, value, lane)) {
             return true;
         }
         departure = "operation " + next + " of " + recorded.size() + ": " + (next < recorded.size()
-                ? recorded.get(next) : "none") + " recorded, " + new Op(kind, kernel, dims, null, src, dst, size, value)
-                + " now";
+                ? recorded.get(next) : "none") + " recorded, " + new Op(kind, kernel, dims, null, src, dst, size, value,
+                lane, null) + " now";
         depart();
         return false;
     }
@@ -258,7 +316,8 @@ final class StepGraph implements Gpu {
     private void record(Kind kind, String kernel, int[] dims, KernelArgs args, long src, long dst, long size,
                         int value) {
         if (mode == Mode.RECORD && (kind == Kind.LAUNCH || size > 0)) {
-            recorded.add(new Op(kind, kernel, dims, args, src, dst, size, value));
+            long[] units = lane < 0 ? null : lanes.units(args != null ? args.addresses() : new long[] {src, dst});
+            recorded.add(new Op(kind, kernel, dims, args, src, dst, size, value, lane, units));
         }
     }
 
@@ -284,7 +343,9 @@ final class StepGraph implements Gpu {
 
     @Override
     public long allocate(long bytes) {
-        return device.allocate(bytes);
+        long address = device.allocate(bytes);
+        lanes.allocated(address, bytes);
+        return address;
     }
 
     @Override
@@ -292,6 +353,7 @@ final class StepGraph implements Gpu {
         barrier("free");
         inFlight = false;
         device.free(address);
+        lanes.freed(address);
     }
 
     @Override
@@ -356,7 +418,12 @@ final class StepGraph implements Gpu {
         int[] dims = {gridX, gridY, gridZ, blockX, blockY, blockZ};
         if (matches(Kind.LAUNCH, kernel, dims, 0, 0, 0, 0)) {
             Op op = recorded.get(next);
-            if (op.args.sameAs(args) || changeArgs(kernel, dims, args)) {
+            if (op.lane >= 0 && !op.args.sameAs(args) && !Arrays.equals(op.units, lanes.units(args.addresses()))) {
+                // other memory than recorded: the graph's waits were worked out for that memory
+                departure = "operation " + next + " of " + recorded.size() + ": " + op + " in lane " + op.lane
+                        + " touches other memory than recorded";
+                depart();
+            } else if (op.args.sameAs(args) || changeArgs(kernel, dims, args)) {
                 op.args = args;
                 next++;
                 return;

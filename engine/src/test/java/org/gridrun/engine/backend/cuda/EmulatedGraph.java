@@ -1,12 +1,17 @@
 package org.gridrun.engine.backend.cuda;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
- * The emulator's device graph: the appended operations in order, run one after another through the emulated GPU
- * when launched. An upload node keeps its staged bytes; a kernel node its latest arguments. It fails, as a CUDA
- * graph would, when used before {@link #instantiate()} or appended to after it.
+ * The emulator's device graph: the appended operations, run one after another through the emulated GPU when launched,
+ * in an order their waits allow that departs from the appended one as far as it can: of the operations whose waits are
+ * done, the one appended last runs first. So a step's lanes, which the appended order runs one after another, run in
+ * the opposite order wherever nothing orders them, and a lane that reads or writes what another writes without
+ * waiting for it computes other bits. An upload node keeps its staged bytes; a kernel node its latest arguments. It
+ * fails, as a CUDA graph would, when used before {@link #instantiate()} or appended to after it.
  */
 final class EmulatedGraph implements DeviceGraph {
     private final Gpu gpu;
@@ -14,6 +19,7 @@ final class EmulatedGraph implements DeviceGraph {
     private final List<Runnable> nodes = new ArrayList<>();
     private final List<byte[]> staged = new ArrayList<>();
     private final List<Long> targets = new ArrayList<>();
+    private final List<int[]> after = new ArrayList<>();
     private boolean instantiated;
     private int launches;
 
@@ -23,18 +29,24 @@ final class EmulatedGraph implements DeviceGraph {
         this.refusesLaunches = refusesLaunches;
     }
 
-    private void append(Runnable node, byte[] host, long target) {
+    private void append(Runnable node, byte[] host, long target, int[] waits) {
         if (instantiated) {
             throw new IllegalStateException("the graph is instantiated; nothing can be appended");
         }
+        for (int w : waits) {
+            if (w < 0 || w >= nodes.size()) {
+                throw new IllegalArgumentException("node " + nodes.size() + " cannot run after node " + w);
+            }
+        }
+        after.add(waits.clone());
         nodes.add(node);
         staged.add(host);
         targets.add(target);
     }
 
     @Override
-    public void kernel(String kernel, int[] dims, KernelArgs args) {
-        append(launcher(kernel, dims, args), null, 0);
+    public void kernel(String kernel, int[] dims, KernelArgs args, int[] waits) {
+        append(launcher(kernel, dims, args), null, 0, waits);
     }
 
     private Runnable launcher(String kernel, int[] dims, KernelArgs args) {
@@ -42,19 +54,19 @@ final class EmulatedGraph implements DeviceGraph {
     }
 
     @Override
-    public void upload(long dst, long bytes) {
+    public void upload(long dst, long bytes, int[] waits) {
         int node = nodes.size();
-        append(() -> uploadNow(node), new byte[Math.toIntExact(bytes)], dst);
+        append(() -> uploadNow(node), new byte[Math.toIntExact(bytes)], dst, waits);
     }
 
     @Override
-    public void copy(long src, long dst, long bytes) {
-        append(() -> gpu.copy(src, dst, bytes), null, 0);
+    public void copy(long src, long dst, long bytes, int[] waits) {
+        append(() -> gpu.copy(src, dst, bytes), null, 0, waits);
     }
 
     @Override
-    public void fill32(long dst, int value, long count) {
-        append(() -> gpu.fill32(dst, value, count), null, 0);
+    public void fill32(long dst, int value, long count, int[] waits) {
+        append(() -> gpu.fill32(dst, value, count), null, 0, waits);
     }
 
     @Override
@@ -96,9 +108,40 @@ final class EmulatedGraph implements DeviceGraph {
             throw new IllegalStateException("CUDA_ERROR_NOT_SUPPORTED (emulated)");
         }
         launches++;
-        for (Runnable node : nodes) {
-            node.run();
+        for (int node : order()) {
+            nodes.get(node).run();
         }
+    }
+
+    /** The order the nodes run in: of those whose waits are done, the last appended first. */
+    List<Integer> order() {
+        int n = nodes.size();
+        List<List<Integer>> waiters = new ArrayList<>();
+        int[] pending = new int[n];
+        for (int i = 0; i < n; i++) {
+            waiters.add(new ArrayList<>());
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>(Collections.reverseOrder());
+        for (int i = 0; i < n; i++) {
+            pending[i] = after.get(i).length;
+            for (int w : after.get(i)) {
+                waiters.get(w).add(i);
+            }
+            if (pending[i] == 0) {
+                ready.add(i);
+            }
+        }
+        List<Integer> order = new ArrayList<>(n);
+        while (!ready.isEmpty()) {
+            int i = ready.poll();
+            order.add(i);
+            for (int j : waiters.get(i)) {
+                if (--pending[j] == 0) {
+                    ready.add(j);
+                }
+            }
+        }
+        return order;
     }
 
     /** How many times the graph was launched. */
@@ -116,5 +159,6 @@ final class EmulatedGraph implements DeviceGraph {
     public void close() {
         nodes.clear();
         staged.clear();
+        after.clear();
     }
 }

@@ -1,0 +1,130 @@
+package org.gridrun.engine.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.gridrun.engine.data.Dataset;
+import org.gridrun.engine.data.ImageShape;
+import org.gridrun.engine.data.TrainTestData;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.MetricSpool;
+import org.gridrun.engine.train.TrainListener;
+import org.gridrun.engine.train.Trainer;
+import org.gridrun.engine.train.TrainerConfig;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Workers whose passes run at the same time in a step's graph ({@code concurrent_workers}, each in a workspace of its
+ * own) record the bits of workers run one after another: a ResNet whose batch norms move the shared running
+ * statistics worker after worker, the losses of all workers in one buffer, the level quantizer's encode on the device.
+ * On the emulator the graph runs the workers in the opposite order wherever nothing orders them, so a buffer two
+ * workers share without an order between them changes the bits. The graph must also leave the workers' passes
+ * side by side: its longest chain of waits is well short of its length.
+ */
+class CudaWorkerLanesTest {
+    /** Small random images, so that the emulator's evaluation of the running statistics stays short. */
+    private static final TrainTestData DATA = new TrainTestData(images("train", 96, 1), images("test", 48, 2),
+            "random 12x12 images");
+    private static final Set<String> TIMINGS = Set.of("step_ms", "encode_ms", "decode_ms", "compute_ms",
+            "comm_ms_model", "speedup_model");
+    private static final int WORKERS = 3;
+    private static final long STEPS = 6;
+
+    @TempDir
+    Path dir;
+
+    private int runs;
+
+    /** The run's metrics, and its last graph's longest chain and length. */
+    private record Run(List<MetricRecord> metrics, int[] graph, String describe) {
+    }
+
+    private Run train(GpuTarget target, Map<String, Object> params) {
+        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
+        Path spool = dir.resolve("metrics-" + (++runs) + ".csv");
+        CudaBackend backend = (CudaBackend) target.backend();
+        int[] graph;
+        String describe;
+        try (backend;
+             Trainer trainer = new Trainer(config, backend, DATA);
+             MetricSpool.Writer out = MetricSpool.append(spool)) {
+            trainer.run(out, TrainListener.NONE);
+            graph = backend.graphShape();
+            describe = trainer.describe();
+            assertEquals(null, backend.graphsOffBecause());
+            assertTrue(backend.graphReplays() >= STEPS - 3, "only " + backend.graphReplays() + " replays");
+        }
+        List<MetricRecord> metrics = MetricSpool.read(spool).stream().filter(r -> !TIMINGS.contains(r.name()))
+                .toList();
+        return new Run(metrics, graph, describe);
+    }
+
+    private static Dataset images(String name, int count, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] pixels = new byte[count * 12 * 12];
+        int[] labels = new int[count];
+        for (int i = 0; i < pixels.length; i++) {
+            pixels[i] = (byte) random.nextInt(256);
+        }
+        for (int i = 0; i < count; i++) {
+            labels[i] = random.nextInt(10);
+        }
+        return new Dataset(name, pixels, labels, new ImageShape(12, 12, 1), 10, new float[] {0.5f},
+                new float[] {0.25f});
+    }
+
+    private static Map<String, Object> resnet(Map<String, Object> method) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("model", "resnet8");
+        params.put("ngpu", (long) WORKERS);
+        params.put("batch_size", 4L);
+        params.put("lr", 0.05);
+        params.put("momentum", 0.9);
+        params.put("niters", STEPS);
+        params.put("log_interval", 2L);
+        params.put("chkpt_iter", STEPS);
+        params.putAll(method);
+        return params;
+    }
+
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void workersAtOnceRecordTheBitsOfWorkersOneAfterAnother(GpuTarget target) {
+        for (Map<String, Object> method : List.<Map<String, Object>>of(
+                Map.of("method", "qsgd", "bits", 3L, "bucket_size", 512L), Map.of("method", "none"))) {
+            Run atOnce = train(target, resnet(method));
+            Map<String, Object> serial = resnet(method);
+            serial.put("concurrent_workers", false);
+            Run oneByOne = train(target, serial);
+            assertTrue(atOnce.describe().contains(WORKERS + " workers x batch 4 at once"), atOnce.describe());
+            assertTrue(!oneByOne.describe().contains("at once"), oneByOne.describe());
+            assertSameMetrics(oneByOne.metrics(), atOnce.metrics(), method + " on " + target);
+            // one after another, every operation waits for the one before it
+            assertEquals(oneByOne.graph()[1], oneByOne.graph()[0], "the serial step's graph is one chain");
+            int chain = atOnce.graph()[0];
+            int length = atOnce.graph()[1];
+            assertTrue(length > 100 && chain < 0.6 * length, method + ": the longest chain of waits is " + chain
+                    + " of " + length + " operations");
+        }
+    }
+
+    /** The same metrics at the same steps with the same bits. */
+    private static void assertSameMetrics(List<MetricRecord> expected, List<MetricRecord> actual, String what) {
+        assertEquals(expected.size(), actual.size(), what);
+        assertTrue(expected.stream().anyMatch(r -> r.name().equals("Vacc")), "the runs were evaluated");
+        for (int i = 0; i < expected.size(); i++) {
+            MetricRecord e = expected.get(i);
+            MetricRecord a = actual.get(i);
+            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step(), what);
+            assertEquals(e.value(), a.value(), 0, what + ": " + e.name() + "@" + e.step());
+        }
+    }
+}
