@@ -120,6 +120,61 @@ class StepGraphTest {
         }
     }
 
+    /**
+     * Two lanes, each adding its own x to its own y, then y0 halved outside the lanes: the graph lets the lanes run
+     * side by side. At step 3 lane 1 adds to y0 instead, memory its recorded kernel did not touch: that step runs
+     * kernel by kernel (replayed, lane 1 could add to y0 before lane 0 does, which rounds otherwise) and the next
+     * one is recorded again.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void aLaneKernelOnOtherMemoryThanRecordedRunsItsStepAsUsual(GpuTarget target) {
+        CudaBackend cuda = (CudaBackend) target.backend();
+        try (cuda; Backend cpu = new CpuBackend()) {
+            Backend[] backends = {cuda, cpu};
+            Tensor[][] xs = new Tensor[2][2];
+            Tensor[][] ys = new Tensor[2][2];
+            float[][] host = new float[2][N];
+            for (int b = 0; b < 2; b++) {
+                for (int l = 0; l < 2; l++) {
+                    xs[b][l] = backends[b].allocate(1, N);
+                    ys[b][l] = backends[b].allocate(1, N);
+                    backends[b].fill(ys[b][l], 1f);
+                }
+            }
+            float[][] out = new float[2][N];
+            for (int s = 0; s < 6; s++) {
+                for (int l = 0; l < 2; l++) {
+                    for (int i = 0; i < N; i++) {
+                        host[l][i] = (float) Math.sin(0.37 * i + 1.3 * l + s) * (l + 1) * 1e3f;
+                    }
+                }
+                for (int b = 0; b < 2; b++) {
+                    Backend be = backends[b];
+                    be.beginStep();
+                    for (int l = 0; l < 2; l++) {
+                        be.lane(l);
+                        be.upload(host[l], 0, xs[b][l]);
+                        be.axpy(0.1f * (l + 1), xs[b][l], ys[b][l == 1 && s == 3 ? 0 : l]);
+                    }
+                    be.lane(-1);
+                    be.scale(0.5f, ys[b][0]);
+                    be.endStep();
+                    be.download(ys[b][0], out[b], 0);
+                }
+                assertArrayEquals(out[1], out[0], "step " + s);
+                if (s == 2) {
+                    int[] shape = cuda.graphShape();
+                    assertEquals(5, shape[1], "an upload and an axpy a lane, a scale");
+                    assertEquals(3, shape[0], "upload, axpy, scale: the lanes side by side");
+                }
+            }
+            // step 0 recorded, 1 and 2 replayed, 3 departed, 4 recorded, 5 replayed
+            assertEquals(3, cuda.graphReplays());
+            assertNull(cuda.graphsOffBecause());
+        }
+    }
+
     @Test
     void aGraphTheDeviceRefusesToLaunchTurnsGraphsOffAndTheStepRunsAsUsual() {
         Gpu gpu = GpuTarget.EMULATOR.open();
