@@ -28,31 +28,41 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
 
     private final Gpu gpu;
     private final List<Slot> slots = new ArrayList<>();
-    private final RadixSelect select;
-    private final Upload tileAbove;
-    private final Upload tileEqual;
-    private final Upload positions;
-    private final Upload values;
     private final Upload dense;
 
     CudaSparseCodec(Gpu gpu) {
         this.gpu = gpu;
-        select = new RadixSelect(gpu);
-        tileAbove = new Upload(gpu);
-        tileEqual = new Upload(gpu);
-        positions = new Upload(gpu);
-        values = new Upload(gpu);
         dense = new Upload(gpu);
     }
 
-    /** A worker's payload and, for random-k, its positions. */
+    /**
+     * A worker's payload, for random-k its positions, and for top-k its selection's and compaction's buffers (a
+     * worker's own, so that workers whose encodes run at the same time do not wait for each other).
+     */
     private static final class Slot {
         final Upload payload;
         final Upload positions;
+        final RadixSelect select;
+        final Upload tileAbove;
+        final Upload tileEqual;
+        final Upload listed;
+        final Upload listedValues;
 
         Slot(Gpu gpu) {
             payload = new Upload(gpu);
             positions = new Upload(gpu);
+            select = new RadixSelect(gpu);
+            tileAbove = new Upload(gpu);
+            tileEqual = new Upload(gpu);
+            listed = new Upload(gpu);
+            listedValues = new Upload(gpu);
+        }
+
+        void free() {
+            select.free();
+            for (Upload u : List.of(payload, positions, tileAbove, tileEqual, listed, listedValues)) {
+                u.free();
+            }
         }
 
         long positions(SharedPositionsFormat format) {
@@ -74,30 +84,30 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
             return;
         }
         if (format instanceof TopKFormat topK) {
-            encodeTopK(gradient, topK, payload);
+            encodeTopK(s, gradient, topK, payload);
         } else if (format instanceof SharedPositionsFormat shared) {
             Launches.linear(gpu, "gr_shared_positions_encode", shared.kept(), KernelArgs.of().address(gradient)
                     .address(s.positions(shared)).i64(shared.kept()).f32(shared.scale()).address(payload));
         }
     }
 
-    /** Selects, compacts and packs top-k's list of {@code gradient} into {@code payload}. */
-    private void encodeTopK(long gradient, TopKFormat format, long payload) {
+    /** Selects, compacts and packs top-k's list of {@code gradient} into {@code payload}, in slot {@code s}'s buffers. */
+    private void encodeTopK(Slot s, long gradient, TopKFormat format, long payload) {
         int n = format.length();
         int k = format.kept();
-        long selection = select.select(gradient, n, k);
+        long selection = s.select.select(gradient, n, k);
         int chunk = Launches.ceilDiv(n, (long) THREADS * TILES);
         int tiles = Launches.ceilDiv(n, (long) THREADS * chunk);
-        long above = tileAbove.reserve(4L * tiles);
-        long equal = tileEqual.reserve(4L * tiles);
+        long above = s.tileAbove.reserve(4L * tiles);
+        long equal = s.tileEqual.reserve(4L * tiles);
         gpu.launch("gr_topk_tile_counts", tiles, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
                 .i32(chunk).address(selection).address(above).address(equal));
         for (long counts : new long[] {above, equal}) {
             gpu.launch("gr_sparse_exclusive_scan", 1, 1, 1, THREADS, 1, 1, KernelArgs.of().address(counts)
                     .i32(tiles));
         }
-        long listed = positions.reserve(4L * k);
-        long listedValues = values.reserve(4L * k);
+        long listed = s.listed.reserve(4L * k);
+        long listedValues = s.listedValues.reserve(4L * k);
         gpu.launch("gr_topk_compact", tiles, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
                 .i32(chunk).address(selection).i32(k).address(above).address(equal).address(listed)
                 .address(listedValues));
@@ -146,13 +156,9 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
     @Override
     public void close() {
         for (Slot s : slots) {
-            s.payload.free();
-            s.positions.free();
+            s.free();
         }
         slots.clear();
-        select.free();
-        for (Upload u : List.of(tileAbove, tileEqual, positions, values, dense)) {
-            u.free();
-        }
+        dense.free();
     }
 }
