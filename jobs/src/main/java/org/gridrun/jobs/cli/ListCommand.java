@@ -1,6 +1,7 @@
 package org.gridrun.jobs.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.gridrun.engine.backend.BackendProbe;
@@ -34,8 +35,15 @@ final class ListCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         switch (topic) {
-            case keys -> TrainerConfig.schema().forEach(key -> printKey(out, "", key));
-            case compressors -> Compressors.providers().forEach(p -> printCompressor(out, p));
+            case keys -> {
+                int width = nameWidth(TrainerConfig.schema());
+                TrainerConfig.schema().forEach(key -> printKey(out, "", width, key));
+            }
+            case compressors -> {
+                int width = nameWidth(Compressors.providers().stream().flatMap(p -> p.parameters().stream())
+                        .toList());
+                Compressors.providers().forEach(p -> printCompressor(out, width, p));
+            }
             case backends -> Backends.probe().forEach(p -> printBackend(out, p));
             default -> throw new IllegalStateException("unhandled topic " + topic);
         }
@@ -43,8 +51,13 @@ final class ListCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void printKey(PrintWriter out, String indent, ConfigKey key) {
-        out.printf(Locale.ROOT, "%s%-14s %-8s default %-14s %s%n", indent, key.name(),
+    /** The width of the keys' column: the longest name's. */
+    private static int nameWidth(List<ConfigKey> keys) {
+        return keys.stream().mapToInt(k -> k.name().length()).max().orElse(1);
+    }
+
+    private static void printKey(PrintWriter out, String indent, int width, ConfigKey key) {
+        out.printf(Locale.ROOT, "%s%-" + width + "s %-8s default %-14s %s%n", indent, key.name(),
                 key.type().name().toLowerCase(Locale.ROOT), defaultText(key.defaultValue()), key.help());
     }
 
@@ -52,10 +65,10 @@ final class ListCommand implements Callable<Integer> {
         return value == null || "".equals(value) ? "(none)" : String.valueOf(value);
     }
 
-    private static void printCompressor(PrintWriter out, CompressorProvider provider) {
+    private static void printCompressor(PrintWriter out, int width, CompressorProvider provider) {
         out.printf(Locale.ROOT, "%-10s %-10s %s%n", provider.name(),
                 provider.aggregation().name().toLowerCase(Locale.ROOT).replace('_', '-'), provider.summary());
-        provider.parameters().forEach(key -> printKey(out, "    ", key));
+        provider.parameters().forEach(key -> printKey(out, "    ", width, key));
         out.printf(Locale.ROOT, "    on cuda: %s%n", whereItEncodes(provider));
     }
 

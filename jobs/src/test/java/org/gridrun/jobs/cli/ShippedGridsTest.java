@@ -54,6 +54,20 @@ class ShippedGridsTest {
     }
 
     @Test
+    void listKeysKeepsItsColumnsAlignedPastTheLongestKey() {
+        StringWriter out = new StringWriter();
+        CommandLine cli = GridRun.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        assertEquals(0, cli.execute("list", "keys"));
+        String[] lines = out.toString().split("\n");
+        assertTrue(lines.length > 50 && out.toString().contains("concurrent_workers"), out.toString());
+        int column = lines[0].indexOf(" default ");
+        for (String line : lines) {
+            assertEquals(column, line.indexOf(" default "), line);
+        }
+    }
+
+    @Test
     void listCompressorsShowsEachMethodWithItsParametersAndAggregation() {
         StringWriter out = new StringWriter();
         CommandLine cli = GridRun.commandLine();
