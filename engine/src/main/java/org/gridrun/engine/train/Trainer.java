@@ -11,6 +11,7 @@ import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 import org.gridrun.engine.backend.TensorIo;
+import org.gridrun.engine.backend.cuda.GpuOutOfMemoryException;
 import org.gridrun.engine.compress.Aggregation;
 import org.gridrun.engine.compress.CollectiveCompressor;
 import org.gridrun.engine.compress.Compressor;
@@ -121,6 +122,8 @@ public final class Trainer implements AutoCloseable {
     private final MemoryCodec memory;
     /** Whether each worker's pass is a lane of the step ({@link Backend#lane}), with a workspace of its own. */
     private final boolean lanes;
+    /** Those workspaces (worker 0's is {@link #workspace}), or null. */
+    private final Model.Workspace[] workerSpaces;
     private long step;
     private long savedStep = -1;
     private Evaluation lastEvaluation;
@@ -152,10 +155,18 @@ public final class Trainer implements AutoCloseable {
         this.dataThreads = data.train().decodesOnDemand() ? DataThreads.of(config.dataThreads())
                 : DataThreads.inline();
         this.workspace = model.newWorkspace(language ? text[0].rows() : config.batchSize());
+        this.evaluator = language ? null : new Evaluator(backend, model, data.test(), dataThreads, workspace);
+        this.textEvaluator = language ? new TextEvaluator(backend, model, (TokenStream) data.test(),
+                lm.evalBatchSize(), lm.bptt()) : null;
+        this.average = backend.allocate(1, n);
+        this.losses = backend.lossSums(config.ngpu());
         // Workers whose passes run at the same time each need activation memory of their own; worker 0 takes the
-        // trainer's, which evaluations and measurements share outside the steps.
-        this.lanes = config.ngpu() > 1 && config.cudaGraph() && config.concurrentWorkers()
-                && backend.runsLanesAtOnce();
+        // trainer's, which evaluations and measurements share outside the steps. Allocated after the rest, so that
+        // what does not fit is theirs.
+        this.workerSpaces = config.ngpu() > 1 && config.cudaGraph() && config.concurrentWorkers()
+                && config.memoryCodec().isEmpty() && backend.runsLanesAtOnce() ? workerSpaces(model, language ? text[0].rows() : config.batchSize(),
+                config.ngpu()) : null;
+        this.lanes = workerSpaces != null;
         if (lanes) {
             backend.readInLanes(model.parameters());
             backend.slicedInLanes(model.statistics());
@@ -165,7 +176,7 @@ public final class Trainer implements AutoCloseable {
         this.deviceEncoding = DeviceEncoding.of(backend, config.ngpu());
         for (int w = 0; w < workers.length; w++) {
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(), dataThreads,
-                    lanes && w > 0 ? null : workspace, text[w]);
+                    lanes && w > 0 ? workerSpaces[w] : workspace, text[w]);
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
             compressors[w].bind(model.layout());
             compressors[w].bindSampler(workers[w]::sampleGradient);
@@ -176,15 +187,10 @@ public final class Trainer implements AutoCloseable {
         this.workerGradients = collectives == null ? null : new float[workers.length][n];
         this.devicePowerSgd = deviceEncoding == null ? null : DevicePowerSgd.of(backend, compressors, n);
         this.collective = new SimulatedCollective(workers.length, n);
-        this.evaluator = language ? null : new Evaluator(backend, model, data.test(), dataThreads, workspace);
-        this.textEvaluator = language ? new TextEvaluator(backend, model, (TokenStream) data.test(),
-                lm.evalBatchSize(), lm.bptt()) : null;
         this.memory = config.memoryCodec().isEmpty() ? null : memoryCodec(config, backend, model);
         this.hostGradient = new float[n];
         this.hostAverage = new float[n];
         this.hostPlain = new float[n];
-        this.average = backend.allocate(1, n);
-        this.losses = backend.lossSums(workers.length);
         this.modes = config.metrics();
         this.stepMetrics = new StepMetrics(modes, backend, model, data.train(), dataThreads, workspace, workers,
                 prototype);
@@ -203,6 +209,30 @@ public final class Trainer implements AutoCloseable {
                 .map(t -> MemoryCodec.Target.valueOf(t.toUpperCase(Locale.ROOT))).toList());
         memory.attach(model);
         return memory;
+    }
+
+    /**
+     * Workspaces of {@code rows} rows for workers 1 to {@code workers − 1}, or null, with a line on standard error,
+     * where they do not fit the device: the workers then run one after another in one.
+     */
+    private static Model.Workspace[] workerSpaces(Model model, int rows, int workers) {
+        Model.Workspace[] spaces = new Model.Workspace[workers];
+        try {
+            for (int w = 1; w < workers; w++) {
+                spaces[w] = model.newWorkspace(rows);
+            }
+            return spaces;
+        } catch (GpuOutOfMemoryException e) {
+            for (Model.Workspace space : spaces) {
+                if (space != null) {
+                    space.close();
+                }
+            }
+            System.err.printf(Locale.ROOT, "gridrun: concurrent_workers off: the activation memory of %d workers "
+                    + "does not fit the GPU (%s); they run one after another in one workspace%n", workers,
+                    e.getMessage());
+            return null;
+        }
     }
 
     /** The model's input shape for images of {@code image}. */
@@ -541,6 +571,13 @@ public final class Trainer implements AutoCloseable {
         }
         stepMetrics.close();
         workspace.close();
+        if (workerSpaces != null) {
+            for (Model.Workspace space : workerSpaces) {
+                if (space != null) {
+                    space.close();
+                }
+            }
+        }
         dataThreads.close();
         average.close();
         losses.close();

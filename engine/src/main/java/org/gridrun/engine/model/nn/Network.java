@@ -251,15 +251,22 @@ public final class Network implements Model {
         private Tensor lossGradient;
         private boolean forwarded;
 
+        /** Allocates every layer's buffers; where one does not fit, frees those allocated before it and rethrows. */
         NetWorkspace(int capacity) {
             this.capacity = capacity;
             this.ctx = new Context(backend, params, statistics, seed);
             this.layers = build().layers();
-            for (Layer layer : layers) {
-                layer.allocate(ctx, capacity);
+            try {
+                for (Layer layer : layers) {
+                    layer.allocate(ctx, capacity);
+                }
+                ctx.allocateScratch();
+                this.lossBuffer = backend.allocate(capacity, classes);
+            } catch (RuntimeException e) {
+                layers.forEach(Layer::close);
+                ctx.close();
+                throw e;
             }
-            ctx.allocateScratch();
-            this.lossBuffer = backend.allocate(capacity, classes);
         }
 
         Network owner() {

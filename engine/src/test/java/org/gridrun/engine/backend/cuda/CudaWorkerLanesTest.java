@@ -17,6 +17,7 @@ import org.gridrun.engine.run.MetricSpool;
 import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.Trainer;
 import org.gridrun.engine.train.TrainerConfig;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -48,14 +49,19 @@ class CudaWorkerLanesTest {
     }
 
     private Run train(GpuTarget target, Map<String, Object> params) {
+        return train((CudaBackend) target.backend(), params, () -> { });
+    }
+
+    /** Trains on {@code backend}, {@code built} run once the trainer is. */
+    private Run train(CudaBackend backend, Map<String, Object> params, Runnable built) {
         TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
         Path spool = dir.resolve("metrics-" + (++runs) + ".csv");
-        CudaBackend backend = (CudaBackend) target.backend();
         int[] graph;
         String describe;
         try (backend;
              Trainer trainer = new Trainer(config, backend, DATA);
              MetricSpool.Writer out = MetricSpool.append(spool)) {
+            built.run();
             trainer.run(out, TrainListener.NONE);
             graph = backend.graphShape();
             describe = trainer.describe();
@@ -113,6 +119,41 @@ class CudaWorkerLanesTest {
             int length = atOnce.graph()[1];
             assertTrue(length > 100 && chain < 0.6 * length, method + ": the longest chain of waits is " + chain
                     + " of " + length + " operations");
+        }
+    }
+
+    /**
+     * On a device whose memory holds what a trainer of workers one after another allocates up front and no more, the
+     * workers' own workspaces do not fit: the trainer frees what it had allocated for them and runs the workers one
+     * after another in one workspace, with the bits of that run (the test then lifts the limit for the steps, whose
+     * buffers grow as they need).
+     */
+    @Test
+    void workersWhoseWorkspacesDoNotFitRunOneAfterAnother() {
+        Map<String, Object> serial = resnet(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 512L));
+        serial.put("concurrent_workers", false);
+        Run oneByOne = train(GpuTarget.EMULATOR, serial);
+        Map<String, Object> atOnce = resnet(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 512L));
+        long upFront = allocatedUpFront(serial);
+        long workspace = (allocatedUpFront(atOnce) - upFront) / (WORKERS - 1);
+        assertTrue(workspace > 0, "a worker's workspace takes memory");
+        EmulatedGpu tight = (EmulatedGpu) GpuTarget.EMULATOR.open();
+        // room for half of one more workspace, which then fails part way
+        tight.capacity = upFront + workspace / 2;
+        Run fallback = train(new CudaBackend(tight), atOnce, () -> {
+            assertEquals(upFront, tight.allocated(), "what the workspaces that did not fit had taken was freed");
+            tight.capacity = Long.MAX_VALUE;
+        });
+        assertTrue(!fallback.describe().contains("at once"), fallback.describe());
+        assertSameMetrics(oneByOne.metrics(), fallback.metrics(), "workspaces that do not fit");
+    }
+
+    /** The device memory a trainer of {@code params} allocates before its first step. */
+    private static long allocatedUpFront(Map<String, Object> params) {
+        EmulatedGpu gpu = (EmulatedGpu) GpuTarget.EMULATOR.open();
+        try (CudaBackend backend = new CudaBackend(gpu);
+             Trainer trainer = new Trainer(TrainerConfig.from(TrainerConfig.resolve(params)), backend, DATA)) {
+            return gpu.allocated();
         }
     }
 

@@ -64,17 +64,35 @@ final class EmulatedGpu implements Gpu {
         if (bytes < 0) {
             throw new IllegalArgumentException("cannot allocate " + bytes + " bytes");
         }
+        if (allocated + bytes > capacity) {
+            throw new GpuOutOfMemoryException(bytes, "cannot allocate " + bytes + " bytes with " + allocated
+                    + " of the emulated device's " + capacity + " allocated");
+        }
         long address = nAllocate(device(), bytes);
         if (address == 0) {
             throw new GpuOutOfMemoryException(bytes, "cannot allocate " + bytes + " bytes on the host emulator, "
                     + "whose host has " + nHostMemory() + " bytes of memory");
         }
+        sizes.put(address, bytes);
+        allocated += bytes;
         return address;
     }
 
     @Override
     public void free(long address) {
         nFree(device(), address);
+        Long bytes = sizes.remove(address);
+        allocated -= bytes == null ? 0 : bytes;
+    }
+
+    /** The most bytes allocations may hold at once, as a device's memory; for tests. */
+    long capacity = Long.MAX_VALUE;
+    private final Map<Long, Long> sizes = new HashMap<>();
+    private long allocated;
+
+    /** The bytes allocations hold now. */
+    long allocated() {
+        return allocated;
     }
 
     @Override
