@@ -108,9 +108,8 @@ class TrainerConfigTest {
         assertTrue(m.startsWith("unknown key 'zzz'; known: dataset, data_dir, data_threads, skip_bad_images, model, "
                 + "hidden, dropout, ngpu, batch_size, "), m);
         // The trainer's own keys, then the parameters compressors declare that it lacks (trn's clip, …).
-        assertTrue(m.contains(", seed, log_interval, chkpt_iter, backend, cuda_graph, concurrent_workers, memory_codec, "
-                + "memory_targets, "
-                + "error_feedback"),
+        assertTrue(m.contains(", seed, log_interval, chkpt_iter, backend, cuda_graph, concurrent_workers, "
+                + "memory_codec, memory_targets, error_feedback"),
                 m);
         assertTrue(m.contains(", clip"), m);
     }

@@ -91,7 +91,7 @@ final class CudaSparseCodec implements FormatCodec<SparseListFormat> {
         }
     }
 
-    /** Selects, compacts and packs top-k's list of {@code gradient} into {@code payload}, in slot {@code s}'s buffers. */
+    /** Selects, compacts and packs top-k's list of {@code gradient} into {@code payload}, in {@code s}'s buffers. */
     private void encodeTopK(Slot s, long gradient, TopKFormat format, long payload) {
         int n = format.length();
         int k = format.kept();

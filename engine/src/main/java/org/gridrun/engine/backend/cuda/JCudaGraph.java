@@ -30,7 +30,8 @@ import jcuda.driver.CUmemorytype;
 
 /**
  * A CUDA graph built node by node through JCuda's driver API ({@code cuGraphAdd*Node}), each node depending on the
- * nodes it is given (the driver runs nodes that do not depend on each other on streams of its own), instantiated once and launched on {@link JCudaGpu}'s stream. An upload node copies from a page-locked
+ * nodes it is given (the driver runs nodes that do not depend on each other on streams of its own), instantiated once
+ * and launched on {@link JCudaGpu}'s stream. An upload node copies from a page-locked
  * host buffer of its own, which {@link #stage} fills; a kernel node's arguments change with
  * {@code cuGraphExecKernelNodeSetParams}, which copies them, as adding the node did.
  */

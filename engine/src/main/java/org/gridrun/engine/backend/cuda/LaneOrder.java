@@ -126,7 +126,7 @@ final class LaneOrder {
         return after;
     }
 
-    /** The operations on the longest chain of waits in {@code after}: what lanes run at the same time cannot shorten. */
+    /** The operations on the longest chain of waits in {@code after}: what running lanes at once cannot shorten. */
     static int longestChain(int[][] after) {
         int[] depth = new int[after.length];
         int longest = 0;

@@ -61,8 +61,6 @@ final class StepGraph implements Gpu {
 
         Op(Kind kind, String kernel, int[] dims, KernelArgs args, long src, long dst, long size, int value, int lane,
            long[] units) {
-            this.lane = lane;
-            this.units = units;
             this.kind = kind;
             this.kernel = kernel;
             this.dims = dims;
@@ -71,6 +69,8 @@ final class StepGraph implements Gpu {
             this.dst = dst;
             this.size = size;
             this.value = value;
+            this.lane = lane;
+            this.units = units;
         }
 
         @Override
@@ -84,7 +84,8 @@ final class StepGraph implements Gpu {
         }
 
         boolean same(Kind kind, String kernel, int[] dims, long src, long dst, long size, int value, int lane) {
-            return this.kind == kind && this.lane == lane && (kernel == null ? this.kernel == null : kernel.equals(this.kernel))
+            return this.kind == kind && this.lane == lane
+                    && (kernel == null ? this.kernel == null : kernel.equals(this.kernel))
                     && Arrays.equals(this.dims, dims) && this.src == src && this.dst == dst && this.size == size
                     && this.value == value;
         }
@@ -165,8 +166,8 @@ final class StepGraph implements Gpu {
     }
 
     /**
-     * Queues the operations that follow in lane {@code lane} (0 or more; a worker's), or outside every lane (−1): in a
-     * recorded step, lanes become branches of its graph that may run at the same time.
+     * Queues the operations that follow in lane {@code lane} (0 or more; a worker's), or outside every lane (−1):
+     * in a recorded step, lanes become branches of its graph that may run at the same time.
      */
     void lane(int lane) {
         if (lane < -1) {
