@@ -13,7 +13,7 @@
 #                                        start on cuda; prints a summary table last and exits non-zero on a failure
 #                                        Environment: GPU_CHECK_STEPS="tests train ..." runs only the steps named
 #                                        (backends tests train train-eager train-vit train-lstm train-qsgd
-#                                        train-qsgd-eager train-qsgd-serial compressors compressors-kernels train-kernels quickstart
+#                                        train-qsgd-eager compressors compressors-kernels train-kernels quickstart
 #                                        quickstart-status; default all), GPU_CHECK_TESTS=REGEX the test
 #                                        classes to run (default every CUDA one), GPU_CHECK_TIMEOUT=S
 #                                        stops each step after S seconds, GPU_CHECK_LOG_DIR=D keeps the log and the
@@ -195,14 +195,12 @@ run_unpacked() {
   step train-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --no-cuda-graph --no-torch
   step train-vit "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
   step train-lstm "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
+  # its graph runs the 4 workers' passes at the same time (concurrent_workers); a line under its row times none's
+  # step with them one after another, in the same run
   step train-qsgd "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4
   step train-qsgd-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4 --set cuda_graph=false
-  # train-qsgd's graph runs the 4 workers' passes at the same time (concurrent_workers, the default); here one
-  # after another in one workspace, as before
-  step train-qsgd-serial "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
-      --method qsgd --set bits=3 --workers 4 --set concurrent_workers=false
   step compressors "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda
   # Where the time goes: each kernel's device time (GRIDRUN_CUDA_PROFILE=1), for the level quantizers and the
   # selections, and for the steps furthest from their goals, kernel by kernel (a graph's kernels are not timed alone).

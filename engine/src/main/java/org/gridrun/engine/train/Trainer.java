@@ -196,6 +196,11 @@ public final class Trainer implements AutoCloseable {
                 prototype);
     }
 
+    /** Whether the workers' passes run at the same time on the device ({@code concurrent_workers}). */
+    public boolean workersAtOnce() {
+        return lanes;
+    }
+
     /** The model being trained. */
     Model model() {
         return model;

@@ -26,7 +26,9 @@ import org.gridrun.jobs.UserInputException;
  * {@code grid-run bench train --method M}: the whole simulated data-parallel step of the trainer itself (every
  * worker's forward and backward, its compressor's encode, the simulated collective's decode and average, the update),
  * once with method {@code none} and once with {@code M} on the same workers, model and batch, and their ratio: what a
- * compressor adds to a step. The times are the trainer's own {@code step_ms} records, one per step.
+ * compressor adds to a step. The times are the trainer's own {@code step_ms} records, one per step. Where the
+ * workers' passes ran at the same time ({@code concurrent_workers} on cuda), a line under the row times none's step
+ * with them one after another.
  *
  * <p>The data is the trainer's: Fashion-MNIST for the 28×28 models (the shipped subset without the Debian package),
  * {@code synthetic-cifar} for the 32×32×3 ones, so no download is needed.
@@ -43,6 +45,8 @@ final class CompressedStepBench {
     private final int warmup;
     private final int steps;
     private final Map<String, String> settings;
+    /** Whether the last run {@link #times} timed ran its workers' passes at the same time. */
+    private boolean lastAtOnce;
 
     /**
      * @param batch    examples per step over all workers (each worker gets {@code batch / workers})
@@ -77,9 +81,20 @@ final class CompressedStepBench {
                 method + " min", method + " median", "ratio");
         for (String model : models) {
             StepTimes plain = times(model, "none", stepKeys());
+            boolean atOnce = lastAtOnce;
             StepTimes compressed = times(model, method, settings);
             out.printf(Locale.ROOT, "%-10s %10.2f %10.2f %12.2f %12.2f %8.2f%n", model, plain.min(), plain.median(),
                     compressed.min(), compressed.median(), compressed.median() / plain.median());
+            if (atOnce) {
+                // the workers' passes ran at the same time: none's step with them one after another, for what that
+                // gives, measured in the same run
+                Map<String, String> serial = new LinkedHashMap<>(stepKeys());
+                serial.put("concurrent_workers", "false");
+                StepTimes oneByOne = times(model, "none", serial);
+                out.printf(Locale.ROOT, "%-10s %10.2f %10.2f  none with the workers one after another; at once "
+                        + "takes %.2fx its median%n", "", oneByOne.min(), oneByOne.median(),
+                        plain.median() / oneByOne.median());
+            }
             out.flush();
         }
     }
@@ -124,6 +139,7 @@ final class CompressedStepBench {
                  Trainer trainer = new Trainer(config, b, TrainJob.load(config));
                  MetricSpool.Writer metrics = MetricSpool.append(spool)) {
                 trainer.run(metrics, TrainListener.NONE);
+                lastAtOnce = trainer.workersAtOnce();
             }
             List<Double> millis = MetricSpool.read(spool).stream()
                     .filter(r -> r.name().equals("step_ms") && r.step() > warmup).map(MetricRecord::value).toList();
