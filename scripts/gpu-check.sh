@@ -24,6 +24,8 @@
 #                                        saves its state in PAPER_OUT and goes on from it in the next lease; prints
 #                                        the grid's table and, once every run has ended, the paper's tables
 #   scripts/gpu-check.sh lease FILE      on the GPU machine: run, then paper for what is left of LEASE_SECONDS
+#                                        (with the workers one after another where run's tests of workers at once
+#                                        failed)
 #
 # Copy the bundle and this script to the GPU machine (or run from a checkout that has both); the bundle alone also
 # works: tar xf gridrun-gpu.tar.xz && gridrun-gpu/gpu-check.sh run-unpacked gridrun-gpu
@@ -173,6 +175,7 @@ run_unpacked() {
   local keep="${GPU_CHECK_LOG_DIR:-$work}"
   mkdir -p "$keep"
   log="$keep/gpu-check.log"
+  junit_dir="$work/junit"
   results=()
   failed=0
   export GRIDRUN_REQUIRE_CUDA=1
@@ -251,7 +254,9 @@ run() {
 # Debian's dataset-fashion-mnist is installed; without it the runs train on the shipped 6,000-image subset and say
 # so. PAPER_JOBS runs share the GPU at once (default 2: with 8, the H200 made fewer steps a second in all than one
 # run alone does); PAPER_BACKEND (default cuda) lets the same steps be tried on a machine without a GPU. When every
-# run has ended, prints the spec figures/paper-gpu.yaml's tables (Markdown) last.
+# run has ended, prints the spec figures/paper-gpu.yaml's tables (Markdown) last. PAPER_SERIAL=1 makes a new grid
+# run each run's workers one after another (concurrent_workers: false); lease sets it where the tests of workers at
+# once (CudaWorkerLanesTest, StepGraphTest) failed on this GPU.
 # The status files of paper-gpu's completed runs under the work directory $1, relative to it.
 completed_status() {
   (cd "$1" && { grep -l '^COMPLETED' runs/paper-gpu/*/*/status 2>/dev/null || true; })
@@ -297,6 +302,11 @@ paper() {
     grep -q "^  niters: $steps" "$grid" && grep -q "^  backend: $backend" "$grid" \
         && grep -q "osnap_iter: '$f1,$f2,$f3'" "$grid" \
         || { echo "gpu-check: could not set niters, the level fits and backend in paper-gpu.yaml"; exit 1; }
+    if [ "${PAPER_SERIAL:-0}" = 1 ]; then
+      sed -i -e "s/^  backend: $backend$/  backend: $backend\n  concurrent_workers: false/" "$grid"
+      grep -q "^  concurrent_workers: false" "$grid" || { echo "gpu-check: could not set concurrent_workers"; exit 1; }
+      echo "gpu-check: paper-gpu runs its workers one after another (PAPER_SERIAL=1)"
+    fi
   fi
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
   vector_api
@@ -334,12 +344,32 @@ paper() {
   return "$status"
 }
 
+# Whether the JUnit reports under $1 hold a failure of the tests of the workers' passes at once.
+lanes_failed() {
+  [ -n "$1" ] && [ -d "$1" ] || return 1
+  python3 - "$1" <<'PY'
+import glob, sys, xml.etree.ElementTree as ET
+failed = False
+for report in glob.glob(sys.argv[1] + "/**/*.xml", recursive=True):
+    for case in ET.parse(report).iter("testcase"):
+        if case.get("classname", "").endswith((".CudaWorkerLanesTest", ".StepGraphTest")) \
+                and (case.find("failure") is not None or case.find("error") is not None):
+            failed = True
+sys.exit(0 if failed else 1)
+PY
+}
+
 # One call of a short lease: run's check (its steps and tests narrowed by GPU_CHECK_STEPS and GPU_CHECK_TESTS), then
 # paper-gpu for what is left of LEASE_SECONDS (default 560, under the device's 600 s a call), its state written to
 # GPU_CHECK_LOG_DIR (or PAPER_OUT) for the next call.
 lease() {
   local file="${1:-$default_bundle}" started status=0; started=$(date +%s)
   run "$file" || status=$?
+  if lanes_failed "${junit_dir:-}"; then
+    # the workers' passes at once did not give the bits of one after another here: the grid must not rely on them
+    echo "gpu-check: CudaWorkerLanesTest or StepGraphTest failed: paper-gpu runs with concurrent_workers: false"
+    export PAPER_SERIAL=1
+  fi
   local left=$(( ${LEASE_SECONDS:-560} - ($(date +%s) - started) - 60 ))
   if [ "$left" -ge 60 ]; then
     PAPER_SECONDS="$left" PAPER_OUT="${PAPER_OUT:-${GPU_CHECK_LOG_DIR:-$(mktemp -d)}}" paper "$file" || status=$?
@@ -355,5 +385,5 @@ case "${1:-}" in
   run-unpacked) shift; run_unpacked "${1:-$here}" ;;
   paper) shift; paper "$@" ;;
   lease) shift; lease "$@" ;;
-  *) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
