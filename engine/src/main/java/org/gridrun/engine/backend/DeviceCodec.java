@@ -74,9 +74,10 @@ public interface DeviceCodec {
     /**
      * Scales {@code gradient} in place by {@code maxNorm / (norm + 1e-6)} where its L2 norm exceeds {@code maxNorm}, with
      * the bits of the host's {@code GradientClip} (the squared norm summed in {@code ChainSums}' order), queued on the
-     * device without waiting: a language model's clipping without its gradient crossing to the host.
+     * device without waiting: a language model's clipping without its gradient crossing to the host. Each
+     * {@code slot} (a worker) has buffers of its own, so that workers' clippings may run at the same time.
      */
-    default void clipNorm(Tensor gradient, double maxNorm) {
+    default void clipNorm(int slot, Tensor gradient, double maxNorm) {
         throw new UnsupportedOperationException("this device codec does not clip gradients");
     }
 }

@@ -108,9 +108,12 @@ final class DeviceEncoding {
         return codec.clipsNorms();
     }
 
-    /** Clips {@code gradient} on the device as {@link GradientClip#clip} would on the host, to the bit. */
-    void clipNorm(Tensor gradient, double maxNorm) {
-        codec.clipNorm(gradient, maxNorm);
+    /**
+     * Clips worker {@code worker}'s {@code gradient} on the device as {@link GradientClip#clip} would on the host, to
+     * the bit.
+     */
+    void clipNorm(int worker, Tensor gradient, double maxNorm) {
+        codec.clipNorm(worker, gradient, maxNorm);
     }
 
     /** Forgets the last step's plans; call before the first worker's encode of a step. */

@@ -375,7 +375,7 @@ public final class Trainer implements AutoCloseable {
             long c = System.nanoTime();
             workers[w].computeGradient(step, losses, w);
             if (clipOnDevice) {
-                deviceEncoding.clipNorm(workers[w].gradient(), clipNorm);
+                deviceEncoding.clipNorm(w, workers[w].gradient(), clipNorm);
             }
             compute += System.nanoTime() - c;
             if (lowRankOnDevice) {

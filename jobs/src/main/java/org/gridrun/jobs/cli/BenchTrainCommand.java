@@ -263,7 +263,7 @@ final class BenchTrainCommand implements Callable<Integer> {
                 model.forward(ws, x, labels);
                 model.backward(ws, gradient);
                 if (clipper.isPresent()) {
-                    clipper.get().clipNorm(gradient, 0.25);
+                    clipper.get().clipNorm(0, gradient, 0.25);
                 } else {
                     backend.download(gradient, host, 0);
                     GradientClip.clip(host, 0.25);

@@ -30,12 +30,12 @@ final class CudaDeviceCodec implements DeviceCodec, AutoCloseable {
     }
 
     @Override
-    public void clipNorm(Tensor gradient, double maxNorm) {
+    public void clipNorm(int slot, Tensor gradient, double maxNorm) {
         if (clip == null) {
-            DeviceCodec.super.clipNorm(gradient, maxNorm);
+            DeviceCodec.super.clipNorm(slot, gradient, maxNorm);
             return;
         }
-        clip.clip(CudaBuffer.of(gradient), gradient.size(), maxNorm);
+        clip.clip(slot, CudaBuffer.of(gradient), gradient.size(), maxNorm);
     }
 
     @Override

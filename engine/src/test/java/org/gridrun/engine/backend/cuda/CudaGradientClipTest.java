@@ -39,7 +39,7 @@ class CudaGradientClipTest {
                         long address = gpu.allocate(4L * length);
                         try {
                             gpu.upload(g, 0, address, length);
-                            codec.clipNorm(Tensor.owning(new CudaBuffer(gpu, address, length), 1, length), max);
+                            codec.clipNorm(0, Tensor.owning(new CudaBuffer(gpu, address, length), 1, length), max);
                             float[] actual = new float[length];
                             gpu.download(address, actual, 0, length);
                             float before = g[0];
