@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.gridrun.engine.data.Dataset;
 import org.gridrun.engine.data.ImageShape;
+import org.gridrun.engine.data.TextCorpus;
 import org.gridrun.engine.data.TrainTestData;
 import org.gridrun.engine.run.MetricRecord;
 import org.gridrun.engine.run.MetricSpool;
@@ -59,7 +60,8 @@ class CudaWorkerLanesTest {
         int[] graph;
         String describe;
         try (backend;
-             Trainer trainer = new Trainer(config, backend, DATA);
+             Trainer trainer = new Trainer(config, backend, "lstm".equals(params.get("model"))
+                     ? TextCorpus.generated() : DATA);
              MetricSpool.Writer out = MetricSpool.append(spool)) {
             built.run();
             trainer.run(out, TrainListener.NONE);
@@ -120,6 +122,40 @@ class CudaWorkerLanesTest {
             assertTrue(length > 100 && chain < 0.6 * length, method + ": the longest chain of waits is " + chain
                     + " of " + length + " operations");
         }
+    }
+
+    /**
+     * A two-layer LSTM on generated text (each worker's carried state, dropout masks and clipping in its lane),
+     * PowerSGD's step after the lanes: the bits of the workers one after another.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void languageModelWorkersAtOnceRecordTheBitsOfWorkersOneAfterAnother(GpuTarget target) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("dataset", "generated-text");
+        params.put("model", "lstm");
+        params.put("lstm_units", 16L);
+        params.put("lstm_layers", 2L);
+        params.put("lstm_dropout", 0.1);
+        params.put("bptt", 5L);
+        params.put("ngpu", (long) WORKERS);
+        params.put("batch_size", 4L);
+        params.put("optim", "sgd");
+        params.put("lr", 1.0);
+        params.put("clip_norm", 0.25);
+        params.put("method", "powersgd");
+        params.put("rank", 1L);
+        params.put("niters", STEPS);
+        params.put("log_interval", 2L);
+        params.put("chkpt_iter", STEPS);
+        Run atOnce = train(target, params);
+        params.put("concurrent_workers", false);
+        Run oneByOne = train(target, params);
+        assertTrue(atOnce.describe().contains("at once"), atOnce.describe());
+        assertSameMetrics(oneByOne.metrics(), atOnce.metrics(), "lstm on " + target);
+        int chain = atOnce.graph()[0];
+        int length = atOnce.graph()[1];
+        assertTrue(chain < 0.6 * length, "the longest chain of waits is " + chain + " of " + length + " operations");
     }
 
     /**
