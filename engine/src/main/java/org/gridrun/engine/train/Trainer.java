@@ -163,8 +163,9 @@ public final class Trainer implements AutoCloseable {
         // Workers whose passes run at the same time each need activation memory of their own; worker 0 takes the
         // trainer's, which evaluations and measurements share outside the steps. Allocated after the rest, so that
         // what does not fit is theirs.
-        this.workerSpaces = config.ngpu() > 1 && config.cudaGraph() && config.concurrentWorkers()
-                && config.memoryCodec().isEmpty() && backend.runsLanesAtOnce() ? workerSpaces(model, language ? text[0].rows() : config.batchSize(),
+        boolean atOnce = config.ngpu() > 1 && config.cudaGraph() && config.concurrentWorkers()
+                && config.memoryCodec().isEmpty() && backend.runsLanesAtOnce();
+        this.workerSpaces = atOnce ? workerSpaces(model, language ? text[0].rows() : config.batchSize(),
                 config.ngpu()) : null;
         this.lanes = workerSpaces != null;
         if (lanes) {
@@ -260,8 +261,8 @@ public final class Trainer implements AutoCloseable {
     public String describe() {
         return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d%s, %s %s (%s), %d iterations; "
                         + "data: %s; backend: %s (%s)", model.describe(), model.parameterCount(), workers.length,
-                config.batchSize(), lanes ? " at once" : "", config.method(), compressors[0].config(), aggregation.name().toLowerCase(
-                        Locale.ROOT).replace('_', '-'), niters, data.train().decodesOnDemand() ? data.source() + ", " + dataThreads : data.source(),
+                config.batchSize(), lanes ? " at once" : "", config.method(), compressors[0].config(),
+                aggregation.name().toLowerCase(Locale.ROOT).replace('_', '-'), niters, data.train().decodesOnDemand() ? data.source() + ", " + dataThreads : data.source(),
                 backend.name(),
                 backend.blas());
     }
