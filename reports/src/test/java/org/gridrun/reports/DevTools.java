@@ -115,19 +115,29 @@ final class DevTools implements AutoCloseable {
         throw new IllegalStateException("no " + method + " within " + PATIENCE);
     }
 
+    /**
+     * Stops Chromium and every process it started (renderers, the crash handler), and waits for them: a child still
+     * writing to the profile made the test's temporary directory fail to delete.
+     */
     @Override
     public void close() {
         if (socket != null) {
             socket.abort();
         }
-        chromium.destroy();
+        List<ProcessHandle> children = chromium.descendants().toList();
+        stop(chromium.toHandle());
+        children.forEach(DevTools::stop);
+    }
+
+    private static void stop(ProcessHandle process) {
+        process.destroy();
         try {
-            if (!chromium.waitFor(10, TimeUnit.SECONDS)) {
-                chromium.destroyForcibly();
-            }
+            process.onExit().get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
-            chromium.destroyForcibly();
+            process.destroyForcibly();
             Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            process.destroyForcibly();
         }
     }
 
