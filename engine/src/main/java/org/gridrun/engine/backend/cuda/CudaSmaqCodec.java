@@ -15,7 +15,7 @@ import org.gridrun.engine.backend.SmaqFormat;
  *
  * <p>Each slot (a worker) keeps its payload, its values' offsets (which its decode reads records at) and its bit
  * count ({@link WorkerSlots}); the statistics, tile counts and records are shared, as slots encode one at a time on
- * the one stream.
+ * the one stream (in a step's graph, where workers run at once, {@link LaneOrder} orders their encodes for that).
  */
 final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
     /** Threads per block ({@code GR_SMAQ_THREADS}). */
