@@ -125,6 +125,26 @@ class CudaWorkerLanesTest {
     }
 
     /**
+     * A small ViT (layer norms, batched attention products, GELU) on the random images: the bits of the workers one
+     * after another.
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void transformerWorkersAtOnceRecordTheBitsOfWorkersOneAfterAnother(GpuTarget target) {
+        Map<String, Object> params = resnet(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 512L));
+        params.putAll(Map.of("model", "vit", "vit_patch", 4L, "vit_width", 16L, "vit_depth", 1L, "vit_heads", 2L,
+                "vit_mlp", 32L));
+        Run atOnce = train(target, params);
+        params.put("concurrent_workers", false);
+        Run oneByOne = train(target, params);
+        assertTrue(atOnce.describe().contains("at once"), atOnce.describe());
+        assertSameMetrics(oneByOne.metrics(), atOnce.metrics(), "vit on " + target);
+        int chain = atOnce.graph()[0];
+        int length = atOnce.graph()[1];
+        assertTrue(chain < 0.6 * length, "the longest chain of waits is " + chain + " of " + length + " operations");
+    }
+
+    /**
      * A two-layer LSTM on generated text (each worker's carried state, dropout masks and clipping in its lane),
      * PowerSGD's step after the lanes: the bits of the workers one after another.
      */
