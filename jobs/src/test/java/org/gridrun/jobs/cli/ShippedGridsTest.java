@@ -53,14 +53,20 @@ class ShippedGridsTest {
         }
     }
 
-    @Test
-    void listKeysKeepsItsColumnsAlignedPastTheLongestKey() {
+    /** What {@code grid-run list WHAT} prints; it must exit 0. */
+    private static String list(String what) {
         StringWriter out = new StringWriter();
         CommandLine cli = GridRun.commandLine();
         cli.setOut(new PrintWriter(out, true));
-        assertEquals(0, cli.execute("list", "keys"));
-        String[] lines = out.toString().split("\n");
-        assertTrue(lines.length > 50 && out.toString().contains("concurrent_workers"), out.toString());
+        assertEquals(0, cli.execute("list", what));
+        return out.toString();
+    }
+
+    @Test
+    void listKeysKeepsItsColumnsAlignedPastTheLongestKey() {
+        String text = list("keys");
+        String[] lines = text.split("\n");
+        assertTrue(lines.length > 50 && text.contains("concurrent_workers"), text);
         int column = lines[0].indexOf(" default ");
         for (String line : lines) {
             assertEquals(column, line.indexOf(" default "), line);
@@ -69,11 +75,7 @@ class ShippedGridsTest {
 
     @Test
     void listCompressorsShowsEachMethodWithItsParametersAndAggregation() {
-        StringWriter out = new StringWriter();
-        CommandLine cli = GridRun.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        assertEquals(0, cli.execute("list", "compressors"));
-        String text = out.toString();
+        String text = list("compressors");
         assertTrue(text.contains("qsgd") && text.contains("all-gather"), text);
         assertTrue(text.contains("none") && text.contains("all-reduce"), text);
         assertTrue(text.contains("bucket_size") && text.contains("8192"), text);
