@@ -120,9 +120,10 @@ public final class Trainer implements AutoCloseable {
     private final IntervalStats interval = new IntervalStats();
     /** SmaQ's memory mode, or null when off. */
     private final MemoryCodec memory;
-    /** Whether each worker's pass is a lane of the step ({@link Backend#lane}), with a workspace of its own. */
-    private final boolean lanes;
-    /** Those workspaces (worker 0's is {@link #workspace}), or null. */
+    /**
+     * The workspaces of workers 1 to K−1 (worker 0's is {@link #workspace}) where each worker's pass is a lane of the
+     * step ({@link Backend#lane}), else null.
+     */
     private final Model.Workspace[] workerSpaces;
     private long step;
     private long savedStep = -1;
@@ -167,8 +168,7 @@ public final class Trainer implements AutoCloseable {
                 && config.memoryCodec().isEmpty() && backend.runsLanesAtOnce();
         this.workerSpaces = atOnce ? workerSpaces(model, language ? text[0].rows() : config.batchSize(),
                 config.ngpu()) : null;
-        this.lanes = workerSpaces != null;
-        if (lanes) {
+        if (workersAtOnce()) {
             backend.readInLanes(model.parameters());
             backend.slicedInLanes(model.statistics());
         }
@@ -177,7 +177,7 @@ public final class Trainer implements AutoCloseable {
         this.deviceEncoding = DeviceEncoding.of(backend, config.ngpu());
         for (int w = 0; w < workers.length; w++) {
             workers[w] = new Worker(w, backend, model, data.train(), config.batchSize(), config.seed(), dataThreads,
-                    lanes && w > 0 ? workerSpaces[w] : workspace, text[w]);
+                    workersAtOnce() && w > 0 ? workerSpaces[w] : workspace, text[w]);
             compressors[w] = prototype.copy(COMPRESSOR_STREAM_BASE + w);
             compressors[w].bind(model.layout());
             compressors[w].bindSampler(workers[w]::sampleGradient);
@@ -199,7 +199,7 @@ public final class Trainer implements AutoCloseable {
 
     /** Whether the workers' passes run at the same time on the device ({@code concurrent_workers}). */
     public boolean workersAtOnce() {
-        return lanes;
+        return workerSpaces != null;
     }
 
     /** The model being trained. */
@@ -261,7 +261,7 @@ public final class Trainer implements AutoCloseable {
     public String describe() {
         return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d%s, %s %s (%s), %d iterations; "
                         + "data: %s; backend: %s (%s)", model.describe(), model.parameterCount(), workers.length,
-                config.batchSize(), lanes ? " at once" : "", config.method(), compressors[0].config(),
+                config.batchSize(), workersAtOnce() ? " at once" : "", config.method(), compressors[0].config(),
                 aggregation.name().toLowerCase(Locale.ROOT).replace('_', '-'), niters, data.train().decodesOnDemand() ? data.source() + ", " + dataThreads : data.source(),
                 backend.name(),
                 backend.blas());
@@ -370,7 +370,7 @@ public final class Trainer implements AutoCloseable {
             backend.beginStep();
         }
         for (int w = 0; w < workers.length; w++) {
-            if (graphed && lanes) {
+            if (graphed && workersAtOnce()) {
                 backend.lane(w);
             }
             long c = System.nanoTime();
@@ -404,7 +404,7 @@ public final class Trainer implements AutoCloseable {
                 encode += System.nanoTime() - t;
             }
         }
-        if (graphed && lanes) {
+        if (graphed && workersAtOnce()) {
             backend.lane(-1);
         }
         long decode = 0;

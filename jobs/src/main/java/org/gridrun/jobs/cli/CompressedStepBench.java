@@ -45,8 +45,6 @@ final class CompressedStepBench {
     private final int warmup;
     private final int steps;
     private final Map<String, String> settings;
-    /** Whether the last run {@link #times} timed ran its workers' passes at the same time. */
-    private boolean lastAtOnce;
 
     /**
      * @param batch    examples per step over all workers (each worker gets {@code batch / workers})
@@ -80,17 +78,17 @@ final class CompressedStepBench {
         out.printf(Locale.ROOT, "%-10s %10s %10s %12s %12s %8s%n", "model", "none min", "none median",
                 method + " min", method + " median", "ratio");
         for (String model : models) {
-            StepTimes plain = times(model, "none", stepKeys());
-            boolean atOnce = lastAtOnce;
-            StepTimes compressed = times(model, method, settings);
+            Timed none = times(model, "none", stepKeys());
+            StepTimes plain = none.times();
+            StepTimes compressed = times(model, method, settings).times();
             out.printf(Locale.ROOT, "%-10s %10.2f %10.2f %12.2f %12.2f %8.2f%n", model, plain.min(), plain.median(),
                     compressed.min(), compressed.median(), compressed.median() / plain.median());
-            if (atOnce) {
+            if (none.atOnce()) {
                 // the workers' passes ran at the same time: none's step with them one after another, for what that
                 // gives, measured in the same run
                 Map<String, String> serial = new LinkedHashMap<>(stepKeys());
                 serial.put("concurrent_workers", "false");
-                StepTimes oneByOne = times(model, "none", serial);
+                StepTimes oneByOne = times(model, "none", serial).times();
                 out.printf(Locale.ROOT, "%-10s %10.2f %10.2f  none with the workers one after another; at once "
                         + "takes %.2fx its median%n", "", oneByOne.min(), oneByOne.median(),
                         plain.median() / oneByOne.median());
@@ -113,8 +111,12 @@ final class CompressedStepBench {
         return keys;
     }
 
+    /** A run's step times, and whether its workers' passes ran at the same time. */
+    record Timed(StepTimes times, boolean atOnce) {
+    }
+
     /** The trainer's step times of {@code model} compressed by {@code method} with {@code extra} keys. */
-    StepTimes times(String model, String method, Map<String, String> extra) {
+    Timed times(String model, String method, Map<String, String> extra) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("model", model);
         params.put("dataset", model.equals("mlp") || model.equals("lenet5") ? "fashion-mnist" : "synthetic-cifar");
@@ -135,15 +137,16 @@ final class CompressedStepBench {
         Path spool = null;
         try {
             spool = Files.createTempFile("gridrun-bench-step", ".csv");
+            boolean atOnce;
             try (Backend b = Backends.open(config.backend());
                  Trainer trainer = new Trainer(config, b, TrainJob.load(config));
                  MetricSpool.Writer metrics = MetricSpool.append(spool)) {
                 trainer.run(metrics, TrainListener.NONE);
-                lastAtOnce = trainer.workersAtOnce();
+                atOnce = trainer.workersAtOnce();
             }
             List<Double> millis = MetricSpool.read(spool).stream()
                     .filter(r -> r.name().equals("step_ms") && r.step() > warmup).map(MetricRecord::value).toList();
-            return StepTimes.of(millis);
+            return new Timed(StepTimes.of(millis), atOnce);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

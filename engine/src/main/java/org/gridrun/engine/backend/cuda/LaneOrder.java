@@ -33,11 +33,15 @@ final class LaneOrder {
     /** An address outside every known allocation: one memory that orders every lane touching it. */
     static final long UNKNOWN = -1;
 
-    /** The allocations by start: {end, sharing}. */
-    private final NavigableMap<Long, long[]> allocations = new TreeMap<>();
+    /** An allocation: where it ends and how lanes use it. */
+    private record Allocation(long end, Sharing sharing) {
+    }
+
+    /** The allocations by start. */
+    private final NavigableMap<Long, Allocation> allocations = new TreeMap<>();
 
     void allocated(long address, long bytes) {
-        allocations.put(address, new long[] {address + Math.max(bytes, 1), Sharing.ORDERED.ordinal()});
+        allocations.put(address, new Allocation(address + Math.max(bytes, 1), Sharing.ORDERED));
     }
 
     void freed(long address) {
@@ -46,12 +50,18 @@ final class LaneOrder {
 
     /** Declares how lanes use the allocation holding {@code address}; false where none does. */
     boolean share(long address, Sharing sharing) {
-        Map.Entry<Long, long[]> a = allocations.floorEntry(address);
-        if (a == null || address >= a.getValue()[0]) {
+        Map.Entry<Long, Allocation> a = holding(address);
+        if (a == null) {
             return false;
         }
-        a.getValue()[1] = sharing.ordinal();
+        allocations.put(a.getKey(), new Allocation(a.getValue().end(), sharing));
         return true;
+    }
+
+    /** The allocation holding {@code address}, by its start, or null. */
+    private Map.Entry<Long, Allocation> holding(long address) {
+        Map.Entry<Long, Allocation> a = allocations.floorEntry(address);
+        return a == null || address >= a.getValue().end() ? null : a;
     }
 
     /**
@@ -65,18 +75,12 @@ final class LaneOrder {
             if (address == 0) {
                 continue;
             }
-            Map.Entry<Long, long[]> a = allocations.floorEntry(address);
-            long unit;
-            if (a == null || address >= a.getValue()[0]) {
-                unit = UNKNOWN;
-            } else {
-                Sharing sharing = Sharing.values()[(int) a.getValue()[1]];
-                if (sharing == Sharing.READ) {
-                    continue;
-                }
-                unit = sharing == Sharing.SLICES ? address : a.getKey();
+            Map.Entry<Long, Allocation> a = holding(address);
+            Sharing sharing = a == null ? null : a.getValue().sharing();
+            if (sharing == Sharing.READ) {
+                continue;
             }
-            units[n++] = unit;
+            units[n++] = a == null ? UNKNOWN : sharing == Sharing.SLICES ? address : a.getKey();
         }
         return Arrays.copyOf(units, n);
     }
