@@ -4,12 +4,14 @@
 // The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
 // level index per value, least significant bit first, no padding. Two kernels:
 //   - gr_level_norms: one block per bucket, the CPU's order of additions (128 interleaved double chains and a fixed
-//     tree; ChainSums.chains) or the largest sign-cleared bit pattern;
+//     tree; ChainSums.chains) or the largest sign-cleared bit pattern, each thread with eight loads in flight;
 //   - gr_level_uniform_codes (uniform levels, rounded arithmetically) and gr_level_search_codes (any levels, through
-//     LevelSearch's cell tables): a block computes a tile of values' codes into shared memory, one value a thread
-//     (coalesced reads), then writes the tile's words, one a thread (gr_tiled_codes). No thread writes another's
-//     word, so there are no atomics and the bits do not depend on the schedule.
-// gr_level_decode_mean decodes a payload into the workers' mean, as the host's collective does.
+//     LevelSearch's cell tables): a block computes a tile of values' codes into shared memory, four values (one draw,
+//     one 16-byte load) a thread at a time, then writes the tile's words, one a thread (gr_tiled_codes). No thread
+//     writes another's word, so there are no atomics and the bits do not depend on the schedule.
+// gr_level_decode_mean decodes a payload into the workers' mean, as the host's collective does, a tile of values a
+// block. Every kernel is bound by memory, not arithmetic, when a warp has several loads in flight: a kernel that
+// waits for each load before it asks for the next is bound by the memory's latency instead.
 // Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
 #include "gridrun.cuh"
 
@@ -33,6 +35,27 @@ __device__ __forceinline__ void gr_block_buckets(const int* starts, int buckets,
 __device__ __forceinline__ int gr_bucket_in(const int* starts, const int* range, long long e) {
     return gr_last_at_most(starts, range[0], range[1] + 1, e);
 }
+
+// A thread's walk through the buckets of its increasing values in a block's range (gr_block_buckets): the bucket
+// of its first value found by a search of the range's buckets, of each later one by following the starts forward.
+struct GrBucketWalk {
+    int k = -1;
+    long long next = 0;
+
+    // Moves to the bucket of e (k); whether it differs from the previous value's, so that what a bucket's values
+    // share is made once a bucket.
+    __device__ __forceinline__ bool moved(const int* starts, const int* range, long long e) {
+        if (k >= 0 && e < next) {
+            return false;
+        }
+        k = k < 0 ? gr_bucket_in(starts, range, e) : k;
+        while (e >= starts[k + 1]) {
+            k++;
+        }
+        next = starts[k + 1];
+        return true;
+    }
+};
 
 // Word w of the codes of n values (`bits` each, LSB first): bits [32w, 32w + 32) of the code stream, zero past its
 // end; code(e) gives value e's level index.
@@ -66,10 +89,31 @@ __device__ __forceinline__ float gr_clamp(float v, float bound) {
     return gr_java_minf(gr_java_maxf(v, -bound), bound);
 }
 
+// Thread j's chain of the values from + j, from + j + GR_CHAINS, … below `to`, folded in that order by
+// step(acc, value): the order of ChainSums' chain j. Eight values are loaded before they are folded, so that a warp
+// keeps eight loads in flight, not one: a fold waits for its load, and the next load comes after the fold.
+template <class T, class Step>
+__device__ __forceinline__ T gr_chain_fold(const float* g, int from, int to, T acc, Step step) {
+    int i = from + (int) threadIdx.x;
+    for (; i < to - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
+        float v[8];
+        for (int u = 0; u < 8; u++) {
+            v[u] = g[i + u * GR_CHAINS];
+        }
+        for (int u = 0; u < 8; u++) {
+            acc = step(acc, v[u]);
+        }
+    }
+    for (; i < to; i += GR_CHAINS) {
+        acc = step(acc, g[i]);
+    }
+    return acc;
+}
+
 // norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (+∞ without clipping; the
 // kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the L2 norm (linf = 0)
 // or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound. One block of GR_CHAINS
-// threads per bucket, thread j taking values from + j, from + j + 128, … in order:
+// threads per bucket, thread j taking values from + j, from + j + 128, … in order (gr_chain_fold):
 //   - the bound (TernGrad.clipBound): clipSigmas standard deviations, the mean and the squared deviations each summed
 //     in ChainSums' chains and tree;
 //   - L2: the squares (of the clamped values where the bound is finite) in the same chains and tree;
@@ -86,29 +130,21 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const flo
         int to = starts[k + 1];
         float bound = __int_as_float(0x7F800000);
         if (clipSigmas != 0) {
-            double acc = 0;
-            for (int i = from + j; i < to; i += GR_CHAINS) {
-                acc = __dadd_rn(acc, (double) g[i]);
-            }
-            sums[j] = acc;
+            sums[j] = gr_chain_fold(g, from, to, 0.0, [](double acc, float v) { return __dadd_rn(acc, (double) v); });
             double mean = gr_chain_sum(sums) / (double) (to - from);
-            acc = 0;
-            for (int i = from + j; i < to; i += GR_CHAINS) {
-                double d = __dsub_rn((double) g[i], mean);
-                acc = __dadd_rn(acc, __dmul_rn(d, d));
-            }
-            sums[j] = acc;
+            sums[j] = gr_chain_fold(g, from, to, 0.0, [&](double acc, float v) {
+                double d = __dsub_rn((double) v, mean);
+                return __dadd_rn(acc, __dmul_rn(d, d));
+            });
             double squares = gr_chain_sum(sums);
             bound = (float) __dmul_rn((double) clipSigmas, sqrt(squares / (double) (to - from)));
         }
         bool clipped = bound != __int_as_float(0x7F800000);
         float norm;
         if (linf && !clipped) {
-            int m = 0;
-            for (int i = from + j; i < to; i += GR_CHAINS) {
-                m = max(m, __float_as_int(g[i]) & 0x7FFFFFFF);
-            }
-            largest[j] = m;
+            largest[j] = gr_chain_fold(g, from, to, 0, [](int m, float v) {
+                return max(m, __float_as_int(v) & 0x7FFFFFFF);
+            });
             __syncthreads();
             for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
                 if (j < h) {
@@ -118,12 +154,10 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const flo
             }
             norm = __int_as_float(largest[0]);
         } else if (linf) {
-            double acc = 0;
-            for (int i = from + j; i < to; i += GR_CHAINS) {
-                double m = (double) fabsf(gr_clamp(g[i], bound));
-                acc = acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
-            }
-            sums[j] = acc;
+            sums[j] = gr_chain_fold(g, from, to, 0.0, [&](double acc, float v) {
+                double m = (double) fabsf(gr_clamp(v, bound));
+                return acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
+            });
             __syncthreads();
             for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
                 if (j < h) {
@@ -135,12 +169,10 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const flo
             }
             norm = (float) sums[0];
         } else {
-            double acc = 0;
-            for (int i = from + j; i < to; i += GR_CHAINS) {
-                double v = clipped ? (double) gr_clamp(g[i], bound) : (double) g[i];
-                acc = __dadd_rn(acc, __dmul_rn(v, v));
-            }
-            sums[j] = acc;
+            sums[j] = gr_chain_fold(g, from, to, 0.0, [&](double acc, float v) {
+                double x = clipped ? (double) gr_clamp(v, bound) : (double) v;
+                return __dadd_rn(acc, __dmul_rn(x, x));
+            });
             norm = (float) sqrt(gr_chain_sum(sums));
         }
         if (j == 0) {
@@ -155,19 +187,19 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const flo
 // one more where a code straddles the tile's end.
 #define GR_CODE_TILE 256
 
-// Value e's 16-bit uniform (Uniform16): bits 48 − 16·(e mod 4) of draw first + e/4.
-__device__ __forceinline__ long long gr_uniform16(unsigned long long key, long long first, long long e) {
-    unsigned long long draw = gr_draw(key, (unsigned long long) (first + (e >> 2)));
+// The 16-bit uniform of value e from its draw (Uniform16): bits 48 − 16·(e mod 4) of draw first + e/4.
+__device__ __forceinline__ long long gr_uniform16(unsigned long long draw, long long e) {
     return (long long) ((draw >> (48 - 16 * (e & 3))) & 0xFFFFULL);
 }
 
 // The codes of n values, `bits` (1 to 8) each, as words (gr_code_word), a tile of GR_CODE_TILE words a block at a
-// time. First each thread computes the codes of the tile's values e, e + blockDim.x, … (the reads of g coalesce) into
-// shared memory, through the bucket of each: found by a search of the tile's buckets for the thread's first value,
-// then by following the bucket starts forward, its shared values (`bucket(k)`) made once a bucket. Then each word
-// gathers its codes from there. A code that straddles two tiles is computed by both blocks, alike, and no thread
-// writes another's word, so the bits do not depend on the schedule. code(b, v, u) gives the code of value v with
-// uniform u in bucket b.
+// time. First each thread computes the codes of the tile's values into shared memory, four at a time: the values
+// 4q to 4q + 3 of a quad q share draw first + q, so the draw is made once for them, and the four are read with one
+// 16-byte load where g allows (a warp's loads then cover 512 contiguous bytes). A thread's quads are q, q + blockDim.x,
+// …; the bucket of its first value is found by a search of the tile's buckets, the later ones by following the
+// bucket starts forward, their shared values (`bucket(k)`) made once a bucket. Then each word gathers its codes from
+// there. A code that straddles two tiles is computed by both blocks, alike, and no thread writes another's word, so
+// the bits do not depend on the schedule. code(b, v, u) gives the code of value v with uniform u in bucket b.
 template <class Bucket, class MakeBucket, class Code>
 __device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, const int* starts, int buckets, int bits,
                                                unsigned long long key, long long first, unsigned* words,
@@ -179,19 +211,33 @@ __device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, cons
         long long from = lowBit / bits;
         long long to = min((lowBit + 32LL * GR_CODE_TILE - 1) / bits, n - 1);
         gr_block_buckets(starts, buckets, from, to, tileBuckets);
-        int k = -1;
-        long long next = 0;
+        GrBucketWalk walk;
         Bucket b;
-        for (long long e = from + threadIdx.x; e <= to; e += blockDim.x) {
-            if (k < 0 || e >= next) {
-                k = k < 0 ? gr_bucket_in(starts, tileBuckets, e) : k;
-                while (e >= starts[k + 1]) {
-                    k++;
+        for (long long q = (from >> 2) + threadIdx.x; q <= to >> 2; q += blockDim.x) {
+            long long e0 = 4 * q;
+            float v[4];
+            if (e0 >= from && e0 + 3 <= to && (((unsigned long long) (g + e0)) & 15ULL) == 0) {
+                float4 quad = *reinterpret_cast<const float4*>(g + e0);
+                v[0] = quad.x;
+                v[1] = quad.y;
+                v[2] = quad.z;
+                v[3] = quad.w;
+            } else {
+                for (int u = 0; u < 4; u++) {
+                    v[u] = e0 + u >= from && e0 + u <= to ? g[e0 + u] : 0.0f;
                 }
-                next = starts[k + 1];
-                b = bucket(k);
             }
-            codes[e - from] = (unsigned char) code(b, g[e], gr_uniform16(key, first, e));
+            unsigned long long draw = gr_draw(key, (unsigned long long) (first + q));
+            for (int u = 0; u < 4; u++) {
+                long long e = e0 + u;
+                if (e < from || e > to) {
+                    continue;
+                }
+                if (walk.moved(starts, tileBuckets, e)) {
+                    b = bucket(walk.k);
+                }
+                codes[e - from] = (unsigned char) code(b, v[u], gr_uniform16(draw, e));
+            }
         }
         __syncthreads();
         long long end = min(wordCount, (tile + 1) * GR_CODE_TILE);
@@ -307,22 +353,28 @@ extern "C" __global__ void gr_level_search_codes(const float* g, long long n, co
         });
 }
 
-// Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
-// after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
-// (1f/workers). Index j of a bucket with norm s decodes to (float) (s·levels[j]) in double, an index past the
-// `count` levels to NaN, every index of a zero norm to 0 and of a non-finite norm to NaN. One thread per value, in
-// blocks that stride over the values together (the block's buckets are shared).
-// Value e of a payload decoded (see gr_level_decode_mean) with its bucket's norm `scale`.
-__device__ __forceinline__ float gr_level_decode(const unsigned char* payload, int buckets, int bits,
-                                                 const double* levels, int count, float scale, long long e) {
-    long long bit = 32LL * buckets + e * bits;
-    long long at = bit >> 3;
-    int shift = (int) (bit & 7);
-    unsigned window = payload[at];
-    if (shift + bits > 8) {
-        window |= (unsigned) payload[at + 1] << 8;
-    }
-    int j = (int) ((window >> shift) & ((1u << bits) - 1u));
+// The words of a payload's code stream (after the norms, 4-byte aligned) that hold the index of the value at `bit`:
+// the word holding its first bit, and the next where the index straddles the two (else 0, and nothing is read past
+// the stream). Only addresses decide what is read, so the loads of several values go out before any arrives.
+struct GrIndexWords {
+    unsigned low;
+    unsigned high;
+};
+
+__device__ __forceinline__ GrIndexWords gr_index_words(const unsigned* stream, long long bit, int bits) {
+    long long w = bit >> 5;
+    return GrIndexWords{stream[w], (int) (bit & 31) + bits > 32 ? stream[w + 1] : 0u};
+}
+
+// The level index at `bit` from its words (gr_index_words).
+__device__ __forceinline__ int gr_level_index(GrIndexWords words, long long bit, int bits) {
+    unsigned long long window = (unsigned long long) words.low | (unsigned long long) words.high << 32;
+    return (int) ((window >> (bit & 31)) & ((1ULL << bits) - 1ULL));
+}
+
+// Level index j of a bucket with norm `scale` decoded (LevelQuantizer.decode): (float) (scale·levels[j]) in double, an
+// index past the `count` levels NaN, every index of a zero norm 0 and of a non-finite norm NaN.
+__device__ __forceinline__ float gr_level_value(const double* levels, int count, float scale, int j) {
     if (scale == 0.0f) {
         return 0.0f;
     }
@@ -332,21 +384,47 @@ __device__ __forceinline__ float gr_level_decode(const unsigned char* payload, i
     return (float) __dmul_rn((double) scale, levels[j]);
 }
 
+// The values a block of gr_level_decode_mean decodes at a time: 8 a thread of 256.
+#define GR_DECODE_TILE 2048
+
+// Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
+// after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
+// (1f/workers). A block decodes GR_DECODE_TILE values at a time, thread t the values t, t + blockDim.x, … of the tile
+// (coalesced), their buckets found as the codes kernels find them (GrBucketWalk). A thread reads the index words and the
+// mean of four values before it computes any of them, so that a warp keeps four loads of each in flight.
 extern "C" __global__ void gr_level_decode_mean(const unsigned char* payload, long long n, const int* starts,
                                                 int buckets, int bits, const double* levels, int count, int worker,
                                                 int workers, float inverse, float* mean) {
-    __shared__ int blockBuckets[2];
+    __shared__ int tileBuckets[2];
     const float* norms = (const float*) payload;
-    long long stride = (long long) blockDim.x * gridDim.x;
-    for (long long base = (long long) blockIdx.x * blockDim.x; base < n; base += stride) {
-        // each thread's bucket lies between those of the block's first and last value (most often the same one)
-        gr_block_buckets(starts, buckets, base, min(base + (long long) blockDim.x, n) - 1, blockBuckets);
-        long long e = base + threadIdx.x;
-        if (e < n) {
-            float scale = norms[gr_bucket_in(starts, blockBuckets, e)];
-            float v = gr_level_decode(payload, buckets, bits, levels, count, scale, e);
-            float m = worker == 0 ? v : __fadd_rn(mean[e], v);
-            mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+    const unsigned* stream = (const unsigned*) (payload + 4LL * buckets);
+    long long stride = (long long) blockDim.x;
+    for (long long base = (long long) blockIdx.x * GR_DECODE_TILE; base < n;
+         base += (long long) gridDim.x * GR_DECODE_TILE) {
+        long long end = min(base + GR_DECODE_TILE, n);
+        gr_block_buckets(starts, buckets, base, end - 1, tileBuckets);
+        GrBucketWalk walk;
+        float scale = 0.0f;
+        for (long long e0 = base + threadIdx.x; e0 < end; e0 += 4 * stride) {
+            GrIndexWords words[4];
+            float before[4];
+            for (int u = 0; u < 4; u++) {
+                long long e = e0 + u * stride;
+                words[u] = e < end ? gr_index_words(stream, e * bits, bits) : GrIndexWords{0u, 0u};
+                before[u] = e < end && worker != 0 ? mean[e] : 0.0f;
+            }
+            for (int u = 0; u < 4; u++) {
+                long long e = e0 + u * stride;
+                if (e >= end) {
+                    break;
+                }
+                if (walk.moved(starts, tileBuckets, e)) {
+                    scale = norms[walk.k];
+                }
+                float v = gr_level_value(levels, count, scale, gr_level_index(words[u], e * bits, bits));
+                float m = worker == 0 ? v : __fadd_rn(before[u], v);
+                mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+            }
         }
         __syncthreads();
     }

@@ -20,6 +20,8 @@ import org.gridrun.engine.backend.LevelSearchTable;
 final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     /** Threads of {@code gr_level_norms}' block, one per chain of {@code ChainSums.chains}; a block per bucket. */
     private static final int NORM_THREADS = 128;
+    /** Values a block of {@code gr_level_decode_mean} decodes at a time ({@code GR_DECODE_TILE}). */
+    private static final int DECODE_TILE = 2048;
 
     private final Gpu gpu;
     private final List<Slot> slots = new ArrayList<>();
@@ -105,7 +107,8 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     @Override
     public void decodeIntoMean(int slot, LevelFormat format, int worker, int workers, long mean) {
         Slot s = slot(slot);
-        Launches.linear(gpu, "gr_level_decode_mean", format.length(), KernelArgs.of().address(s.payload.address())
+        gpu.launch("gr_level_decode_mean", Launches.blocks(format.length(), DECODE_TILE), 1, 1, Launches.THREADS, 1, 1,
+                KernelArgs.of().address(s.payload.address())
                 .i64(format.length()).address(s.starts(format)).i32(format.buckets())
                 .i32(format.bits()).address(s.levels.holding(format, () -> levelBlock(format))).i32(format.levels().length)
                 .i32(worker).i32(workers).f32(1f / workers).address(mean));
