@@ -510,7 +510,7 @@ public final class CudaBackend implements Backend {
         }
     }
 
-    /** The longest chain of waits in the step's graph, and its operations: how far lanes run at the same time. */
+    /** The longest chain of waits in the last graph built, and its operations: how far lanes run at the same time. */
     int[] graphShape() {
         return new int[] {gpu.longestChain(), gpu.graphOperations()};
     }

@@ -9,14 +9,15 @@ import org.gridrun.engine.backend.SignFormat;
  * workers' mean as the host collective does, to the bit.
  */
 final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
-    private final CudaChainSums sums;
-    /** The sum of magnitudes the scale divides, one double. */
-    private final Upload sum;
+    /** Per worker, so that workers' encodes in a step's graph do not wait for each other (LaneOrder). */
+    private final WorkerSlots<CudaChainSums> sums;
+    /** Per worker: the sum of magnitudes the scale divides, one double. */
+    private final WorkerSlots<Upload> sum;
 
     CudaSignCodec(Gpu gpu) {
         super(gpu, SignFormat.class);
-        this.sums = new CudaChainSums(gpu);
-        this.sum = new Upload(gpu);
+        this.sums = new WorkerSlots<>(() -> new CudaChainSums(gpu), CudaChainSums::close);
+        this.sum = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
     }
 
     @Override
@@ -25,8 +26,8 @@ final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
         long words = Launches.ceilDiv(n, 32);
         long payload = reserve(slot, 4 * ((format.scaled() ? 1 : 0) + words));
         if (format.scaled()) {
-            long total = sum.reserve(8);
-            sums.sum(gradient, n, CudaChainSums.Term.ABS, total);
+            long total = sum.get(slot).reserve(8);
+            sums.get(slot).sum(gradient, n, CudaChainSums.Term.ABS, total);
             gpu.launch("gr_sign_scale", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(total).i64(n).address(payload));
         }
         if (words > 0) {
@@ -45,7 +46,7 @@ final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
     @Override
     public void close() {
         super.close();
-        sums.close();
-        sum.free();
+        sums.freeAll();
+        sum.freeAll();
     }
 }

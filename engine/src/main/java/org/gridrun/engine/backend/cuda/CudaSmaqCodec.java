@@ -13,9 +13,10 @@ import org.gridrun.engine.backend.SmaqFormat;
  * block scan within its tile), and a pack of one 32-bit word a thread that gathers the records overlapping it. No
  * atomics. The payload's bit count is downloaded after the encode ({@link #payloadBits}, 8 bytes).
  *
- * <p>Each slot (a worker) keeps its payload, its values' offsets (which its decode reads records at) and its bit
- * count ({@link WorkerSlots}); the statistics, tile counts and records are shared, as slots encode one at a time on
- * the one stream (in a step's graph, where workers run at once, {@link LaneOrder} orders their encodes for that).
+ * <p>Each slot (a worker) keeps its payload, its values' offsets (which its decode reads records at), its bit count
+ * and its encode's statistics, tile counts and records ({@link WorkerSlots}): in a step's graph, where workers run at
+ * once, buffers shared by two workers' encodes would make {@link LaneOrder} run those encodes one after the other.
+ * The records cost 4 bytes a value a worker.
  */
 final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
     /** Threads per block ({@code GR_SMAQ_THREADS}). */
@@ -30,23 +31,30 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
     private final WorkerSlots<Upload> payloads;
     private final WorkerSlots<Upload> offsets;
     private final WorkerSlots<Upload> bitCounts;
-    private final Upload parameters;
-    private final Upload tiles;
-    private final Upload codes;
-    /** The values' sum and their squares' sum, two doubles, and the sums' launcher. */
-    private final Upload sums;
-    private final CudaChainSums chainSums;
+    /** Per worker: its encode's parameters, tile counts, records, moments and their launcher. */
+    private final WorkerSlots<Encoding> encodings;
+
+    /** A worker's encode buffers; {@code sums} holds the values' sum and their squares' sum, two doubles. */
+    private record Encoding(Upload parameters, Upload tiles, Upload codes, Upload sums, CudaChainSums chainSums) {
+        Encoding(Gpu gpu) {
+            this(new Upload(gpu), new Upload(gpu), new Upload(gpu), new Upload(gpu), new CudaChainSums(gpu));
+        }
+
+        void free() {
+            parameters.free();
+            tiles.free();
+            codes.free();
+            sums.free();
+            chainSums.close();
+        }
+    }
 
     CudaSmaqCodec(Gpu gpu) {
         this.gpu = gpu;
         payloads = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
         offsets = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
         bitCounts = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
-        parameters = new Upload(gpu);
-        tiles = new Upload(gpu);
-        codes = new Upload(gpu);
-        sums = new Upload(gpu);
-        chainSums = new CudaChainSums(gpu);
+        encodings = new WorkerSlots<>(() -> new Encoding(gpu), Encoding::free);
     }
 
     @Override
@@ -62,14 +70,15 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
         long payload = payloads.get(slot).reserve(4 * words);
         long offset = offsets.get(slot).reserve(8 * Math.max(1, n));
         long bits = bitCounts.get(slot).reserve(8);
-        long p = parameters.reserve(4 * PARAMETERS);
-        long code = codes.reserve(4 * Math.max(1, n));
+        Encoding e = encodings.get(slot);
+        long p = e.parameters().reserve(4 * PARAMETERS);
+        long code = e.codes().reserve(4 * Math.max(1, n));
         int chunk = Math.max(1, Launches.ceilDiv(n, (long) TILES * THREADS));
         int tileCount = Math.max(1, Launches.ceilDiv(n, (long) THREADS * chunk));
-        long tile = tiles.reserve(12L * tileCount);
-        long moments = sums.reserve(16);
-        chainSums.sum(gradient, n, CudaChainSums.Term.PLAIN, moments);
-        chainSums.sum(gradient, n, CudaChainSums.Term.SQUARE, moments + 8);
+        long tile = e.tiles().reserve(12L * tileCount);
+        long moments = e.sums().reserve(16);
+        e.chainSums().sum(gradient, n, CudaChainSums.Term.PLAIN, moments);
+        e.chainSums().sum(gradient, n, CudaChainSums.Term.SQUARE, moments + 8);
         gpu.launch("gr_smaq_moments", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(moments).i64(n).i32(clamp)
                 .address(p));
         gpu.launch("gr_smaq_tile_counts", tileCount, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
@@ -106,10 +115,6 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
         payloads.freeAll();
         offsets.freeAll();
         bitCounts.freeAll();
-        parameters.free();
-        tiles.free();
-        codes.free();
-        sums.free();
-        chainSums.close();
+        encodings.freeAll();
     }
 }

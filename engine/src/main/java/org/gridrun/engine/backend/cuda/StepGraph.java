@@ -98,6 +98,9 @@ final class StepGraph implements Gpu {
     private int lane = -1;
     private Mode mode = Mode.EAGER;
     private DeviceGraph graph;
+    /** The longest chain of waits and the operations of the last graph built (tests and benches read them). */
+    private int builtChain;
+    private int builtOperations;
     /** The position of the next operation of a replayed step. */
     private int next;
     /** Whether the step under way left its recording and runs as usual. */
@@ -183,14 +186,17 @@ final class StepGraph implements Gpu {
         }
     }
 
-    /** The longest chain of waits in the step's graph ({@link LaneOrder#longestChain}), 0 when there is none. */
+    /**
+     * The longest chain of waits in the last graph built ({@link LaneOrder#longestChain}), kept after a departure
+     * dropped it; 0 before the first.
+     */
     int longestChain() {
-        return graph == null ? 0 : LaneOrder.longestChain(after());
+        return builtChain;
     }
 
-    /** The graph's size, in operations, 0 when there is none. */
+    /** The last graph's size, in operations, kept after a departure dropped it; 0 before the first. */
     int graphOperations() {
-        return graph == null ? 0 : recorded.size();
+        return builtOperations;
     }
 
     /** Why steps are no longer replayed as graphs, or null while they are. */
@@ -249,6 +255,8 @@ final class StepGraph implements Gpu {
             }
             g.instantiate();
             graph = g;
+            builtChain = LaneOrder.longestChain(after);
+            builtOperations = recorded.size();
         } catch (RuntimeException e) {
             if (g != null) {
                 g.close();
