@@ -105,6 +105,11 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
     }
 
     @Override
+    public boolean refitsInNextPlan() {
+        return sampler != null && refitsAt(step + 1, params.osnapIter());
+    }
+
+    @Override
     public void bindSampler(GradientSampler sampler) {
         this.sampler = sampler;
     }

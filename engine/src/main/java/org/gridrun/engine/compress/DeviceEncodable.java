@@ -33,4 +33,13 @@ public interface DeviceEncodable {
     default boolean levelsAdapt() {
         return false;
     }
+
+    /**
+     * Whether the next {@link #planDeviceEncode} refits the levels from sampled gradients ({@link GradientSampler}),
+     * which the trainer draws into the worker's gradient tensor: the device must then encode a copy of the gradient
+     * made before the plan. On other steps the plan leaves the gradient alone.
+     */
+    default boolean refitsInNextPlan() {
+        return false;
+    }
 }

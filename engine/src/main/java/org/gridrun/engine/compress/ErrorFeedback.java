@@ -98,6 +98,11 @@ public final class ErrorFeedback implements Compressor, DeviceEncodable, Residua
     }
 
     @Override
+    public boolean refitsInNextPlan() {
+        return inner instanceof DeviceEncodable encodable && encodable.refitsInNextPlan();
+    }
+
+    @Override
     public ResidualMemory residual() {
         return memory;
     }

@@ -31,7 +31,10 @@ final class DeviceEncoding {
     private final DevicePlan[] plans;
     /** Each worker's last payload, reused while its size stays (its bytes are written only when downloaded). */
     private final Payload[] payloads;
-    /** A copy of the gradient being encoded, for a method whose level fit computes gradients into the worker's. */
+    /**
+     * A copy of the gradient being encoded, for a step whose plan refits levels from gradients drawn into the
+     * worker's.
+     */
     private Tensor held;
     /** Each worker's error-feedback residual on the device, null until it has one. */
     private final Residual[] residuals;
@@ -131,8 +134,9 @@ final class DeviceEncoding {
             return null;
         }
         Tensor source = gradient;
-        if (encodable.levelsAdapt()) {
-            // a refit while planning draws sampled gradients into the worker's gradient tensor (Worker.sampleGradient)
+        if (encodable.refitsInNextPlan()) {
+            // the refit draws sampled gradients into the worker's gradient tensor (Worker.sampleGradient); other
+            // steps encode the gradient itself, so that workers' encodes share no copy (workers at once)
             if (held == null || held.size() != gradient.size()) {
                 held = backend.allocate(1, gradient.size());
             }

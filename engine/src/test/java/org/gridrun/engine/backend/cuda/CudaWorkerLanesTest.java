@@ -118,14 +118,14 @@ class CudaWorkerLanesTest {
      * An MLP's step on 3 workers, for each method that encodes on the device in a graph step: the workers' encodes
      * wait for nothing of another worker's, so the longest chain of waits stays near a third of the step (about 0.37
      * of it with the mean and the update after the lanes). A buffer of the method's encode shared by all workers
-     * orders their encodes one after another: signsgd's scale sum did (0.42), and smaq's statistics, tile counts and
-     * records (0.49).
+     * orders their encodes one after another: signsgd's scale sum did (0.42), smaq's statistics, tile counts and
+     * records (0.49), and the copy of the gradient alq's encode read on every step, not only where it refits (0.46).
      */
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void deviceEncodesOfWorkersDoNotWaitForEachOther(GpuTarget target) {
         for (String method : List.of("none", "qsgd", "nuq", "natural", "fp16", "onebit", "signsgd", "efsignsgd",
-                "topk", "smaq")) {
+                "topk", "smaq", "alq")) {
             Map<String, Object> params = resnet(Map.of("method", method));
             params.put("model", "mlp");
             params.put("hidden", "32");
