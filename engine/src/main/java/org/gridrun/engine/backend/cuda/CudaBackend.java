@@ -510,9 +510,12 @@ public final class CudaBackend implements Backend {
         }
     }
 
-    /** The longest chain of waits in the last graph built, and its operations: how far lanes run at the same time. */
+    /**
+     * The longest chain of waits in the last graph built, its operations, and its lane operations' waits for other
+     * lanes': how far lanes run at the same time.
+     */
     int[] graphShape() {
-        return new int[] {gpu.longestChain(), gpu.graphOperations()};
+        return new int[] {gpu.longestChain(), gpu.graphOperations(), gpu.crossLaneWaits()};
     }
 
     /** How many steps were launched as one graph, and why graphs are off where they are (null while they are on). */

@@ -18,8 +18,9 @@ import org.gridrun.engine.backend.ThresholdFormat;
  * before the selection {@code u ← m·u + g} and {@code v ← v + u}, one thread a value in float arithmetic as the
  * host's loop, and after the pack both are zeroed at the positions sent.
  *
- * <p>Each slot (a worker) keeps its payload, its bit count, DGC's sampled positions and vectors; the selection's
- * buffers are shared, as slots encode one at a time on the one stream.
+ * <p>Each slot (a worker) keeps its payload, its bit count, DGC's sampled positions and vectors, and its encode's
+ * selection and compaction buffers (8 bytes a value): in a step's graph, where workers run at once, buffers shared by
+ * two workers' encodes would make {@link LaneOrder} run those encodes one after the other.
  */
 final class CudaThresholdCodec implements KeptInSlots<ThresholdFormat> {
     /** Threads per block of the compaction ({@code GR_SPARSE_THREADS}). */
@@ -32,13 +33,28 @@ final class CudaThresholdCodec implements KeptInSlots<ThresholdFormat> {
     private final WorkerSlots<Upload> bitCounts;
     private final WorkerSlots<Upload> samplePositions;
     private final WorkerSlots<SlotVectors> accumulations;
-    private final RadixSelect select;
-    private final Upload least;
-    private final Upload sample;
-    private final Upload tileCounts;
-    private final Upload sentPositions;
-    private final Upload sentValues;
+    private final WorkerSlots<Encoding> encodings;
+    /** The decoded payload the mean adds, one at a time outside the workers' lanes. */
     private final Upload dense;
+
+    /**
+     * A worker's encode buffers: the selection, the host's least magnitude, DGC's gathered sample, the tile counts
+     * and the compacted list.
+     */
+    private record Encoding(RadixSelect select, Upload least, Upload sample, Upload tileCounts, Upload sentPositions,
+                            Upload sentValues) {
+        Encoding(Gpu gpu) {
+            this(new RadixSelect(gpu), new Upload(gpu), new Upload(gpu), new Upload(gpu), new Upload(gpu),
+                    new Upload(gpu));
+        }
+
+        void free() {
+            select.free();
+            for (Upload u : new Upload[] {least, sample, tileCounts, sentPositions, sentValues}) {
+                u.free();
+            }
+        }
+    }
 
     CudaThresholdCodec(Gpu gpu) {
         this.gpu = gpu;
@@ -47,12 +63,7 @@ final class CudaThresholdCodec implements KeptInSlots<ThresholdFormat> {
         samplePositions = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
         accumulations = new WorkerSlots<>(() -> new SlotVectors(gpu, ThresholdFormat.DGC_VECTORS),
                 SlotVectors::free);
-        select = new RadixSelect(gpu);
-        least = new Upload(gpu);
-        sample = new Upload(gpu);
-        tileCounts = new Upload(gpu);
-        sentPositions = new Upload(gpu);
-        sentValues = new Upload(gpu);
+        encodings = new WorkerSlots<>(() -> new Encoding(gpu), Encoding::free);
         dense = new Upload(gpu);
     }
 
@@ -86,18 +97,19 @@ final class CudaThresholdCodec implements KeptInSlots<ThresholdFormat> {
             Launches.linear(gpu, "gr_dgc_accumulate", n, KernelArgs.of().address(gradient).i64(n)
                     .f32(format.momentum()).address(accumulation.address(0)).address(values));
         }
-        long selection = threshold(slot, values, format);
+        Encoding e = encodings.get(slot);
+        long selection = threshold(slot, e, values, format);
         int lowest = format.sampled() ? 1 : 0;
         int chunk = Math.max(1, Launches.ceilDiv(n, (long) THREADS * TILES));
         int tiles = Math.max(1, Launches.ceilDiv(n, (long) THREADS * chunk));
-        long counts = tileCounts.reserve(4L * (tiles + 1));
+        long counts = e.tileCounts().reserve(4L * (tiles + 1));
         gpu.fill32(counts + 4L * tiles, 0, 1);
         gpu.launch("gr_threshold_tile_counts", tiles, 1, 1, THREADS, 1, 1, KernelArgs.of().address(values).i64(n)
                 .i32(chunk).address(selection).i32(lowest).address(counts));
         gpu.launch("gr_sparse_exclusive_scan", 1, 1, 1, THREADS, 1, 1, KernelArgs.of().address(counts)
                 .i32(tiles + 1));
-        long listed = sentPositions.reserve(4L * Math.max(1, n));
-        long listedValues = sentValues.reserve(4L * Math.max(1, n));
+        long listed = e.sentPositions().reserve(4L * Math.max(1, n));
+        long listedValues = e.sentValues().reserve(4L * Math.max(1, n));
         gpu.launch("gr_threshold_compact", tiles, 1, 1, THREADS, 1, 1, KernelArgs.of().address(values).i64(n)
                 .i32(chunk).address(selection).i32(lowest).address(counts).address(listed).address(listedValues));
         Launches.linear(gpu, "gr_counted_pack", words, KernelArgs.of().address(listed).address(listedValues)
@@ -110,19 +122,19 @@ final class CudaThresholdCodec implements KeptInSlots<ThresholdFormat> {
     }
 
     /** The device address of the threshold's key: the host's least magnitude, or the sample's selection. */
-    private long threshold(int slot, long values, ThresholdFormat format) {
+    private long threshold(int slot, Encoding e, long values, ThresholdFormat format) {
         if (!format.sampled()) {
-            long at = least.reserve(4);
+            long at = e.least().reserve(4);
             gpu.fill32(at, Float.floatToRawIntBits(format.least()), 1);
             return at;
         }
         int s = format.samplePositions().length;
         long drawn = samplePositions.get(slot).holding(format.samplePositions(),
                 () -> Upload.ints(format.samplePositions()));
-        long magnitudes = sample.reserve(4L * s);
+        long magnitudes = e.sample().reserve(4L * s);
         Launches.linear(gpu, "gr_sample_magnitudes", s, KernelArgs.of().address(values).address(drawn).i64(s)
                 .address(magnitudes));
-        return select.select(magnitudes, s, format.top());
+        return e.select().select(magnitudes, s, format.top());
     }
 
     /** Downloads the bit count the encode of {@code slot} left on the device. */
@@ -156,9 +168,7 @@ final class CudaThresholdCodec implements KeptInSlots<ThresholdFormat> {
         bitCounts.freeAll();
         samplePositions.freeAll();
         accumulations.freeAll();
-        select.free();
-        for (Upload u : new Upload[] {least, sample, tileCounts, sentPositions, sentValues, dense}) {
-            u.free();
-        }
+        encodings.freeAll();
+        dense.free();
     }
 }

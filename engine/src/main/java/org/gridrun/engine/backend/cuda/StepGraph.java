@@ -98,9 +98,13 @@ final class StepGraph implements Gpu {
     private int lane = -1;
     private Mode mode = Mode.EAGER;
     private DeviceGraph graph;
-    /** The longest chain of waits and the operations of the last graph built (tests and benches read them). */
+    /**
+     * The longest chain of waits, the operations and the waits of a lane operation for another lane's of the last
+     * graph built (tests and benches read them).
+     */
     private int builtChain;
     private int builtOperations;
+    private int builtCrossWaits;
     /** The position of the next operation of a replayed step. */
     private int next;
     /** Whether the step under way left its recording and runs as usual. */
@@ -199,6 +203,28 @@ final class StepGraph implements Gpu {
         return builtOperations;
     }
 
+    /**
+     * How many waits of the last graph built are a lane operation's for an operation of another lane: memory that
+     * lanes share and that orders them (kept after a departure dropped the graph; 0 before the first).
+     */
+    int crossLaneWaits() {
+        return builtCrossWaits;
+    }
+
+    private int crossWaits(int[][] after) {
+        int waits = 0;
+        for (int i = 0; i < after.length; i++) {
+            int lane = recorded.get(i).lane;
+            for (int d : after[i]) {
+                int other = recorded.get(d).lane;
+                if (lane >= 0 && other >= 0 && other != lane) {
+                    waits++;
+                }
+            }
+        }
+        return waits;
+    }
+
     /** Why steps are no longer replayed as graphs, or null while they are. */
     String disabledBecause() {
         return disabled;
@@ -257,6 +283,7 @@ final class StepGraph implements Gpu {
             graph = g;
             builtChain = LaneOrder.longestChain(after);
             builtOperations = recorded.size();
+            builtCrossWaits = crossWaits(after);
         } catch (RuntimeException e) {
             if (g != null) {
                 g.close();

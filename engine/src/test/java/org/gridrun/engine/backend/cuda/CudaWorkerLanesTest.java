@@ -68,7 +68,9 @@ class CudaWorkerLanesTest {
             graph = backend.graphShape();
             describe = trainer.describe();
             assertEquals(null, backend.graphsOffBecause());
-            assertTrue(backend.graphReplays() >= STEPS - 3, "only " + backend.graphReplays() + " replays");
+            long steps = ((Number) params.get("niters")).longValue();
+            assertTrue(backend.graphReplays() >= steps / 2, params.get("method") + ": only " + backend.graphReplays()
+                    + " replays");
         }
         List<MetricRecord> metrics = MetricSpool.read(spool).stream().filter(r -> !TIMINGS.contains(r.name()))
                 .toList();
@@ -115,37 +117,35 @@ class CudaWorkerLanesTest {
     }
 
     /**
-     * An MLP's step on 3 workers, for each method that encodes on the device in a graph step: the workers' encodes
-     * wait for nothing of another worker's, so the longest chain of waits stays near a third of the step (about 0.37
-     * of it with the mean and the update after the lanes). A buffer of the method's encode shared by all workers
-     * orders their encodes one after another: signsgd's scale sum did (0.42), smaq's statistics, tile counts and
-     * records (0.49), and the copy of the gradient alq's encode read on every step, not only where it refits (0.46).
+     * An MLP's step on 3 workers, for each method that encodes on the device in a graph step: no operation of a
+     * worker's lane waits for another worker's. A buffer of the method's encode shared by all workers orders their
+     * encodes one after another: signsgd's scale sum did, smaq's statistics, tile counts and records, threshold's and
+     * dgc's selection and compaction, and the copy of the gradient alq's encode read on every step, not only where it
+     * refits.
      */
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void deviceEncodesOfWorkersDoNotWaitForEachOther(GpuTarget target) {
         for (String method : List.of("none", "qsgd", "nuq", "natural", "fp16", "onebit", "signsgd", "efsignsgd",
-                "topk", "smaq", "alq")) {
+                "topk", "smaq", "threshold", "dgc", "alq")) {
             Map<String, Object> params = resnet(Map.of("method", method));
             params.put("model", "mlp");
             params.put("hidden", "32");
-            // a logged step downloads smaq's payload sizes, which depend on the values, and leaves the graph
-            params.put("log_interval", STEPS);
-            atOnceAgreesWithOneAfterAnother(target, params, method + " on " + target, 0.4);
+            // a logged step downloads the payload sizes of smaq, threshold and dgc, which depend on the values, and
+            // leaves the graph; dgc's second step, the first without the upload of its vectors, records again
+            params.put("niters", STEPS + 2);
+            params.put("log_interval", STEPS + 2);
+            Run atOnce = atOnceAgreesWithOneAfterAnother(target, params, method + " on " + target);
+            assertEquals(0, atOnce.graph()[2], method + ": lane operations waiting for another lane's");
         }
-    }
-
-    private Run atOnceAgreesWithOneAfterAnother(GpuTarget target, Map<String, Object> params, String what) {
-        return atOnceAgreesWithOneAfterAnother(target, params, what, 0.6);
     }
 
     /**
      * Trains {@code params} with the workers at once and, as {@code concurrent_workers: false}, one after another:
-     * the same metrics, the second's step one chain of waits, the first's longest chain under {@code bound} of its
-     * length. Returns the first run.
+     * the same metrics, the second's step one chain of waits, the first's longest chain under 0.6 of its length.
+     * Returns the first run.
      */
-    private Run atOnceAgreesWithOneAfterAnother(GpuTarget target, Map<String, Object> params, String what,
-                                                double bound) {
+    private Run atOnceAgreesWithOneAfterAnother(GpuTarget target, Map<String, Object> params, String what) {
         Run atOnce = train(target, params);
         Map<String, Object> serial = new HashMap<>(params);
         serial.put("concurrent_workers", false);
@@ -157,7 +157,7 @@ class CudaWorkerLanesTest {
         assertEquals(oneByOne.graph()[1], oneByOne.graph()[0], what + ": the serial step's graph is one chain");
         int chain = atOnce.graph()[0];
         int length = atOnce.graph()[1];
-        assertTrue(chain < bound * length, what + ": the longest chain of waits is " + chain + " of " + length
+        assertTrue(chain < 0.6 * length, what + ": the longest chain of waits is " + chain + " of " + length
                 + " operations");
         return atOnce;
     }
