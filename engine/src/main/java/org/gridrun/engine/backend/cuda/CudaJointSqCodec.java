@@ -34,32 +34,78 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
     private final WorkerSlots<SlotVectors> residuals;
     private final WorkerSlots<Upload> infos;
     private final WorkerSlots<Upload> sizes;
-    /** The format's arrays on the device: tensor offsets, budgets and where each tensor's chunks start. */
-    private final Upload offsets;
-    private final Upload budgets;
-    private final Upload chunkStarts;
-    /** Scratch shared by the slots, which encode and decode one at a time on the one stream. */
-    private final Upload chunkHistograms;
-    private final Upload chunkLargest;
-    private final Upload histograms;
-    private final Upload largest;
-    private final Upload bins;
-    private final Upload work;
-    private final Upload cuts;
-    private final Upload chunkQuotas;
-    private final Upload symbols;
-    private final Upload chunkCounts;
-    private final Upload chunkTransitions;
-    private final Upload chunkMaxima;
-    private final Upload frequencies;
-    private final Upload coderBytes;
-    private final Upload chunkBytes;
-    private final Upload chunkPrefix;
-    private final Upload codes;
-    private final Upload mapBits;
-    private final Upload sampleStarts;
-    private final Upload samplePositions;
-    private final Upload knapsacks;
+    /**
+     * Per worker: its buffers, so that in a step's graph, where workers run at once, no worker's encode waits for
+     * another's ({@link LaneOrder} orders operations of two lanes that touch the same memory). About 4 bytes a value.
+     */
+    private final WorkerSlots<Buffers> buffers;
+
+    /** A worker's device buffers. */
+    private static final class Buffers {
+        /** The format's arrays on the device: tensor offsets, budgets and where each tensor's chunks start. */
+        final Upload offsets;
+        final Upload budgets;
+        final Upload chunkStarts;
+        /** Scratch of the worker's encode and decode. */
+        final Upload chunkHistograms;
+        final Upload chunkLargest;
+        final Upload histograms;
+        final Upload largest;
+        final Upload bins;
+        final Upload work;
+        final Upload cuts;
+        final Upload chunkQuotas;
+        final Upload symbols;
+        final Upload chunkCounts;
+        final Upload chunkTransitions;
+        final Upload chunkMaxima;
+        final Upload frequencies;
+        final Upload coderBytes;
+        final Upload chunkBytes;
+        final Upload chunkPrefix;
+        final Upload codes;
+        final Upload mapBits;
+        final Upload sampleStarts;
+        final Upload samplePositions;
+        final Upload knapsacks;
+
+        Buffers(Gpu gpu) {
+            offsets = new Upload(gpu);
+            budgets = new Upload(gpu);
+            chunkStarts = new Upload(gpu);
+            chunkHistograms = new Upload(gpu);
+            chunkLargest = new Upload(gpu);
+            histograms = new Upload(gpu);
+            largest = new Upload(gpu);
+            bins = new Upload(gpu);
+            work = new Upload(gpu);
+            cuts = new Upload(gpu);
+            chunkQuotas = new Upload(gpu);
+            symbols = new Upload(gpu);
+            chunkCounts = new Upload(gpu);
+            chunkTransitions = new Upload(gpu);
+            chunkMaxima = new Upload(gpu);
+            frequencies = new Upload(gpu);
+            coderBytes = new Upload(gpu);
+            chunkBytes = new Upload(gpu);
+            chunkPrefix = new Upload(gpu);
+            codes = new Upload(gpu);
+            mapBits = new Upload(gpu);
+            sampleStarts = new Upload(gpu);
+            samplePositions = new Upload(gpu);
+            knapsacks = new Upload(gpu);
+        }
+
+        void free() {
+            for (Upload u : new Upload[] {offsets, budgets, chunkStarts, chunkHistograms, chunkLargest, histograms,
+                    largest, bins, work, cuts, chunkQuotas, symbols, chunkCounts, chunkTransitions, chunkMaxima,
+                    frequencies, coderBytes, chunkBytes, chunkPrefix, codes, mapBits, sampleStarts, samplePositions,
+                    knapsacks}) {
+                u.free();
+            }
+        }
+    }
+
     /** {@link #chunksOf} of the offsets {@link #chunksFor}. */
     private int[] chunks = new int[0];
     private int[] chunksFor;
@@ -71,30 +117,7 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
                 SlotVectors::free);
         infos = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
         sizes = new WorkerSlots<>(() -> new Upload(gpu), Upload::free);
-        offsets = new Upload(gpu);
-        budgets = new Upload(gpu);
-        chunkStarts = new Upload(gpu);
-        chunkHistograms = new Upload(gpu);
-        chunkLargest = new Upload(gpu);
-        histograms = new Upload(gpu);
-        largest = new Upload(gpu);
-        bins = new Upload(gpu);
-        work = new Upload(gpu);
-        cuts = new Upload(gpu);
-        chunkQuotas = new Upload(gpu);
-        symbols = new Upload(gpu);
-        chunkCounts = new Upload(gpu);
-        chunkTransitions = new Upload(gpu);
-        chunkMaxima = new Upload(gpu);
-        frequencies = new Upload(gpu);
-        coderBytes = new Upload(gpu);
-        chunkBytes = new Upload(gpu);
-        chunkPrefix = new Upload(gpu);
-        codes = new Upload(gpu);
-        mapBits = new Upload(gpu);
-        sampleStarts = new Upload(gpu);
-        samplePositions = new Upload(gpu);
-        knapsacks = new Upload(gpu);
+        buffers = new WorkerSlots<>(() -> new Buffers(gpu), Buffers::free);
     }
 
     @Override
@@ -140,32 +163,33 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
         int tensors = format.tensors();
         long words = words(format);
         long payload = payloads.get(slot).reserve(4 * words);
+        Buffers b = buffers.get(slot);
         long residual = residuals.get(slot).of(n).address(0);
         long info = infos.get(slot).reserve(8L * INFO * Math.max(1, tensors));
         long size = sizes.get(slot).reserve(16);
-        long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
-        long budget = budgets.holding(format.budgets(), () -> Upload.longs(format.budgets()));
+        long offset = b.offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
+        long budget = b.budgets.holding(format.budgets(), () -> Upload.longs(format.budgets()));
         int[] starts = chunksOf(format);
         int chunks = starts[tensors];
-        long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
+        long chunkStart = b.chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
         int planBlocks = Math.max(1, Math.min(PLAN_BLOCKS, tensors));
-        long chunkHistogram = chunkHistograms.reserve(4L * BINS * Math.max(1, chunks));
-        long chunkLinf = chunkLargest.reserve(4L * Math.max(1, chunks));
-        long histogram = histograms.reserve(4L * BINS * Math.max(1, tensors));
-        long linf = largest.reserve(4L * Math.max(1, tensors));
-        long bin = bins.reserve(4L * BINS * planBlocks);
-        long scratch = work.reserve(8L * 5 * (BINS + 1) * planBlocks);
-        long cut = cuts.reserve(8L * CUTS * Math.max(1, tensors));
-        long chunkQuota = chunkQuotas.reserve(8L * Math.max(1, chunks));
-        long symbol = symbols.reserve(Math.max(1, n));
-        long chunkCount = chunkCounts.reserve(32L * Math.max(1, chunks));
-        long chunkTransition = chunkTransitions.reserve(64L * Math.max(1, chunks));
-        long chunkMost = chunkMaxima.reserve(16L * Math.max(1, chunks));
-        long frequency = frequencies.reserve(64L * Math.max(1, tensors));
-        long bytes = coderBytes.reserve(2L * n + 8L * Math.max(1, chunks));
-        long chunkByte = chunkBytes.reserve(4L * Math.max(1, chunks));
-        long chunkFirst = chunkPrefix.reserve(4L * Math.max(1, chunks));
-        long code = codes.reserve(Math.max(1, n));
+        long chunkHistogram = b.chunkHistograms.reserve(4L * BINS * Math.max(1, chunks));
+        long chunkLinf = b.chunkLargest.reserve(4L * Math.max(1, chunks));
+        long histogram = b.histograms.reserve(4L * BINS * Math.max(1, tensors));
+        long linf = b.largest.reserve(4L * Math.max(1, tensors));
+        long bin = b.bins.reserve(4L * BINS * planBlocks);
+        long scratch = b.work.reserve(8L * 5 * (BINS + 1) * planBlocks);
+        long cut = b.cuts.reserve(8L * CUTS * Math.max(1, tensors));
+        long chunkQuota = b.chunkQuotas.reserve(8L * Math.max(1, chunks));
+        long symbol = b.symbols.reserve(Math.max(1, n));
+        long chunkCount = b.chunkCounts.reserve(32L * Math.max(1, chunks));
+        long chunkTransition = b.chunkTransitions.reserve(64L * Math.max(1, chunks));
+        long chunkMost = b.chunkMaxima.reserve(16L * Math.max(1, chunks));
+        long frequency = b.frequencies.reserve(64L * Math.max(1, tensors));
+        long bytes = b.coderBytes.reserve(2L * n + 8L * Math.max(1, chunks));
+        long chunkByte = b.chunkBytes.reserve(4L * Math.max(1, chunks));
+        long chunkFirst = b.chunkPrefix.reserve(4L * Math.max(1, chunks));
+        long code = b.codes.reserve(Math.max(1, n));
         if (tensors > 0) {
             gpu.launch("gr_jsq_stats", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient)
                     .address(residual).address(offset).address(chunkStart).i32(tensors).address(chunkHistogram)
@@ -174,11 +198,11 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
                     .address(chunkLinf).address(chunkStart).address(histogram).address(linf));
             long knapsack = 0;
             if (format.knapsack()) {
-                knapsack = knapsacks.reserve(8L * KNAPSACK * tensors);
+                knapsack = b.knapsacks.reserve(8L * KNAPSACK * tensors);
                 gpu.launch("gr_jsq_knapsack", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
                         .address(offset).address(linf).address(budget)
-                        .address(sampleStarts.holding(format.sampleStarts(), () -> Upload.ints(format.sampleStarts())))
-                        .address(samplePositions.holding(format.samplePositions(),
+                        .address(b.sampleStarts.holding(format.sampleStarts(), () -> Upload.ints(format.sampleStarts())))
+                        .address(b.samplePositions.holding(format.samplePositions(),
                                 () -> Upload.ints(format.samplePositions())))
                         .address(cut).address(knapsack));
             } else {
@@ -237,13 +261,14 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
         }
         long payload = payloads.get(slot).address();
         long info = infos.get(slot).address();
-        long offset = offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
+        Buffers b = buffers.get(slot);
+        long offset = b.offsets.holding(format.offsets(), () -> Upload.ints(format.offsets()));
         int[] starts = chunksOf(format);
         int chunks = starts[tensors];
-        long chunkStart = chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
-        long symbol = symbols.reserve(Math.max(1, format.length()));
-        long counts = chunkCounts.reserve(32L * chunks);
-        long bits = mapBits.reserve(8L * tensors);
+        long chunkStart = b.chunkStarts.holding(format.offsets(), () -> Upload.ints(starts));
+        long symbol = b.symbols.reserve(Math.max(1, format.length()));
+        long counts = b.chunkCounts.reserve(32L * chunks);
+        long bits = b.mapBits.reserve(8L * tensors);
         Launches.linear(gpu, "gr_jsq_read_map", chunks, KernelArgs.of().address(payload).address(info)
                 .address(offset).address(chunkStart).i32(tensors).address(symbol).address(counts).address(bits));
         gpu.launch("gr_jsq_decode_mean", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(payload)
@@ -258,11 +283,6 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
         residuals.freeAll();
         infos.freeAll();
         sizes.freeAll();
-        for (Upload u : new Upload[] {offsets, budgets, chunkStarts, chunkHistograms, chunkLargest, histograms,
-                largest, bins, work, cuts, chunkQuotas, symbols, chunkCounts, chunkTransitions, chunkMaxima,
-                frequencies, coderBytes, chunkBytes, chunkPrefix, codes, mapBits, sampleStarts, samplePositions,
-                knapsacks}) {
-            u.free();
-        }
+        buffers.freeAll();
     }
 }

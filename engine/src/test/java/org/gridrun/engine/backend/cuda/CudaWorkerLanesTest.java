@@ -120,19 +120,19 @@ class CudaWorkerLanesTest {
      * An MLP's step on 3 workers, for each method that encodes on the device in a graph step: no operation of a
      * worker's lane waits for another worker's. A buffer of the method's encode shared by all workers orders their
      * encodes one after another: signsgd's scale sum did, smaq's statistics, tile counts and records, threshold's and
-     * dgc's selection and compaction, and the copy of the gradient alq's encode read on every step, not only where it
-     * refits.
+     * dgc's selection and compaction, jointsq's statistics, plans and coder, and the copy of the gradient alq's encode
+     * read on every step, not only where it refits.
      */
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void deviceEncodesOfWorkersDoNotWaitForEachOther(GpuTarget target) {
         for (String method : List.of("none", "qsgd", "nuq", "natural", "fp16", "onebit", "signsgd", "efsignsgd",
-                "topk", "smaq", "threshold", "dgc", "alq")) {
+                "topk", "smaq", "threshold", "dgc", "jointsq", "alq")) {
             Map<String, Object> params = resnet(Map.of("method", method));
             params.put("model", "mlp");
             params.put("hidden", "32");
-            // a logged step downloads the payload sizes of smaq, threshold and dgc, which depend on the values, and
-            // leaves the graph; dgc's second step, the first without the upload of its vectors, records again
+            // a logged step downloads the payload sizes of smaq, threshold, dgc and jointsq, which depend on the
+            // values, and leaves the graph; dgc's second step, the first without the upload of its vectors, records again
             params.put("niters", STEPS + 2);
             params.put("log_interval", STEPS + 2);
             Run atOnce = atOnceAgreesWithOneAfterAnother(target, params, method + " on " + target);
