@@ -1,8 +1,8 @@
 // Long sums in double precision in org.gridrun.engine.compress.ChainSums' order, so that the device codecs write the
 // host's bits (signSGD's scale, SmaQ's moments): the values in chunks of 8192 from the start, each chunk one block of
-// 128 threads, thread j adding the term of values j, j + 128, … of its chunk in order, the threads' chains meeting in
-// a fixed tree in shared memory (chain j takes chain j + h for h = 64, …, 1); the chunks' partial sums are summed the
-// same way by the next launch, until one is left. No atomics.
+// 128 threads, thread j adding the term of values j, j + 128, … of its chunk in order (gr_chain_fold: eight loads in
+// flight a thread), the threads' chains meeting in a fixed tree in shared memory (chain j takes chain j + h for
+// h = 64, …, 1); the chunks' partial sums are summed the same way by the next launch, until one is left. No atomics.
 #include "gridrun.cuh"
 
 #define GR_CHUNK 8192
@@ -21,11 +21,9 @@ __device__ __forceinline__ void gr_chain_level(const T* x, long long n, int term
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
         long long from = c * GR_CHUNK;
         long long to = n < from + GR_CHUNK ? n : from + GR_CHUNK;
-        double acc = 0;
-        for (long long i = from + j; i < to; i += GR_CHAINS) {
-            acc = __dadd_rn(acc, gr_chain_term((double) x[i], term));
-        }
-        sums[j] = acc;
+        sums[j] = gr_chain_fold(x, from, to, 0.0, [&](double acc, T v) {
+            return __dadd_rn(acc, gr_chain_term((double) v, term));
+        });
         double sum = gr_chain_sum(sums);
         if (j == 0) {
             partials[c] = sum;

@@ -143,6 +143,27 @@ __device__ __forceinline__ void gr_thread_chunk(long long n, int chunk, long lon
 // The chains of org.gridrun.engine.compress.ChainSums: one per thread of a block of GR_CHAINS.
 #define GR_CHAINS 128
 
+// Thread j's chain of the values x[from + j], x[from + j + GR_CHAINS], … below `to`, folded in that order by
+// step(acc, value): the order of ChainSums' chain j. Eight values are loaded before they are folded, so that a warp
+// keeps eight loads in flight, not one: a fold waits for its load, and the next load comes after the fold.
+template <class X, class T, class Step>
+__device__ __forceinline__ T gr_chain_fold(const X* x, long long from, long long to, T acc, Step step) {
+    long long i = from + threadIdx.x;
+    for (; i < to - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
+        X v[8];
+        for (int u = 0; u < 8; u++) {
+            v[u] = x[i + u * GR_CHAINS];
+        }
+        for (int u = 0; u < 8; u++) {
+            acc = step(acc, v[u]);
+        }
+    }
+    for (; i < to; i += GR_CHAINS) {
+        acc = step(acc, x[i]);
+    }
+    return acc;
+}
+
 // The chains in `sums` (shared, GR_CHAINS doubles, chain j = thread j's) summed in ChainSums' tree (chain j takes
 // chain j + h for h = 64, …, 1); every thread of the block must call it and gets the sum, and `sums` may be written
 // again when it returns.

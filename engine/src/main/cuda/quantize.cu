@@ -89,27 +89,6 @@ __device__ __forceinline__ float gr_clamp(float v, float bound) {
     return gr_java_minf(gr_java_maxf(v, -bound), bound);
 }
 
-// Thread j's chain of the values from + j, from + j + GR_CHAINS, … below `to`, folded in that order by
-// step(acc, value): the order of ChainSums' chain j. Eight values are loaded before they are folded, so that a warp
-// keeps eight loads in flight, not one: a fold waits for its load, and the next load comes after the fold.
-template <class T, class Step>
-__device__ __forceinline__ T gr_chain_fold(const float* g, int from, int to, T acc, Step step) {
-    int i = from + (int) threadIdx.x;
-    for (; i < to - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
-        float v[8];
-        for (int u = 0; u < 8; u++) {
-            v[u] = g[i + u * GR_CHAINS];
-        }
-        for (int u = 0; u < 8; u++) {
-            acc = step(acc, v[u]);
-        }
-    }
-    for (; i < to; i += GR_CHAINS) {
-        acc = step(acc, g[i]);
-    }
-    return acc;
-}
-
 // norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (+∞ without clipping; the
 // kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the L2 norm (linf = 0)
 // or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound. One block of GR_CHAINS
