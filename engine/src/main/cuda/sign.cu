@@ -66,8 +66,8 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_onebit_means(const fl
         double below = 0.0;
         int aboveCount = 0;
         int belowCount = 0;
-        for (long long i = from + j; i < to; i += GR_CHAINS) {
-            float c = __fadd_rn(g[i], r[i]);
+        // c = g + r of value i into r and its side's chain, in chain order
+        auto add = [&](long long i, float c) {
             r[i] = c;
             if (c < 0.0f) {
                 below = __dadd_rn(below, (double) c);
@@ -76,6 +76,20 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_onebit_means(const fl
                 above = __dadd_rn(above, (double) c);
                 aboveCount++;
             }
+        };
+        // eight values' g and r loaded before any is added, as gr_chain_fold does (only this thread touches them)
+        long long i = from + j;
+        for (; i < to - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
+            float c[8];
+            for (int u = 0; u < 8; u++) {
+                c[u] = __fadd_rn(g[i + u * GR_CHAINS], r[i + u * GR_CHAINS]);
+            }
+            for (int u = 0; u < 8; u++) {
+                add(i + u * GR_CHAINS, c[u]);
+            }
+        }
+        for (; i < to; i += GR_CHAINS) {
+            add(i, __fadd_rn(g[i], r[i]));
         }
         for (int s = 0; s < 2; s++) {
             sums[j] = s == 0 ? above : below;
