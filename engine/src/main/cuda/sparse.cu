@@ -6,8 +6,8 @@
 // k largest, equal keys by lower position first. Selection is a radix select of the k-th largest key, four bits a
 // pass from the top (eight passes): gr_topk_digit_counts counts, per block, the keys under the prefix chosen so far
 // by their next digit (per-thread counters, then a fixed-order tree sum in shared memory), and gr_topk_pick_digit
-// (one block) sums the blocks' counts in block order and descends to the digit holding the k-th key, as the host
-// walks its histograms. The selection state lives on the device: {threshold prefix, its mask, keys above it}.
+// (one block) sums the blocks' counts and descends to the digit holding the k-th key, as the host walks its
+// histograms. The selection state lives on the device: {threshold prefix, its mask, keys above it}.
 // Compaction: the gradient is cut into contiguous block tiles; gr_topk_tile_counts counts each tile's keys above and
 // equal to the threshold, gr_sparse_exclusive_scan turns the tiles' counts into offsets, and gr_topk_compact gives
 // each selected value its slot in position order (keys above before it + the kept equal keys before it, at most
@@ -23,7 +23,9 @@ __device__ __forceinline__ int gr_rank_key(float v) {
 }
 
 // Per block, how many keys of g under the selection's prefix (state[0], under mask state[1]) have each value of the
-// 4-bit digit at `shift`: blockCounts[16·block + digit]. Blocks of GR_SPARSE_THREADS threads, grid-stride.
+// 4-bit digit at `shift`: blockCounts[16·block + digit]. Blocks of GR_SPARSE_THREADS threads, grid-stride, each
+// thread loading four values before it counts them (four loads in flight, not one); counts are integers, so the
+// order they are added in does not matter.
 extern "C" __global__ void gr_topk_digit_counts(const float* g, long long n, const int* state, int shift,
                                                 int* blockCounts) {
     __shared__ int counts[GR_DIGIT_BINS][GR_SPARSE_THREADS];
@@ -33,12 +35,19 @@ extern "C" __global__ void gr_topk_digit_counts(const float* g, long long n, con
     for (int b = 0; b < GR_DIGIT_BINS; b++) {
         c[b] = 0;
     }
-    GR_FOR_EACH(e, n) {
-        int key = gr_rank_key(g[e]);
-        if ((key & mask) == prefix) {
-            int digit = (key >> shift) & (GR_DIGIT_BINS - 1);
-            for (int b = 0; b < GR_DIGIT_BINS; b++) {
-                c[b] += digit == b;
+    long long stride = (long long) blockDim.x * gridDim.x;
+    for (long long e0 = (long long) blockIdx.x * blockDim.x + threadIdx.x; e0 < n; e0 += 4 * stride) {
+        int keys[4];
+        for (int u = 0; u < 4; u++) {
+            long long e = e0 + u * stride;
+            keys[u] = e < n ? gr_rank_key(g[e]) : -1;
+        }
+        for (int u = 0; u < 4; u++) {
+            if (keys[u] >= 0 && (keys[u] & mask) == prefix) {
+                int digit = (keys[u] >> shift) & (GR_DIGIT_BINS - 1);
+                for (int b = 0; b < GR_DIGIT_BINS; b++) {
+                    c[b] += digit == b;
+                }
             }
         }
     }
@@ -60,17 +69,30 @@ extern "C" __global__ void gr_topk_digit_counts(const float* g, long long n, con
     }
 }
 
-// One block of GR_DIGIT_BINS threads: sums the digit counts of `blocks` blocks, in block order, and takes the digit
-// at `shift` of the k-th largest key, from the top, as TopKSelector walks its histograms: state[0] gains the digit,
-// state[1] its mask, state[2] the keys above the new prefix.
+// One block of GR_SPARSE_THREADS threads: sums the digit counts of `blocks` blocks (thread t takes digit t mod 16 of
+// the blocks t / 16, t / 16 + 16, …; then the 16 sums of each digit) and takes the digit at `shift` of the k-th
+// largest key, from the top, as TopKSelector walks its histograms: state[0] gains the digit, state[1] its mask,
+// state[2] the keys above the new prefix.
+#define GR_PICK_GROUPS (GR_SPARSE_THREADS / GR_DIGIT_BINS)
 extern "C" __global__ void gr_topk_pick_digit(const int* blockCounts, int blocks, int shift, int k, int* state) {
+    __shared__ int partial[GR_PICK_GROUPS][GR_DIGIT_BINS];
     __shared__ int bins[GR_DIGIT_BINS];
     int t = threadIdx.x;
+    int bin = t % GR_DIGIT_BINS;
+    int group = t / GR_DIGIT_BINS;
     int sum = 0;
-    for (int b = 0; b < blocks; b++) {
-        sum += blockCounts[GR_DIGIT_BINS * b + t];
+    for (int b = group; b < blocks; b += GR_PICK_GROUPS) {
+        sum += blockCounts[GR_DIGIT_BINS * b + bin];
     }
-    bins[t] = sum;
+    partial[group][bin] = sum;
+    __syncthreads();
+    if (t < GR_DIGIT_BINS) {
+        int total = 0;
+        for (int h = 0; h < GR_PICK_GROUPS; h++) {
+            total += partial[h][t];
+        }
+        bins[t] = total;
+    }
     __syncthreads();
     if (t == 0) {
         int above = state[2];
