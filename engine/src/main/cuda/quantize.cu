@@ -2,7 +2,10 @@
 // for byte what the CPU encoder (org.gridrun.engine.compress.LevelQuantizer) writes for the same random stream.
 //
 // The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
-// level index per value, least significant bit first, no padding. Two kernels:
+// level index per value, least significant bit first, no padding. Where every bucket holds at most 8192 values and
+// its codes start on a 32-bit word (network-wide buckets of 8192 values, any width), one kernel encodes a bucket a
+// block, reading it once into shared memory (gr_level_uniform_fused, gr_level_search_fused: gr_fused_encode).
+// Other layouts take two kernels:
 //   - gr_level_norms: one block per bucket, the CPU's order of additions (128 interleaved double chains and a fixed
 //     tree; ChainSums.chains) or the largest sign-cleared bit pattern, each thread with eight loads in flight;
 //   - gr_level_uniform_codes (uniform levels, rounded arithmetically) and gr_level_search_codes (any levels, through
@@ -89,76 +92,87 @@ __device__ __forceinline__ float gr_clamp(float v, float bound) {
     return gr_java_minf(gr_java_maxf(v, -bound), bound);
 }
 
-// norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (+∞ without clipping; the
-// kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the L2 norm (linf = 0)
-// or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound. One block of GR_CHAINS
-// threads per bucket, thread j taking values from + j, from + j + 128, … in order (gr_chain_fold):
+// The norm of the `len` values at x (a bucket of g, or its copy in shared memory) and their clipping bound (+∞
+// without clipping; the kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5):
+// the L2 norm (linf = 0) or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound,
+// computed by a block of GR_CHAINS threads, thread j taking values j, j + 128, … in order (gr_chain_fold):
 //   - the bound (TernGrad.clipBound): clipSigmas standard deviations, the mean and the squared deviations each summed
 //     in ChainSums' chains and tree;
 //   - L2: the squares (of the clamped values where the bound is finite) in the same chains and tree;
 //   - L∞: the largest magnitude, a maximum whose order does not matter: sign-cleared bit patterns where unclipped,
 //     the clamped values' magnitudes in double (a NaN wins, as Math.max) where clipped.
+// Every thread of the block calls it and gets the norm (not yet canonical) and the bound; sums and largest are the
+// block's shared GR_CHAINS doubles and ints, which may be written again when it returns.
+__device__ __forceinline__ float gr_bucket_norm(const float* x, int len, int linf, float clipSigmas, double* sums,
+                                                int* largest, float* boundOut) {
+    int j = threadIdx.x;
+    float bound = __int_as_float(0x7F800000);
+    if (clipSigmas != 0) {
+        sums[j] = gr_chain_fold(x, 0, len, 0.0, [](double acc, float v) { return __dadd_rn(acc, (double) v); });
+        double mean = gr_chain_sum(sums) / (double) len;
+        sums[j] = gr_chain_fold(x, 0, len, 0.0, [&](double acc, float v) {
+            double d = __dsub_rn((double) v, mean);
+            return __dadd_rn(acc, __dmul_rn(d, d));
+        });
+        double squares = gr_chain_sum(sums);
+        bound = (float) __dmul_rn((double) clipSigmas, sqrt(squares / (double) len));
+    }
+    *boundOut = bound;
+    bool clipped = bound != __int_as_float(0x7F800000);
+    float norm;
+    if (linf && !clipped) {
+        largest[j] = gr_chain_fold(x, 0, len, 0, [](int m, float v) {
+            return max(m, __float_as_int(v) & 0x7FFFFFFF);
+        });
+        __syncthreads();
+        for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
+            if (j < h) {
+                largest[j] = max(largest[j], largest[j + h]);
+            }
+            __syncthreads();
+        }
+        norm = __int_as_float(largest[0]);
+    } else if (linf) {
+        sums[j] = gr_chain_fold(x, 0, len, 0.0, [&](double acc, float v) {
+            double m = (double) fabsf(gr_clamp(v, bound));
+            return acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
+        });
+        __syncthreads();
+        for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
+            if (j < h) {
+                double a = sums[j];
+                double b = sums[j + h];
+                sums[j] = a != a || b != b ? (double) __int_as_float(0x7FC00000) : (b > a ? b : a);
+            }
+            __syncthreads();
+        }
+        norm = (float) sums[0];
+    } else {
+        sums[j] = gr_chain_fold(x, 0, len, 0.0, [&](double acc, float v) {
+            double y = clipped ? (double) gr_clamp(v, bound) : (double) v;
+            return __dadd_rn(acc, __dmul_rn(y, y));
+        });
+        norm = (float) sqrt(gr_chain_sum(sums));
+    }
+    __syncthreads();
+    return norm;
+}
+
+// norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (gr_bucket_norm), one
+// block of GR_CHAINS threads a bucket.
 extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_norms(const float* g, const int* starts,
                                                                       int buckets, int linf, float clipSigmas,
                                                                       float* bounds, float* norms) {
     __shared__ double sums[GR_CHAINS];
     __shared__ int largest[GR_CHAINS];
-    int j = threadIdx.x;
     for (int k = blockIdx.x; k < buckets; k += gridDim.x) {
         int from = starts[k];
-        int to = starts[k + 1];
-        float bound = __int_as_float(0x7F800000);
-        if (clipSigmas != 0) {
-            sums[j] = gr_chain_fold(g, from, to, 0.0, [](double acc, float v) { return __dadd_rn(acc, (double) v); });
-            double mean = gr_chain_sum(sums) / (double) (to - from);
-            sums[j] = gr_chain_fold(g, from, to, 0.0, [&](double acc, float v) {
-                double d = __dsub_rn((double) v, mean);
-                return __dadd_rn(acc, __dmul_rn(d, d));
-            });
-            double squares = gr_chain_sum(sums);
-            bound = (float) __dmul_rn((double) clipSigmas, sqrt(squares / (double) (to - from)));
-        }
-        bool clipped = bound != __int_as_float(0x7F800000);
-        float norm;
-        if (linf && !clipped) {
-            largest[j] = gr_chain_fold(g, from, to, 0, [](int m, float v) {
-                return max(m, __float_as_int(v) & 0x7FFFFFFF);
-            });
-            __syncthreads();
-            for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
-                if (j < h) {
-                    largest[j] = max(largest[j], largest[j + h]);
-                }
-                __syncthreads();
-            }
-            norm = __int_as_float(largest[0]);
-        } else if (linf) {
-            sums[j] = gr_chain_fold(g, from, to, 0.0, [&](double acc, float v) {
-                double m = (double) fabsf(gr_clamp(v, bound));
-                return acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
-            });
-            __syncthreads();
-            for (int h = GR_CHAINS / 2; h > 0; h >>= 1) {
-                if (j < h) {
-                    double a = sums[j];
-                    double b = sums[j + h];
-                    sums[j] = a != a || b != b ? (double) __int_as_float(0x7FC00000) : (b > a ? b : a);
-                }
-                __syncthreads();
-            }
-            norm = (float) sums[0];
-        } else {
-            sums[j] = gr_chain_fold(g, from, to, 0.0, [&](double acc, float v) {
-                double x = clipped ? (double) gr_clamp(v, bound) : (double) v;
-                return __dadd_rn(acc, __dmul_rn(x, x));
-            });
-            norm = (float) sqrt(gr_chain_sum(sums));
-        }
-        if (j == 0) {
+        float bound;
+        float norm = gr_bucket_norm(g + from, starts[k + 1] - from, linf, clipSigmas, sums, largest, &bound);
+        if (threadIdx.x == 0) {
             bounds[k] = bound;
             norms[k] = gr_canonical(norm);
         }
-        __syncthreads();
     }
 }
 
@@ -221,6 +235,67 @@ __device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, cons
         __syncthreads();
         long long end = min(wordCount, (tile + 1) * GR_CODE_TILE);
         for (long long w = tile * GR_CODE_TILE + threadIdx.x; w < end; w += blockDim.x) {
+            words[w] = gr_code_word(w, n, bits, [&](long long e) { return (unsigned) codes[e - from]; });
+        }
+        __syncthreads();
+    }
+}
+
+// The most values of a bucket the fused encode holds in shared memory (32 KB of floats, 8 KB of codes).
+#define GR_FUSED_BUCKET 8192
+
+// The whole encode of buckets whose codes start on word boundaries (starts[k]·bits a multiple of 32 for every k,
+// each bucket at most GR_FUSED_BUCKET values), one block of GR_CHAINS threads a bucket: the bucket is read once into
+// shared memory (eight loads in flight a thread), its norm and bound taken from there (gr_bucket_norm, the same
+// order), its codes computed four values (one draw) a thread at a time into shared memory, and its words written,
+// one a thread. Reading the gradient once instead of twice (the norms, then the codes) saves a third of the traffic
+// of norms, codes and decode. bucket(norm, bound) gives what the bucket's values share; code as gr_tiled_codes'.
+template <class MakeBucket, class Code>
+__device__ __forceinline__ void gr_fused_encode(const float* g, long long n, const int* starts, int buckets,
+                                                int linf, float clipSigmas, float* bounds, float* norms, int bits,
+                                                unsigned long long key, long long first, unsigned* words,
+                                                MakeBucket bucket, Code code) {
+    __shared__ float values[GR_FUSED_BUCKET];
+    __shared__ unsigned char codes[GR_FUSED_BUCKET];
+    __shared__ double sums[GR_CHAINS];
+    __shared__ int largest[GR_CHAINS];
+    int t = threadIdx.x;
+    for (int k = blockIdx.x; k < buckets; k += gridDim.x) {
+        long long from = starts[k];
+        int len = starts[k + 1] - starts[k];
+        int i = t;
+        for (; i < len - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
+            float v[8];
+            for (int u = 0; u < 8; u++) {
+                v[u] = g[from + i + u * GR_CHAINS];
+            }
+            for (int u = 0; u < 8; u++) {
+                values[i + u * GR_CHAINS] = v[u];
+            }
+        }
+        for (; i < len; i += GR_CHAINS) {
+            values[i] = g[from + i];
+        }
+        __syncthreads();
+        float bound;
+        float norm = gr_canonical(gr_bucket_norm(values, len, linf, clipSigmas, sums, largest, &bound));
+        if (t == 0) {
+            bounds[k] = bound;
+            norms[k] = norm;
+        }
+        auto b = bucket(norm, bound);
+        // from is a multiple of 4 (of 32 / gcd(bits, 32)), so the bucket's quads are whole
+        for (int q = t; 4 * q < len; q += GR_CHAINS) {
+            unsigned long long draw = gr_draw(key, (unsigned long long) (first + (from >> 2) + q));
+            for (int u = 0; u < 4 && 4 * q + u < len; u++) {
+                int e = 4 * q + u;
+                codes[e] = (unsigned char) code(b, values[e], gr_uniform16(draw, from + e));
+            }
+        }
+        __syncthreads();
+        long long firstWord = from * bits / 32;
+        long long endWord = ((long long) starts[k + 1] * bits + 31) / 32;
+        for (long long w = firstWord + t; w < endWord; w += GR_CHAINS) {
             words[w] = gr_code_word(w, n, bits, [&](long long e) { return (unsigned) codes[e - from]; });
         }
         __syncthreads();
@@ -327,6 +402,27 @@ extern "C" __global__ void gr_level_search_codes(const float* g, long long n, co
                                                  long long wordCount) {
     gr_tiled_codes<GrSearchBucket>(g, n, starts, buckets, bits, key, first, words, wordCount,
         [&](int k) { return gr_search_bucket(norms, bounds, k); },
+        [&](const GrSearchBucket& b, float v, long long u) {
+            return gr_search_code(b, v, u, levels, top, inverseGap, below, above, cells);
+        });
+}
+
+// The fused encode (gr_fused_encode) on uniform levels (gr_uniform_code).
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_uniform_fused(
+        const float* g, long long n, const int* starts, int buckets, int linf, float clipSigmas, float* bounds,
+        float* norms, int bits, int top, unsigned long long key, long long first, unsigned* words) {
+    gr_fused_encode(g, n, starts, buckets, linf, clipSigmas, bounds, norms, bits, key, first, words,
+        [&](float norm, float bound) { return gr_uniform_bucket(&norm, &bound, top, 0); },
+        [&](const GrUniformBucket& b, float v, long long u) { return gr_uniform_code(b, top, v, u); });
+}
+
+// The fused encode (gr_fused_encode) for any sorted levels (gr_search_code).
+extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_search_fused(
+        const float* g, long long n, const int* starts, int buckets, int linf, float clipSigmas, float* bounds,
+        float* norms, int bits, const double* levels, int top, const double* inverseGap, const int* below,
+        const int* above, int cells, unsigned long long key, long long first, unsigned* words) {
+    gr_fused_encode(g, n, starts, buckets, linf, clipSigmas, bounds, norms, bits, key, first, words,
+        [&](float norm, float bound) { return gr_search_bucket(&norm, &bound, 0); },
         [&](const GrSearchBucket& b, float v, long long u) {
             return gr_search_code(b, v, u, levels, top, inverseGap, below, above, cells);
         });

@@ -20,6 +20,8 @@ import org.gridrun.engine.backend.LevelSearchTable;
 final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     /** Threads of {@code gr_level_norms}' block, one per chain of {@code ChainSums.chains}; a block per bucket. */
     private static final int NORM_THREADS = 128;
+    /** The most values of a bucket the fused encode holds in shared memory ({@code GR_FUSED_BUCKET}). */
+    private static final int FUSED_BUCKET = 8192;
     /** Values a block of {@code gr_level_decode_mean} decodes at a time ({@code GR_DECODE_TILE}). */
     private static final int DECODE_TILE = 2048;
 
@@ -47,6 +49,19 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
             bounds = new Upload(gpu);
         }
 
+        /** The format {@link #fuses} last answered for, and its answer. */
+        private LevelFormat fusedFor;
+        private boolean fused;
+
+        /** Whether the fused encode takes {@code format} ({@link CudaLevelCodec#fuses}), worked out once a format. */
+        boolean fuses(LevelFormat format) {
+            if (format != fusedFor) {
+                fused = CudaLevelCodec.fuses(format);
+                fusedFor = format;
+            }
+            return fused;
+        }
+
         /** The device copy of the format's bucket starts. */
         long starts(LevelFormat format) {
             return starts.holding(format.bucketStarts(), () -> Upload.ints(format.bucketStarts()));
@@ -68,25 +83,58 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
         long levels = s.levels.holding(format, () -> levelBlock(format));
         long payload = s.payload.reserve(4L * (buckets + words));
         long bounds = s.bounds.reserve(4L * buckets);
-        gpu.launch("gr_level_norms", Math.max(1, Math.min(buckets, Launches.MAX_BLOCKS)), 1, 1, NORM_THREADS, 1, 1,
-                KernelArgs.of().address(gradient).address(startsOnDevice).i32(buckets).i32(format.largestNorm() ? 1 : 0).f32(clipSigmas(format)).address(bounds)
+        int blocks = Math.max(1, Math.min(buckets, Launches.MAX_BLOCKS));
+        int linf = format.largestNorm() ? 1 : 0;
+        LevelSearchTable table = format.search();
+        if (words > 0 && s.fuses(format)) {
+            KernelArgs args = KernelArgs.of().address(gradient).i64(n).address(startsOnDevice).i32(buckets).i32(linf)
+                    .f32(clipSigmas(format)).address(bounds).address(payload).i32(format.bits());
+            levelArgs(args, format, levels).i64(key).i64(firstDraw).address(payload + 4L * buckets);
+            gpu.launch(table == null ? "gr_level_uniform_fused" : "gr_level_search_fused", blocks, 1, 1,
+                    NORM_THREADS, 1, 1, args);
+            return;
+        }
+        gpu.launch("gr_level_norms", blocks, 1, 1, NORM_THREADS, 1, 1, KernelArgs.of().address(gradient)
+                .address(startsOnDevice).i32(buckets).i32(linf).f32(clipSigmas(format)).address(bounds)
                 .address(payload));
         if (words == 0) {
             return;
         }
-        int top = format.levels().length - 1;
         KernelArgs args = KernelArgs.of().address(gradient).i64(n).address(startsOnDevice).i32(buckets)
                 .address(payload).address(bounds).i32(format.bits());
+        levelArgs(args, format, levels).i64(key).i64(firstDraw).address(payload + 4L * buckets).i64(words);
+        Launches.linear(gpu, table == null ? "gr_level_uniform_codes" : "gr_level_search_codes", words, args);
+    }
+
+    /**
+     * The levels' arguments of the codes kernels: the top index for uniform levels; else the levels, the top index,
+     * the inverse gaps, the cells' below and above indices and the cells' count, from the level block at
+     * {@code levels} ({@link #levelBlock}).
+     */
+    private static KernelArgs levelArgs(KernelArgs args, LevelFormat format, long levels) {
+        int top = format.levels().length - 1;
         LevelSearchTable table = format.search();
         if (table == null) {
-            args.i32(top);
-        } else {
-            int count = format.levels().length;
-            args.address(levels).i32(top).address(levels + 8L * count).address(levels + 8L * (2 * count - 1))
-                    .address(levels + 8L * (2 * count - 1) + 4L * table.cells()).i32(table.cells());
+            return args.i32(top);
         }
-        args.i64(key).i64(firstDraw).address(payload + 4L * buckets).i64(words);
-        Launches.linear(gpu, table == null ? "gr_level_uniform_codes" : "gr_level_search_codes", words, args);
+        int count = format.levels().length;
+        return args.address(levels).i32(top).address(levels + 8L * count).address(levels + 8L * (2 * count - 1))
+                .address(levels + 8L * (2 * count - 1) + 4L * table.cells()).i32(table.cells());
+    }
+
+    /**
+     * Whether the fused encode ({@code gr_level_*_fused}: one read of the gradient, a bucket a block in shared memory)
+     * takes {@code format}: every bucket at most {@code GR_FUSED_BUCKET} values and its codes starting on a 32-bit
+     * word (bucket start · bits a multiple of 32), as network-wide buckets of 8192 values are for any width.
+     */
+    static boolean fuses(LevelFormat format) {
+        int[] starts = format.bucketStarts();
+        for (int k = 0; k + 1 < starts.length; k++) {
+            if (starts[k + 1] - starts[k] > FUSED_BUCKET || (long) starts[k] * format.bits() % 32 != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The format's clipping in standard deviations, as the float the kernel takes (exactly). */
