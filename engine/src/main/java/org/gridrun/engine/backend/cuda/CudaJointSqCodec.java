@@ -201,7 +201,8 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
                 knapsack = b.knapsacks.reserve(8L * KNAPSACK * tensors);
                 gpu.launch("gr_jsq_knapsack", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(residual)
                         .address(offset).address(linf).address(budget)
-                        .address(b.sampleStarts.holding(format.sampleStarts(), () -> Upload.ints(format.sampleStarts())))
+                        .address(b.sampleStarts.holding(format.sampleStarts(),
+                                () -> Upload.ints(format.sampleStarts())))
                         .address(b.samplePositions.holding(format.samplePositions(),
                                 () -> Upload.ints(format.samplePositions())))
                         .address(cut).address(knapsack));

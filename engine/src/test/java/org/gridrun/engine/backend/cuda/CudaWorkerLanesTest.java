@@ -132,7 +132,8 @@ class CudaWorkerLanesTest {
             params.put("model", "mlp");
             params.put("hidden", "32");
             // a logged step downloads the payload sizes of smaq, threshold, dgc and jointsq, which depend on the
-            // values, and leaves the graph; dgc's second step, the first without the upload of its vectors, records again
+            // values, and leaves the graph; dgc's second step, the first without the upload of its vectors, records
+            // again
             params.put("niters", STEPS + 2);
             params.put("log_interval", STEPS + 2);
             Run atOnce = atOnceAgreesWithOneAfterAnother(target, params, method + " on " + target);
