@@ -246,7 +246,7 @@ __device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, cons
 
 // The whole encode of buckets whose codes start on word boundaries (starts[k]·bits a multiple of 32 for every k,
 // each bucket at most GR_FUSED_BUCKET values), one block of GR_CHAINS threads a bucket: the bucket is read once into
-// shared memory (eight loads in flight a thread), its norm and bound taken from there (gr_bucket_norm, the same
+// shared memory (sixteen loads in flight a thread), its norm and bound taken from there (gr_bucket_norm, the same
 // order), its codes computed four values (one draw) a thread at a time into shared memory, and its words written,
 // one a thread. Reading the gradient once instead of twice (the norms, then the codes) saves a third of the traffic
 // of norms, codes and decode. bucket(norm, bound) gives what the bucket's values share; code as gr_tiled_codes'.
@@ -264,12 +264,12 @@ __device__ __forceinline__ void gr_fused_encode(const float* g, long long n, con
         long long from = starts[k];
         int len = starts[k + 1] - starts[k];
         int i = t;
-        for (; i < len - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
-            float v[8];
-            for (int u = 0; u < 8; u++) {
+        for (; i < len - 15 * GR_CHAINS; i += 16 * GR_CHAINS) {
+            float v[16];
+            for (int u = 0; u < 16; u++) {
                 v[u] = g[from + i + u * GR_CHAINS];
             }
-            for (int u = 0; u < 8; u++) {
+            for (int u = 0; u < 16; u++) {
                 values[i + u * GR_CHAINS] = v[u];
             }
         }
