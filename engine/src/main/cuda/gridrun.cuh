@@ -143,24 +143,33 @@ __device__ __forceinline__ void gr_thread_chunk(long long n, int chunk, long lon
 // The chains of org.gridrun.engine.compress.ChainSums: one per thread of a block of GR_CHAINS.
 #define GR_CHAINS 128
 
+// use(i, load(i)) for i = first, first + stride, … below `end`, in that order, with the loads of AHEAD values made
+// before any of them is used: a use waits for its load, and a load queued after that use would wait too, so a loop
+// that loads one value at a time keeps one load a warp in flight and is bound by the memory's latency, not its
+// bandwidth. A use may write what its own load read, not what a later load reads.
+template <int AHEAD, class Load, class Use>
+__device__ __forceinline__ void gr_for_ahead(long long first, long long end, long long stride, Load load, Use use) {
+    long long i = first;
+    for (; i < end - (AHEAD - 1) * stride; i += AHEAD * stride) {
+        decltype(load(i)) v[AHEAD];
+        for (int u = 0; u < AHEAD; u++) {
+            v[u] = load(i + u * stride);
+        }
+        for (int u = 0; u < AHEAD; u++) {
+            use(i + u * stride, v[u]);
+        }
+    }
+    for (; i < end; i += stride) {
+        use(i, load(i));
+    }
+}
+
 // Thread j's chain of the values x[from + j], x[from + j + GR_CHAINS], … below `to`, folded in that order by
-// step(acc, value): the order of ChainSums' chain j. Eight values are loaded before they are folded, so that a warp
-// keeps eight loads in flight, not one: a fold waits for its load, and the next load comes after the fold.
+// step(acc, value): the order of ChainSums' chain j, eight loads ahead (gr_for_ahead).
 template <class X, class T, class Step>
 __device__ __forceinline__ T gr_chain_fold(const X* x, long long from, long long to, T acc, Step step) {
-    long long i = from + threadIdx.x;
-    for (; i < to - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
-        X v[8];
-        for (int u = 0; u < 8; u++) {
-            v[u] = x[i + u * GR_CHAINS];
-        }
-        for (int u = 0; u < 8; u++) {
-            acc = step(acc, v[u]);
-        }
-    }
-    for (; i < to; i += GR_CHAINS) {
-        acc = step(acc, x[i]);
-    }
+    gr_for_ahead<8>(from + threadIdx.x, to, GR_CHAINS, [&](long long i) { return x[i]; },
+                    [&](long long, X v) { acc = step(acc, v); });
     return acc;
 }
 

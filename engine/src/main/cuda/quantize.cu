@@ -263,19 +263,8 @@ __device__ __forceinline__ void gr_fused_encode(const float* g, long long n, con
     for (int k = blockIdx.x; k < buckets; k += gridDim.x) {
         long long from = starts[k];
         int len = starts[k + 1] - starts[k];
-        int i = t;
-        for (; i < len - 15 * GR_CHAINS; i += 16 * GR_CHAINS) {
-            float v[16];
-            for (int u = 0; u < 16; u++) {
-                v[u] = g[from + i + u * GR_CHAINS];
-            }
-            for (int u = 0; u < 16; u++) {
-                values[i + u * GR_CHAINS] = v[u];
-            }
-        }
-        for (; i < len; i += GR_CHAINS) {
-            values[i] = g[from + i];
-        }
+        gr_for_ahead<16>(t, len, GR_CHAINS, [&](long long i) { return g[from + i]; },
+                         [&](long long i, float v) { values[i] = v; });
         __syncthreads();
         float bound;
         float norm = gr_canonical(gr_bucket_norm(values, len, linf, clipSigmas, sums, largest, &bound));
@@ -459,48 +448,44 @@ __device__ __forceinline__ float gr_level_value(const double* levels, int count,
     return (float) __dmul_rn((double) scale, levels[j]);
 }
 
+// What gr_level_decode_mean reads of a value before it decodes it: its index words and the mean so far.
+struct GrDecodeRead {
+    GrIndexWords words;
+    float before;
+};
+
 // The values a block of gr_level_decode_mean decodes at a time: 8 a thread of 256.
 #define GR_DECODE_TILE 2048
 
 // Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
 // after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
 // (1f/workers). A block decodes GR_DECODE_TILE values at a time, thread t the values t, t + blockDim.x, … of the tile
-// (coalesced), their buckets found as the codes kernels find them (GrBucketWalk). A thread reads the index words and the
-// mean of four values before it computes any of them, so that a warp keeps four loads of each in flight.
+// (coalesced), their buckets found as the codes kernels find them (GrBucketWalk), four values' index words and means
+// read before any is decoded (gr_for_ahead).
 extern "C" __global__ void gr_level_decode_mean(const unsigned char* payload, long long n, const int* starts,
                                                 int buckets, int bits, const double* levels, int count, int worker,
                                                 int workers, float inverse, float* mean) {
     __shared__ int tileBuckets[2];
     const float* norms = (const float*) payload;
     const unsigned* stream = (const unsigned*) (payload + 4LL * buckets);
-    long long stride = (long long) blockDim.x;
     for (long long base = (long long) blockIdx.x * GR_DECODE_TILE; base < n;
          base += (long long) gridDim.x * GR_DECODE_TILE) {
         long long end = min(base + GR_DECODE_TILE, n);
         gr_block_buckets(starts, buckets, base, end - 1, tileBuckets);
         GrBucketWalk walk;
         float scale = 0.0f;
-        for (long long e0 = base + threadIdx.x; e0 < end; e0 += 4 * stride) {
-            GrIndexWords words[4];
-            float before[4];
-            for (int u = 0; u < 4; u++) {
-                long long e = e0 + u * stride;
-                words[u] = e < end ? gr_index_words(stream, e * bits, bits) : GrIndexWords{0u, 0u};
-                before[u] = e < end && worker != 0 ? mean[e] : 0.0f;
-            }
-            for (int u = 0; u < 4; u++) {
-                long long e = e0 + u * stride;
-                if (e >= end) {
-                    break;
-                }
+        gr_for_ahead<4>(base + threadIdx.x, end, blockDim.x,
+            [&](long long e) {
+                return GrDecodeRead{gr_index_words(stream, e * bits, bits), worker != 0 ? mean[e] : 0.0f};
+            },
+            [&](long long e, GrDecodeRead read) {
                 if (walk.moved(starts, tileBuckets, e)) {
                     scale = norms[walk.k];
                 }
-                float v = gr_level_value(levels, count, scale, gr_level_index(words[u], e * bits, bits));
-                float m = worker == 0 ? v : __fadd_rn(before[u], v);
+                float v = gr_level_value(levels, count, scale, gr_level_index(read.words, e * bits, bits));
+                float m = worker == 0 ? v : __fadd_rn(read.before, v);
                 mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
-            }
-        }
+            });
         __syncthreads();
     }
 }

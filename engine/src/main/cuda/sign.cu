@@ -77,20 +77,7 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_onebit_means(const fl
                 aboveCount++;
             }
         };
-        // eight values' g and r loaded before any is added, as gr_chain_fold does (only this thread touches them)
-        long long i = from + j;
-        for (; i < to - 7 * GR_CHAINS; i += 8 * GR_CHAINS) {
-            float c[8];
-            for (int u = 0; u < 8; u++) {
-                c[u] = __fadd_rn(g[i + u * GR_CHAINS], r[i + u * GR_CHAINS]);
-            }
-            for (int u = 0; u < 8; u++) {
-                add(i + u * GR_CHAINS, c[u]);
-            }
-        }
-        for (; i < to; i += GR_CHAINS) {
-            add(i, __fadd_rn(g[i], r[i]));
-        }
+        gr_for_ahead<8>(from + j, to, GR_CHAINS, [&](long long i) { return __fadd_rn(g[i], r[i]); }, add);
         for (int s = 0; s < 2; s++) {
             sums[j] = s == 0 ? above : below;
             counts[j] = s == 0 ? aboveCount : belowCount;

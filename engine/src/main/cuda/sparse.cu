@@ -24,8 +24,8 @@ __device__ __forceinline__ int gr_rank_key(float v) {
 
 // Per block, how many keys of g under the selection's prefix (state[0], under mask state[1]) have each value of the
 // 4-bit digit at `shift`: blockCounts[16·block + digit]. Blocks of GR_SPARSE_THREADS threads, grid-stride, each
-// thread loading four values before it counts them (four loads in flight, not one); counts are integers, so the
-// order they are added in does not matter.
+// thread loading four values before it counts them (gr_for_ahead); counts are integers, so the order they are added
+// in does not matter.
 extern "C" __global__ void gr_topk_digit_counts(const float* g, long long n, const int* state, int shift,
                                                 int* blockCounts) {
     __shared__ int counts[GR_DIGIT_BINS][GR_SPARSE_THREADS];
@@ -35,22 +35,16 @@ extern "C" __global__ void gr_topk_digit_counts(const float* g, long long n, con
     for (int b = 0; b < GR_DIGIT_BINS; b++) {
         c[b] = 0;
     }
-    long long stride = (long long) blockDim.x * gridDim.x;
-    for (long long e0 = (long long) blockIdx.x * blockDim.x + threadIdx.x; e0 < n; e0 += 4 * stride) {
-        int keys[4];
-        for (int u = 0; u < 4; u++) {
-            long long e = e0 + u * stride;
-            keys[u] = e < n ? gr_rank_key(g[e]) : -1;
-        }
-        for (int u = 0; u < 4; u++) {
-            if (keys[u] >= 0 && (keys[u] & mask) == prefix) {
-                int digit = (keys[u] >> shift) & (GR_DIGIT_BINS - 1);
+    gr_for_ahead<4>((long long) blockIdx.x * blockDim.x + threadIdx.x, n, (long long) blockDim.x * gridDim.x,
+        [&](long long e) { return gr_rank_key(g[e]); },
+        [&](long long, int key) {
+            if ((key & mask) == prefix) {
+                int digit = (key >> shift) & (GR_DIGIT_BINS - 1);
                 for (int b = 0; b < GR_DIGIT_BINS; b++) {
                     c[b] += digit == b;
                 }
             }
-        }
-    }
+        });
     int t = threadIdx.x;
     for (int b = 0; b < GR_DIGIT_BINS; b++) {
         counts[b][t] = c[b];
