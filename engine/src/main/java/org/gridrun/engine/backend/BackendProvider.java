@@ -24,4 +24,12 @@ public interface BackendProvider {
 
     /** A new backend; the caller closes it. */
     Backend create();
+
+    /**
+     * The GPUs that jobs on this backend spread over here ({@link GpuSlot}): 0 for a backend that runs on the host
+     * or is not available.
+     */
+    default int gpus() {
+        return 0;
+    }
 }

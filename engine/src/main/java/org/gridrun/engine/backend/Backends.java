@@ -68,6 +68,28 @@ public final class Backends {
                 : "backend must be one of " + names() + ", found '" + name + "'");
     }
 
+    /**
+     * The GPUs that a job on backend {@code name} (or {@code auto}) would train on here, spread over by its
+     * {@link GpuSlot}: 0 when it would run on the host, or the name is unknown or unavailable. Never throws.
+     */
+    public static int gpus(String name) {
+        for (BackendProvider provider : providers()) {
+            BackendProbe probe = safeProbe(provider);
+            if (provider.name().equals(name) || AUTO.equals(name) && probe.available()) {
+                return probe.available() ? safeGpus(provider) : 0;
+            }
+        }
+        return 0;
+    }
+
+    private static int safeGpus(BackendProvider provider) {
+        try {
+            return Math.max(0, provider.gpus());
+        } catch (RuntimeException | LinkageError e) {
+            return 0;
+        }
+    }
+
     private static BackendProbe safeProbe(BackendProvider provider) {
         try {
             return provider.probe();

@@ -6,6 +6,7 @@ import org.gridrun.analysis.ResultsStore;
 import org.gridrun.grids.GridFile;
 import org.gridrun.jobs.UserInputException;
 import org.gridrun.jobs.Workspace;
+import org.gridrun.jobs.local.PoolSize;
 import org.gridrun.jobs.plan.Plan;
 import org.gridrun.jobs.slurm.ClusterArgs;
 import org.gridrun.jobs.slurm.SlurmClient;
@@ -36,7 +37,7 @@ public final class ExecutionOptions {
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "N",
             description = "Experiments run at once by the local executor (default: the number of cores, "
-                    + "${sys:gridrun.cores}).")
+                    + "${sys:gridrun.cores}; 2 a GPU where every experiment trains on GPUs).")
     Integer jobs;
 
     @Option(names = "--report-every", paramLabel = "SECONDS", defaultValue = "" + LiveReport.DEFAULT_SECONDS,
@@ -86,7 +87,11 @@ public final class ExecutionOptions {
                     .run(file, plan, prefix, dryRun);
         }
         GridSession session = new GridSession(workspace, store, out);
-        return dryRun ? session.dryRun(plan)
-                : session.run(plan, jobs == null ? Runtime.getRuntime().availableProcessors() : jobs, reportEvery);
+        if (dryRun) {
+            return session.dryRun(plan);
+        }
+        PoolSize pool = jobs != null ? new PoolSize(jobs, null)
+                : PoolSize.of(plan.toRun(), Runtime.getRuntime().availableProcessors());
+        return session.run(plan, pool, reportEvery);
     }
 }

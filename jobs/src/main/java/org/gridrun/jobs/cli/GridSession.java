@@ -18,6 +18,7 @@ import org.gridrun.jobs.Workspace;
 import org.gridrun.jobs.local.JobLauncher;
 import org.gridrun.jobs.local.LineObserver;
 import org.gridrun.jobs.local.LocalExecutor;
+import org.gridrun.jobs.local.PoolSize;
 import org.gridrun.jobs.local.RunObserver;
 import org.gridrun.jobs.local.Stager;
 import org.gridrun.jobs.local.TerminalObserver;
@@ -44,7 +45,7 @@ final class GridSession {
 
     /** Lists what would run, writing nothing. */
     int dryRun(Plan plan) {
-        header(plan, 0);
+        header(out, plan, "");
         for (PlannedExperiment e : plan.experiments()) {
             out.printf(Locale.ROOT, "  %-10s %s%n", plan.runs(e) ? "would run" : e.known().name().toLowerCase(Locale.ROOT),
                     workspace.root().relativize(e.dir().path()));
@@ -57,9 +58,12 @@ final class GridSession {
      * Runs what the plan marks to run, rewriting the report every {@code reportEvery} seconds meanwhile (0: never),
      * then writes the final report; exit 0 when every experiment completed.
      */
-    int run(Plan plan, int jobs, int reportEvery) {
+    int run(Plan plan, PoolSize pool, int reportEvery) {
         List<PlannedExperiment> toRun = plan.toRun();
-        header(plan, Math.min(jobs, Math.max(1, toRun.size())));
+        int jobs = pool.jobs();
+        int atOnce = Math.min(jobs, Math.max(1, toRun.size()));
+        header(out, plan, toRun.isEmpty() ? "" : " on " + atOnce + " local job" + (atOnce > 1 ? "s" : "")
+                + (pool.why() == null ? "" : " (" + pool.why() + "; --jobs to change)"));
         long start = System.nanoTime();
         if (toRun.isEmpty()) {
             out.printf("nothing to run: all %d experiments are completed, diverged, or queued or running elsewhere%n",
@@ -133,10 +137,6 @@ final class GridSession {
                 : job.isEmpty() ? "" : ", " + job) + "]";
     }
 
-    private void header(Plan plan, int jobs) {
-        header(out, plan, jobs > 0 && !plan.toRun().isEmpty() ? " on " + jobs + " local job" + (jobs > 1 ? "s" : "")
-                : "");
-    }
 
     /** The first line of every grid run: how many experiments, how many skipped and why, how many run. */
     static void header(PrintWriter out, Plan plan, String where) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.gridrun.engine.backend.GpuSlot;
 import org.gridrun.engine.run.RunDir;
 
 /**
@@ -16,7 +17,7 @@ import org.gridrun.engine.run.RunDir;
  * because the pool already runs one job per core. Each job's heap may grow to its share of three quarters of the
  * memory; {@code $GRIDRUN_JAVA_OPTS} (e.g. {@code -Xmx48g}) comes last and overrides.
  */
-public final class JobLauncher {
+public final class JobLauncher implements JobStarter {
     static final String MAIN_CLASS = "org.gridrun.jobs.cli.GridRun";
 
     /**
@@ -67,16 +68,23 @@ public final class JobLauncher {
         return text.isEmpty() ? List.of() : List.of(text.split("\\s+"));
     }
 
-    /** Starts the job of {@code dir}. */
-    public Process start(RunDir dir) throws IOException {
+    /** Starts the job of {@code dir} in pool slot {@code slot}, which picks its GPU ({@link GpuSlot}). */
+    @Override
+    public Process start(RunDir dir, int slot) throws IOException {
+        return processBuilder(dir, slot).start();
+    }
+
+    /** How {@link #start} starts the job of {@code dir} in pool slot {@code slot}. */
+    ProcessBuilder processBuilder(RunDir dir, int slot) {
         ProcessBuilder builder = new ProcessBuilder(command(dir));
+        builder.environment().put(GpuSlot.VARIABLE, String.valueOf(slot));
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.logFile().toFile()));
         builder.environment().put("OPENBLAS_NUM_THREADS", "1");
         // one OpenMP thread per oneDNN call: the CPU backend splits its convolutions over its own threads
         builder.environment().put("OMP_NUM_THREADS", "1");
         builder.directory(dir.path().toFile());
-        return builder.start();
+        return builder;
     }
 
     /** The full command line of the job of {@code dir}. */

@@ -21,6 +21,9 @@ import org.gridrun.jobs.plan.PlannedExperiment;
 /**
  * Runs experiments on this machine: a pool of at most {@code jobs} child processes, one experiment each.
  *
+ * <p>Each job holds a slot from 0 to {@code jobs} − 1, the lowest free one when it starts, in its environment as
+ * {@link org.gridrun.engine.backend.GpuSlot#VARIABLE}: jobs running at once on the GPUs spread over them.
+ *
  * <p>Each finished job is ingested into the store at once, so what completed is kept even if the run is
  * interrupted. Ctrl-C sends the children SIGTERM (each saves a checkpoint and records KILLED; one still running
  * after 25 s is killed) and marks the queued experiments KILLED; a process that ends without recording a final state
@@ -33,13 +36,13 @@ public final class LocalExecutor {
     private static final long STOP_WAIT_NANOS = TimeUnit.SECONDS.toNanos(25);
 
     private final ResultsStore store;
-    private final JobLauncher launcher;
+    private final JobStarter launcher;
     private final int jobs;
     private final Map<Process, Running> running = new LinkedHashMap<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private JobGraph graph;
 
-    public LocalExecutor(ResultsStore store, JobLauncher launcher, int jobs) {
+    public LocalExecutor(ResultsStore store, JobStarter launcher, int jobs) {
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1, found " + jobs);
         }
@@ -102,13 +105,27 @@ public final class LocalExecutor {
                 continue;
             }
             try {
-                running.put(launcher.start(next.dir()), new Running(next, System.nanoTime()));
+                int slot = freeSlot();
+                running.put(launcher.start(next.dir(), slot), new Running(next, System.nanoTime(), slot));
             } catch (IOException e) {
                 StatusEntry entry = next.dir().status().append(RunState.FAILED, "cannot start: " + e.getMessage());
                 store.ingest(next.dir());
                 observer.finished(next, entry, 0, e.getMessage());
             }
         }
+    }
+
+    /** The lowest slot no running job holds: jobs at once hold distinct slots, so they spread over the GPUs. */
+    private int freeSlot() {
+        int slot = 0;
+        while (slot < jobs && holds(slot)) {
+            slot++;
+        }
+        return slot;
+    }
+
+    private boolean holds(int slot) {
+        return running.values().stream().anyMatch(r -> r.slot == slot);
     }
 
     private enum Readiness { READY, WAITING, BLOCKED }
@@ -251,11 +268,14 @@ public final class LocalExecutor {
     private static final class Running {
         final PlannedExperiment experiment;
         final long startNanos;
+        /** Its place in the pool, 0 to jobs − 1 ({@link org.gridrun.engine.backend.GpuSlot}). */
+        final int slot;
         int exitCode;
 
-        Running(PlannedExperiment experiment, long startNanos) {
+        Running(PlannedExperiment experiment, long startNanos, int slot) {
             this.experiment = experiment;
             this.startNanos = startNanos;
+            this.slot = slot;
         }
     }
 }

@@ -2,6 +2,7 @@ package org.gridrun.jobs.slurm;
 
 import java.util.List;
 import java.util.Map;
+import org.gridrun.engine.backend.GpuSlot;
 import org.gridrun.jobs.Shell;
 
 /**
@@ -91,7 +92,8 @@ public final class SlurmScriptText {
     /**
      * A task script: the experiments of {@code runDirs} (paths relative to the working directory), each staged from
      * its JSON in {@code experiments} and trained in the background with its output appended to its run directory's
-     * log, then {@code wait}.
+     * log, then {@code wait}. Experiment {@code j} gets slot {@code j} ({@link GpuSlot}): on an array task given
+     * several GPUs ({@code gres: gpu:4}), the script's experiments spread over them.
      */
     public static String taskScript(ArrayRequest r, int script, List<String> runDirs, List<String> experiments,
                                     List<String> trainArguments) {
@@ -110,7 +112,8 @@ public final class SlurmScriptText {
                 .append(" \"$@\"; }\n");
         for (int j = 0; j < runDirs.size(); j++) {
             text.append("d=").append(Shell.quote(runDirs.get(j))).append("; mkdir -p \"$d\"\n")
-                    .append("train --experiment ").append(Shell.quote(experiments.get(j)))
+                    .append(GpuSlot.VARIABLE).append('=').append(j).append(" train --experiment ")
+                    .append(Shell.quote(experiments.get(j)))
                     .append(" \"$d\" >> \"$d/log\" 2>&1 &\n");
         }
         text.append("while [ -n \"$(jobs -pr)\" ]; do wait; done\n");

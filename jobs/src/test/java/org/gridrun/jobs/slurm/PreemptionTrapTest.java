@@ -29,6 +29,9 @@ class PreemptionTrapTest {
         assertEquals(List.of("requeue 77_0"), Files.readAllLines(scontrolLog));
         for (String dir : List.of("runs/a", "runs/b")) {
             assertTrue(Files.exists(work.resolve(dir).resolve("usr1")), dir + " got USR1");
+            // the script's experiments hold slots 0 and 1: on a task given two GPUs, one each
+            assertEquals(List.of(dir.equals("runs/a") ? "0" : "1"),
+                    Files.readAllLines(work.resolve(dir).resolve("slot")));
             // two trainers share the allocation: each may take half of 75 % for its heap, and the node's
             // GRIDRUN_JAVA_OPTS come after, one argument per word
             List<String> args = Files.readAllLines(work.resolve(dir).resolve("args"));
@@ -54,6 +57,7 @@ class PreemptionTrapTest {
                 dir="${@: -1}"
                 trap 'echo usr1 > "$dir/usr1"; exit 0' USR1
                 printf '%s\n' "$@" > "$dir/args"
+                echo "$GRIDRUN_GPU_SLOT" > "$dir/slot"
                 echo started > "$dir/started"
                 for i in $(seq 200); do sleep 0.05; done
                 """);

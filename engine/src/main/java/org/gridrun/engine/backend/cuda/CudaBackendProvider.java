@@ -3,6 +3,7 @@ package org.gridrun.engine.backend.cuda;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.BackendProbe;
 import org.gridrun.engine.backend.BackendProvider;
+import org.gridrun.engine.backend.GpuSlot;
 
 /** Provides the {@code cuda} backend, preferred by {@code auto} whenever a usable GPU is present. */
 public final class CudaBackendProvider implements BackendProvider {
@@ -23,8 +24,14 @@ public final class CudaBackendProvider implements BackendProvider {
                 : new BackendProbe(name(), false, o.reason());
     }
 
+    /** Opens the GPU of this job's {@link GpuSlot} among the visible ones (GPU 0 without a slot). */
     @Override
     public Backend create() {
-        return new CudaBackend(JCudaGpu.open(0));
+        return new CudaBackend(JCudaGpu.open(GpuSlot.ordinal(System.getenv(), Math.max(1, gpus()))));
+    }
+
+    @Override
+    public int gpus() {
+        return CudaProbe.probe().visible();
     }
 }

@@ -31,8 +31,16 @@ final class CudaProbe {
         }
     }
 
-    /** The outcome of looking: a device, or why there is none. */
-    record Outcome(Device device, String reason) {
+    /**
+     * The outcome of looking: a device, or why there is none.
+     *
+     * @param visible the GPUs the driver shows this process ({@code CUDA_VISIBLE_DEVICES} or a batch system's
+     *                allocation limits them), when {@code device} is usable; else 0
+     */
+    record Outcome(Device device, String reason, int visible) {
+        Outcome(Device device, String reason) {
+            this(device, reason, 0);
+        }
     }
 
     private static volatile Outcome first;
@@ -83,9 +91,10 @@ final class CudaProbe {
                         driver % 1000 / 10));
             }
             JCudaDriver.cuDeviceGetCount(value);
-            if (value[0] <= ordinal) {
-                return new Outcome(null, value[0] == 0 ? "the NVIDIA driver sees no GPU"
-                        : "there is no GPU " + ordinal + " (the driver sees " + value[0] + ")");
+            int visible = value[0];
+            if (visible <= ordinal) {
+                return new Outcome(null, visible == 0 ? "the NVIDIA driver sees no GPU"
+                        : "there is no GPU " + ordinal + " (the driver sees " + visible + ")");
             }
             CUdevice device = new CUdevice();
             JCudaDriver.cuDeviceGet(device, ordinal);
@@ -102,7 +111,7 @@ final class CudaProbe {
                 return new Outcome(null, found.describe() + ": gridrun's kernels need compute capability 7.5 or "
                         + "higher");
             }
-            return new Outcome(found, null);
+            return new Outcome(found, null, visible);
         } catch (RuntimeException | LinkageError e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             if (message.contains("CUDA_ERROR_NO_DEVICE")) {

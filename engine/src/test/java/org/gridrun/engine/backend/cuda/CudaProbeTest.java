@@ -26,6 +26,17 @@ class CudaProbeTest {
     }
 
     @Test
+    void jobsSpreadOverTheVisibleGpusOnlyWhereCudaRuns() {
+        boolean available = Backends.probe().stream().anyMatch(p -> p.name().equals("cuda") && p.available());
+        int gpus = Backends.gpus("cuda");
+        assertTrue(available ? gpus >= 1 : gpus == 0, "cuda " + (available ? "available" : "not available")
+                + " but " + gpus + " GPUs");
+        assertEquals(gpus, Backends.gpus(Backends.AUTO), "auto trains where cuda does when it can");
+        assertEquals(0, Backends.gpus("cpu"));
+        assertEquals(0, Backends.gpus("tpu"), "an unknown backend has none");
+    }
+
+    @Test
     void theDriverLibraryIsWhereJCudaLooks() throws java.io.IOException {
         assertTrue(DriverLibrary.class.getResource("/lib/" + DriverLibrary.FILE) != null,
                 DriverLibrary.FILE + " is not in JCuda's natives: update DriverLibrary.FILE with jcuda.version");
