@@ -24,14 +24,17 @@ extern "C" __global__ void gr_seq_embedding(const float *table, const float *ids
     }
 }
 
-// dTable[ids[i]][j] += dy[i][j], i increasing: one thread per column j walks the rows in order, so repeated ids
-// sum in the CPU's order without atomics.
+// dTable[ids[i]][j] += dy[i][j], i increasing. Thread (j, p) of e × parts owns column j of the table rows r with
+// r % parts == p: it walks the ids in order and adds the rows whose id it owns, so repeated ids sum in the CPU's order
+// without atomics, and a column's rows are shared by parts threads (a warp: one p, 32 consecutive columns).
 extern "C" __global__ void gr_seq_embedding_backward(const float *dy, const float *ids, float *dTable, int m, int e,
-                                                     int v) {
-    GR_FOR_EACH(j, e) {
+                                                     int v, int parts) {
+    GR_FOR_EACH(k, (long long) e * parts) {
+        int p = (int) (k / e);
+        int j = (int) (k - (long long) p * e);
         for (int i = 0; i < m; i++) {
             int r = (int) ids[i];
-            if (r >= 0 && r < v) {
+            if (r >= 0 && r < v && r % parts == p) {
                 float *cell = dTable + (long long) r * e + j;
                 *cell = __fadd_rn(*cell, dy[(long long) i * e + j]);
             }

@@ -31,16 +31,27 @@ class CudaRecurrentAgreementTest {
     @ParameterizedTest
     @EnumSource(GpuTarget.class)
     void embeddingAndItsBackwardPassAgreeExactly(GpuTarget target) {
+        // 9 rows: one thread a column; 700 rows over 23 ids: 23 threads a column, each id's rows summed in order
+        int[][] shapes = {{7, 300, 9}, {23, 70, 700}};
+        for (int[] shape : shapes) {
+            embeddingAgrees(target, shape[0], shape[1], shape[2]);
+        }
+        assertEquals(1, CudaRecurrent.embeddingParts(9, 7));
+        assertEquals(23, CudaRecurrent.embeddingParts(700, 23));
+        assertEquals(64, CudaRecurrent.embeddingParts(1920, 33_278));
+    }
+
+    private static void embeddingAgrees(GpuTarget target, int v, int e, int m) {
         Random rng = new Random(3);
-        int v = 7;
-        int e = 300;
-        int m = 9;
         float[] table = gaussian(rng, v * e);
         float[] ids = new float[m];
         for (int i = 0; i < m; i++) {
             ids[i] = i % 3 == 0 ? 2 : rng.nextInt(v);
         }
         float[] dy = gaussian(rng, m * e);
+        for (int i = 0; i < dy.length; i += 5) {
+            dy[i] *= 1e4f;  // magnitudes that show a changed order of a row's sum
+        }
         BiConsumer<Backend, float[][]> op = (b, out) -> {
             Tensor t = tensor(b, v, e, table);
             Tensor i = tensor(b, m, 1, ids);
@@ -54,8 +65,8 @@ class CudaRecurrentAgreementTest {
         float[][] cpu = run(new CpuBackend(), op);
         try (Backend cuda = target.backend()) {
             float[][] gpu = run(cuda, op);
-            assertArrayEquals(cpu[0], gpu[0], "embedding rows");
-            assertArrayEquals(cpu[1], gpu[1], "table plus the scattered gradient");
+            assertArrayEquals(cpu[0], gpu[0], "embedding rows, " + m + " of them");
+            assertArrayEquals(cpu[1], gpu[1], "table plus the scattered gradient of " + m + " rows");
         }
     }
 
