@@ -40,6 +40,20 @@ public record SlurmSpec(Map<String, String> options, int maxRequeues, int signal
         extra = List.copyOf(extra);
     }
 
+    /**
+     * Whether a job asks SLURM for a GPU: {@code gres} names one ({@code gpu:1}, {@code gpu:a100:2}), or an
+     * {@code extra} line asks with {@code --gres=gpu…} or {@code --gpus…} ({@code --gpus-per-task=1} …). SLURM gives
+     * a job no GPU unless it asks.
+     */
+    public boolean asksForGpus() {
+        String gres = options.getOrDefault("gres", "");
+        if (gres.startsWith("gpu") || gres.contains(",gpu")) {
+            return true;
+        }
+        return extra.stream().map(String::strip).anyMatch(line -> line.startsWith("--gpus")
+                || line.startsWith("--gres=gpu") || line.startsWith("--gres gpu") || line.startsWith("-G"));
+    }
+
     /** The spec of a grid without any {@code slurm:} block: no options, the default requeues and signal time. */
     public static SlurmSpec empty() {
         return new SlurmSpec(Map.of(), DEFAULT_MAX_REQUEUES, DEFAULT_SIGNAL_SECONDS, List.of(), Map.of(), List.of());

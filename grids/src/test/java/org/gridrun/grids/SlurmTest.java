@@ -55,6 +55,24 @@ class SlurmTest {
     }
 
     @Test
+    void aJobAsksForGpusByGresOrByAnExtraLine() {
+        assertEquals(false, SlurmSpec.empty().asksForGpus());
+        assertEquals(true, spec(Map.of("gres", "gpu:1"), List.of()).asksForGpus());
+        assertEquals(true, spec(Map.of("gres", "gpu:a100:2"), List.of()).asksForGpus());
+        assertEquals(true, spec(Map.of("gres", "tmpdisk:100,gpu:1"), List.of()).asksForGpus());
+        assertEquals(false, spec(Map.of("gres", "tmpdisk:100", "partition", "gpu"), List.of()).asksForGpus(),
+                "a partition named gpu gives no GPU unless the job asks for one");
+        assertEquals(true, spec(Map.of(), List.of("--exclusive", "--gpus-per-task=1")).asksForGpus());
+        assertEquals(true, spec(Map.of(), List.of(" --gres=gpu:2")).asksForGpus());
+        assertEquals(true, spec(Map.of(), List.of("-G 1")).asksForGpus());
+        assertEquals(false, spec(Map.of(), List.of("--exclusive")).asksForGpus());
+    }
+
+    private static SlurmSpec spec(Map<String, String> options, List<String> extra) {
+        return new SlurmSpec(options, 3, 120, List.of(), Map.of(), extra);
+    }
+
+    @Test
     void aRunsBlockIsMergedOverTheFiles() {
         GridFile grid = Grids.load(dir, """
                 slurm:

@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.analysis.StoredExperiment;
+import org.gridrun.engine.backend.Backends;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.grids.GridFile;
+import org.gridrun.grids.SlurmSpec;
 import org.gridrun.jobs.Workspace;
 import org.gridrun.jobs.local.JobLauncher;
 import org.gridrun.jobs.plan.Plan;
@@ -83,6 +85,7 @@ final class SlurmSession {
                 }
             }
             report(run, entry.getValue().size(), result, after);
+            gpuNote(entry.getValue(), file.slurm(run));
             complete &= result.notSubmitted().isEmpty();
         }
         if (submit) {
@@ -108,6 +111,30 @@ final class SlurmSession {
             }
         }
         return List.copyOf(jobs);
+    }
+
+    /**
+     * Where the run's jobs ask SLURM for no GPU (it then gives them none): a warning for experiments on
+     * {@code backend: cuda}, which will fail there, else a note for those on {@code auto}, which will train on the
+     * nodes' CPUs.
+     */
+    private void gpuNote(List<PlannedExperiment> experiments, SlurmSpec spec) {
+        if (spec.asksForGpus()) {
+            return;
+        }
+        Map<String, Long> byBackend = new HashMap<>();
+        experiments.forEach(e -> byBackend.merge(String.valueOf(e.record().config().getOrDefault("backend",
+                Backends.AUTO)), 1L, Long::sum));
+        long cuda = byBackend.getOrDefault("cuda", 0L);
+        long auto = byBackend.getOrDefault(Backends.AUTO, 0L);
+        if (cuda > 0) {
+            out.printf(Locale.ROOT, "  warning: %d experiment%s on backend: cuda, but the grid's slurm: block asks for "
+                    + "no GPU (gres: gpu:1), so SLURM gives %s none and %s will fail%n", cuda, cuda == 1 ? "" : "s",
+                    cuda == 1 ? "it" : "them", cuda == 1 ? "it" : "they");
+        } else if (auto > 0) {
+            out.printf(Locale.ROOT, "  note: the grid's slurm: block asks for no GPU (gres: gpu:1), so backend: auto "
+                    + "trains on the nodes' CPUs%n");
+        }
     }
 
     private void report(String run, int experiments, SlurmSubmitter.Result r, List<String> after) {
