@@ -50,8 +50,9 @@ class SlurmSubmitterTest {
             String script0 = Files.readString(work.resolve("jobs/g_r_0.sh"));
             assertTrue(script0.contains("r_000_lr_0;") && script0.contains("r_002_lr_2;")
                     && script0.contains("r_004_lr_4;") && !script0.contains("r_001"), script0);
-            String line = script0.lines().filter(l -> l.contains("r_004_lr_4")).filter(l -> l.startsWith("train"))
-                    .findFirst().orElseThrow();
+            // the script's third experiment, in slot 2 (the third GPU of a task given several)
+            String line = script0.lines().filter(l -> l.contains("r_004_lr_4"))
+                    .filter(l -> l.startsWith("GRIDRUN_GPU_SLOT=2 train --experiment ")).findFirst().orElseThrow();
             String json = line.substring(line.indexOf('\'') + 1, line.lastIndexOf('\''));
             assertEquals("r_004_lr_4", ExperimentJson.decode(json).name());
             assertEquals(Map.of("lr", 4L), ExperimentJson.decode(json).params());
