@@ -20,7 +20,8 @@ public final class CudaBackendProvider implements BackendProvider {
     @Override
     public BackendProbe probe() {
         CudaProbe.Outcome o = CudaProbe.probe();
-        return o.device() != null ? new BackendProbe(name(), true, o.device().describe())
+        return o.device() != null ? new BackendProbe(name(), true, o.device().describe() + (o.visible() > 1
+                ? "; " + o.visible() + " GPUs visible, jobs at once spread over them (" + GpuSlot.VARIABLE + ")" : ""))
                 : new BackendProbe(name(), false, o.reason());
     }
 
