@@ -305,6 +305,74 @@ class CudaTrainerTest {
         }
     }
 
+    /**
+     * A run stopped on one backend resumes on the other (a SLURM job requeued onto a node of another kind, on
+     * {@code backend: auto}): the state its method keeps on the device (residuals, momentum, factors) crosses in
+     * the checkpoint, and the rest of the run records what the run that never stopped records on the host, as
+     * closely as the two backends' runs agree ({@link #anMlpTrainsAsOnTheCpu}).
+     */
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void aRunStoppedOnOneBackendResumesOnTheOther(GpuTarget target) {
+        List<Map<String, Object>> methods = List.of(
+                Map.of("method", "qsgd", "bits", 4L, "bucket_size", 64L, "error_feedback", true),
+                Map.of("method", "dgc", "ratio", 0.05, "sample_ratio", 0.1),
+                Map.of("method", "onebit"),
+                Map.of("method", "powersgd", "rank", 2L));
+        for (Map<String, Object> method : methods) {
+            Map<String, Object> params = mlp(3, 10);
+            params.put("log_interval", 2L);
+            params.put("chkpt_iter", 100L);
+            params.putAll(method);
+            List<MetricRecord> whole = afterStep(4, train(new CpuBackend(), params));
+            assertTrue(whole.stream().anyMatch(r -> r.name().equals("loss") && r.value() < 3),
+                    method + " trains: " + whole);
+            assertClose(whole, afterStep(4, stoppedAndResumed(params, target.backend(), new CpuBackend())),
+                    method + ": stopped on " + target + ", resumed on the CPU");
+            assertClose(whole, afterStep(4, stoppedAndResumed(params, new CpuBackend(), target.backend())),
+                    method + ": stopped on the CPU, resumed on " + target);
+        }
+    }
+
+    /** The same metrics at the same steps, values within 1e-4 (relative above 1) as the two backends agree. */
+    private static void assertClose(List<MetricRecord> expected, List<MetricRecord> actual, String what) {
+        assertEquals(expected.size(), actual.size(), what);
+        for (int i = 0; i < expected.size(); i++) {
+            MetricRecord e = expected.get(i);
+            MetricRecord a = actual.get(i);
+            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step(), what);
+            assertEquals(e.value(), a.value(), 1e-4 * Math.max(1, Math.abs(e.value())),
+                    what + ": " + e.name() + "@" + e.step());
+        }
+    }
+
+    /** The metrics of a run of {@code params} stopped at step 4 on {@code first} and resumed on {@code second}. */
+    private List<MetricRecord> stoppedAndResumed(Map<String, Object> params, Backend first, Backend second) {
+        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
+        Checkpoint checkpoint = new Checkpoint(dir.resolve("checkpoint-" + (++runs) + ".bin"), "cross");
+        Path spool = dir.resolve("crossed-" + runs + ".csv");
+        StopSignal stop = new StopSignal();
+        TrainListener stopAtFour = new TrainListener() {
+            @Override
+            public void onLog(long step, long total, double loss, double samplesPerSecond) {
+                if (step == 4) {
+                    stop.request("test stop at 4");
+                }
+            }
+        };
+        try (Backend backend = first; Trainer trainer = new Trainer(config, backend, DATA);
+             MetricSpool.Writer out = MetricSpool.append(spool)) {
+            trainer.run(out, stopAtFour, checkpoint, stop);
+        }
+        assertTrue(stop.isRequested(), "the run stopped at 4");
+        try (Backend backend = second; Trainer trainer = new Trainer(config, backend, DATA);
+             MetricSpool.Writer out = MetricSpool.append(spool)) {
+            assertEquals(4, trainer.resume(checkpoint));
+            trainer.run(out, TrainListener.NONE, checkpoint, new StopSignal());
+        }
+        return MetricSpool.read(spool).stream().filter(r -> !TIMINGS.contains(r.name())).toList();
+    }
+
     private static List<MetricRecord> afterStep(long step, List<MetricRecord> records) {
         return records.stream().filter(r -> r.step() > step && !TIMINGS.contains(r.name())).toList();
     }
