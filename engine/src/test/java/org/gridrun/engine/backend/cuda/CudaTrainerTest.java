@@ -270,30 +270,8 @@ class CudaTrainerTest {
         params.put("log_interval", 2L);
         params.put("chkpt_iter", 100L);
         params.putAll(method);
-        TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
         List<MetricRecord> whole = train(target.backend(), params);
-        Checkpoint checkpoint = new Checkpoint(dir.resolve("checkpoint-" + (++runs) + ".bin"), "ef");
-        Path spool = dir.resolve("resumed-" + runs + ".csv");
-        StopSignal stop = new StopSignal();
-        TrainListener stopAtFour = new TrainListener() {
-            @Override
-            public void onLog(long step, long total, double loss, double samplesPerSecond) {
-                if (step == 4) {
-                    stop.request("test stop at 4");
-                }
-            }
-        };
-        try (Backend backend = target.backend(); Trainer trainer = new Trainer(config, backend, DATA);
-             MetricSpool.Writer out = MetricSpool.append(spool)) {
-            trainer.run(out, stopAtFour, checkpoint, stop);
-        }
-        assertTrue(stop.isRequested(), "the run stopped at 4");
-        try (Backend backend = target.backend(); Trainer trainer = new Trainer(config, backend, DATA);
-             MetricSpool.Writer out = MetricSpool.append(spool)) {
-            assertEquals(4, trainer.resume(checkpoint));
-            trainer.run(out, TrainListener.NONE, checkpoint, new StopSignal());
-        }
-        List<MetricRecord> after = afterStep(4, MetricSpool.read(spool));
+        List<MetricRecord> after = afterStep(4, stoppedAndResumed(params, target.backend(), target.backend()));
         List<MetricRecord> expected = afterStep(4, whole);
         assertEquals(expected.size(), after.size());
         assertTrue(expected.size() > 3, "steps after the stop were recorded");
@@ -346,7 +324,10 @@ class CudaTrainerTest {
         }
     }
 
-    /** The metrics of a run of {@code params} stopped at step 4 on {@code first} and resumed on {@code second}. */
+    /**
+     * The metrics of a run of {@code params} stopped at step 4 on {@code first} and resumed from its checkpoint on
+     * {@code second}, timings left out.
+     */
     private List<MetricRecord> stoppedAndResumed(Map<String, Object> params, Backend first, Backend second) {
         TrainerConfig config = TrainerConfig.from(TrainerConfig.resolve(params));
         Checkpoint checkpoint = new Checkpoint(dir.resolve("checkpoint-" + (++runs) + ".bin"), "cross");
