@@ -72,7 +72,9 @@ public final class TrainJob {
                     + "not fit the GPU: %s; lower batch_size or ngpu, %sor use a GPU with more memory",
                     config.model(), config.batchSize(), config.ngpu(), e.getMessage(), atOnce
                             ? "set concurrent_workers: false (the workers then share one worker's activation "
-                            + "memory, and run one after another), " : ""), e);
+                            + "memory, and run one after another, with the same results; "
+                            + "GRIDRUN_JAVA_OPTS=-Dgridrun.concurrent_workers=false does it without changing the "
+                            + "grid, so its experiments keep their names), " : ""), e);
         }
     }
 

@@ -313,7 +313,17 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                 s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
-                s.bool("cuda_graph"), s.bool("concurrent_workers"), memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
+                unlessSwitchedOff(s, "cuda_graph"), unlessSwitchedOff(s, "concurrent_workers"), memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
+    }
+
+    /**
+     * Boolean {@code key}, unless this process was started with {@code -Dgridrun.<key>=false}: for the keys whose
+     * either value gives the same results ({@code cuda_graph}, {@code concurrent_workers}), so that a job can turn one
+     * off ({@code GRIDRUN_JAVA_OPTS}, which local jobs and SLURM scripts pass on) without changing its grid, and so
+     * its experiments' names and ids.
+     */
+    private static boolean unlessSwitchedOff(Settings s, String key) {
+        return s.bool(key) && !"false".equals(System.getProperty("gridrun." + key));
     }
 
     /** The {@code vit_*} keys, each positive, the width a multiple of the heads. */

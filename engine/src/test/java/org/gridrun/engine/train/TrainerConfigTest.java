@@ -284,4 +284,28 @@ class TrainerConfigTest {
         assertEquals("lr_decay_iters must not exceed the run's iterations 32 (a later decay never applies), "
                 + "found 40", assertThrows(ConfigException.class, () -> iters.schedule(1000)).getMessage());
     }
+
+    @Test
+    void aJobSwitchesOffTheKeysWhoseValuesGiveTheSameResultsWithoutItsGrid() {
+        Map<String, Object> params = new HashMap<>();
+        params.put("ngpu", 4L);
+        TrainerConfig plain = TrainerConfig.from(TrainerConfig.resolve(params));
+        assertTrue(plain.cudaGraph() && plain.concurrentWorkers(), "both on by default");
+        for (String key : List.of("cuda_graph", "concurrent_workers")) {
+            System.setProperty("gridrun." + key, "false");
+            try {
+                TrainerConfig off = TrainerConfig.from(TrainerConfig.resolve(params));
+                assertEquals(key.equals("cuda_graph"), !off.cudaGraph(), key);
+                assertEquals(key.equals("concurrent_workers"), !off.concurrentWorkers(), key);
+                System.setProperty("gridrun." + key, "true");
+                params.put(key, false);
+                assertFalse(key.equals("cuda_graph") ? TrainerConfig.from(TrainerConfig.resolve(params)).cudaGraph()
+                        : TrainerConfig.from(TrainerConfig.resolve(params)).concurrentWorkers(),
+                        "the property only switches off: a grid's false stays false");
+                params.remove(key);
+            } finally {
+                System.clearProperty("gridrun." + key);
+            }
+        }
+    }
 }
