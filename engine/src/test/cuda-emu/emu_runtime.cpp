@@ -1,6 +1,8 @@
 // The host emulator's launches: every thread of a block is a fiber, run cooperatively on the calling OS thread.
 //
-// Blocks run one after another (x fastest, then y, then z). A block's threads start in order of their linear id
+// Blocks run one after another (x fastest, then y, then z; in a reverse launch, below, the last block first, so that a
+// block which reads what another block of the same launch writes finds it written in one order and not in the other,
+// as it may or may not on a GPU). A block's threads start in order of their linear id
 // (threadIdx.x fastest), each running until it returns or waits at a barrier or warp operation; a barrier releases
 // once every thread that has not returned has arrived, a warp operation once every live lane of the warp has.
 // Every other launch runs its threads in the reverse order (they start, and a barrier or warp operation releases them,
@@ -378,6 +380,9 @@ bool Scheduler::next_block() {
         return false;
     }
     uint64_t b = next_block_++;
+    if (reverse_) {
+        b = blocks_ - 1 - b;
+    }
     blockIdx = {(unsigned) (b % gridDim.x), (unsigned) (b / gridDim.x % gridDim.y),
                 (unsigned) (b / gridDim.x / gridDim.y)};
     started_ = 0;

@@ -162,3 +162,13 @@ extern "C" __global__ void gr_selftest_missing_barrier(float* out) {
     s[threadIdx.x] = (float) threadIdx.x;
     out[threadIdx.x] = threadIdx.x > 0 ? s[threadIdx.x - 1] : 0.0f;
 }
+
+// Each block writes its index, then reads the block before's, with nothing ordering blocks within a launch: a race.
+// On a GPU it may read the value written or the one before; the emulator gives the one when its blocks run first to
+// last, the other when last to first.
+extern "C" __global__ void gr_selftest_blocks_race(float* out) {
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = (float) blockIdx.x;
+        out[gridDim.x + blockIdx.x] = blockIdx.x > 0 ? out[blockIdx.x - 1] : 0.0f;
+    }
+}

@@ -140,6 +140,26 @@ class CudaEmulatorTest {
      * barrier fails a comparison with the CPU instead of passing because the lower threads always ran first.
      */
     @Test
+    void aBlockReadingAnotherBlocksWriteShowsInOneOfTwoLaunches() {
+        assumeTrue(System.getenv("GRIDRUN_EMU_ORDER") == null, "GRIDRUN_EMU_ORDER fixes one order for every launch");
+        int blocks = 16;
+        float[] fresh = new float[2 * blocks];
+        Arrays.fill(fresh, -1f);
+        long first = upload(fresh);
+        long second = upload(fresh);
+        gpu.launch("gr_selftest_blocks_race", blocks, 1, 1, 32, 1, 1, KernelArgs.of().address(first));
+        gpu.launch("gr_selftest_blocks_race", blocks, 1, 1, 32, 1, 1, KernelArgs.of().address(second));
+        float[] a = download(first, 2 * blocks);
+        float[] b = download(second, 2 * blocks);
+        // blocks 1 … 15 read the block before's index when it ran before them, else the -1 it found
+        boolean forwardFirst = a[blocks + 1] == 0f;
+        for (int block = 1; block < blocks; block++) {
+            assertEquals(forwardFirst ? block - 1 : -1, a[blocks + block], "block " + block + " of the first launch");
+            assertEquals(forwardFirst ? -1 : block - 1, b[blocks + block], "block " + block + " of the second launch");
+        }
+    }
+
+    @Test
     void aMissingBarrierShowsInOneOfTwoLaunches() {
         assumeTrue(System.getenv("GRIDRUN_EMU_ORDER") == null, "GRIDRUN_EMU_ORDER fixes one order for every launch");
         long first = gpu.allocate(4 * 64);
