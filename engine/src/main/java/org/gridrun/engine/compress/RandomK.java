@@ -40,7 +40,8 @@ public final class RandomK extends BaseCompressor implements DeviceEncodable {
 
     private final double ratio;
     private final CounterRng shared;
-    private boolean[] taken = new boolean[0];
+    /** The positions drawn in a step, one bit each; all clear between steps. */
+    private long[] taken = new long[0];
     private int[] positions = new int[0];
     private int lastLength = -1;
 
@@ -101,21 +102,34 @@ public final class RandomK extends BaseCompressor implements DeviceEncodable {
         return (float) ((double) n / k);
     }
 
-    /** Floyd's algorithm: {@code k} distinct positions of {@code [0, n)} in {@code k} draws, then sorted. */
+    /**
+     * Floyd's algorithm: {@code k} distinct positions of {@code [0, n)} in {@code k} draws, marked in a bit set (1.4 MB
+     * for 11 M values, where a boolean a value took 11 MB and missed the cache at every draw), then read out of it in
+     * ascending order, which clears it: no sort.
+     */
     private void drawPositions(int n, int k) {
-        if (taken.length < n) {
-            taken = new boolean[n];
-            positions = new int[n];
+        int words = (n + 63) >>> 6;
+        if (taken.length < words) {
+            taken = new long[words];
         }
-        for (int j = n - k, count = 0; j < n; j++, count++) {
+        if (positions.length < k) {
+            positions = new int[k];
+        }
+        for (int j = n - k; j < n; j++) {
             int t = shared.nextInt(j + 1);
-            int chosen = taken[t] ? j : t;
-            taken[chosen] = true;
-            positions[count] = chosen;
+            int chosen = (taken[t >>> 6] & 1L << t) != 0 ? j : t;
+            taken[chosen >>> 6] |= 1L << chosen;
         }
-        Arrays.sort(positions, 0, k);
-        for (int j = 0; j < k; j++) {
-            taken[positions[j]] = false;
+        int count = 0;
+        for (int w = 0; w < words; w++) {
+            long bits = taken[w];
+            if (bits != 0) {
+                taken[w] = 0;
+                do {
+                    positions[count++] = (w << 6) + Long.numberOfTrailingZeros(bits);
+                    bits &= bits - 1;
+                } while (bits != 0);
+            }
         }
         lastLength = n;
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.Map;
 import org.gridrun.engine.config.ConfigException;
+import org.gridrun.engine.random.CounterRng;
 import org.junit.jupiter.api.Test;
 
 class RandomKTest {
@@ -40,6 +41,35 @@ class RandomKTest {
         for (int i = 0; i < n; i++) {
             double standardError = Math.abs(g[i]) * Math.sqrt((n / 5.0 - 1) / steps);
             assertEquals(g[i], sum[i] / steps, 5 * standardError + 1e-6, "value " + i);
+        }
+    }
+
+    /**
+     * The kept positions are those of Floyd's algorithm as a textbook writes it (a set of taken positions, then a
+     * sort) on the shared stream, step after step, whatever the encoder keeps them in; sizes around a 64-bit word.
+     */
+    @Test
+    void thePositionsAreFloydsSampleOfTheSharedStream() {
+        for (int n : new int[] {1, 63, 64, 65, 130, 1000, 100_003}) {
+            for (double ratio : new double[] {0.01, 0.3, 1.0}) {
+                Compressor c = randomk(ratio, 21).copy(4);
+                CounterRng shared = new CounterRng(21, RandomK.SHARED_STREAM);
+                float[] g = new float[n];
+                java.util.Arrays.fill(g, 1f);
+                int k = (int) Math.min(n, Math.ceil(ratio * n));
+                for (int step = 0; step < 3; step++) {
+                    java.util.Set<Integer> taken = new java.util.HashSet<>();
+                    for (int j = n - k; j < n; j++) {
+                        int t = shared.nextInt(j + 1);
+                        taken.add(taken.contains(t) ? j : t);
+                    }
+                    float[] out = SparseTesting.roundTrip(c, g);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(taken.contains(i), out[i] != 0f, "n " + n + ", ratio " + ratio + ", step "
+                                + step + ", position " + i);
+                    }
+                }
+            }
         }
     }
 
