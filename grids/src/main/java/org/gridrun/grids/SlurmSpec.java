@@ -42,8 +42,8 @@ public record SlurmSpec(Map<String, String> options, int maxRequeues, int signal
 
     /**
      * Whether a job asks SLURM for a GPU: {@code gres} names one ({@code gpu:1}, {@code gpu:a100:2}), or an
-     * {@code extra} line asks with {@code --gres=gpu…} or {@code --gpus…} ({@code --gpus-per-task=1} …). SLURM gives
-     * a job no GPU unless it asks.
+     * {@code extra} line asks with {@code --gres=gpu…} or {@code --gpus…} ({@code --gpus-per-task=1} …).
+     * SLURM gives a job no GPU unless it asks.
      */
     public boolean asksForGpus() {
         String gres = options.getOrDefault("gres", "");

@@ -313,7 +313,8 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                 s.positiveDouble("lr_decay_rate"), s.intIn("warmup_iters", 0, Integer.MAX_VALUE),
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
-                unlessSwitchedOff(s, "cuda_graph"), unlessSwitchedOff(s, "concurrent_workers"), memoryCodec, memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
+                unlessSwitchedOff(s, "cuda_graph"), unlessSwitchedOff(s, "concurrent_workers"), memoryCodec,
+                memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
     }
 
     /**

@@ -137,7 +137,6 @@ final class GridSession {
                 : job.isEmpty() ? "" : ", " + job) + "]";
     }
 
-
     /** The first line of every grid run: how many experiments, how many skipped and why, how many run. */
     static void header(PrintWriter out, Plan plan, String where) {
         int total = plan.experiments().size();
