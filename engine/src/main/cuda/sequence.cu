@@ -2,55 +2,89 @@
 // tokens into attention heads, and column copies.
 //
 // Each kernel computes what the CPU backend's CpuSequenceKernels computes, in the same order and precision: a row's
-// sums run in double, one thread per row, in column order, so the statistics are the CPU's to the bit; the
-// element-wise float arithmetic is written with the rounded intrinsics (no FMA contraction). Layer norm's parameter
-// gradients sum the rows in chunks, then the chunks, in a fixed order (the CPU adds the rows in order). GELU's erf is Erf.java's fitted
-// polynomial and continued fraction, in double; change both together.
+// sums run in double, a warp per row (its loads coalesced, then walked in column order), so the statistics are the
+// CPU's to the bit; the element-wise float arithmetic and the sums' double products are written with the rounded
+// intrinsics (no FMA contraction). Layer norm's parameter gradients sum the rows in chunks, then the chunks, in a
+// fixed order (the CPU adds the rows in order). GELU's erf is Erf.java's fitted polynomial and continued fraction, in
+// double; change both together.
 #include "gridrun.cuh"
 
-// Rows (or columns) per block of the one-thread-per-row kernels.
+// Threads per block of the row kernels: a warp a row, so 4 rows a block.
 #define GR_SEQ_THREADS 128
+#define GR_SEQ_WARPS (GR_SEQ_THREADS / 32)
+
+// The rows of this warp, a grid-stride loop over warps (every lane of a warp takes the same rows).
+#define GR_SEQ_FOR_EACH_ROW(r, rows) \
+    for (long long r = (long long) blockIdx.x * GR_SEQ_WARPS + (threadIdx.x >> 5); r < (long long) (rows); \
+         r += (long long) gridDim.x * GR_SEQ_WARPS)
+
+// use(j, v) for j = 0 … n − 1 in order, on every lane of the warp, with v = load(j): each run of 32 is loaded one
+// value a lane (coalesced, and each lane's part computed at once) into the warp's stage, then every lane walks the
+// stage in order. So a row's sums run in column order, as the CPU's do, however the loads were spread.
+template <class T, class Load, class Use>
+__device__ __forceinline__ void gr_seq_walk(T* stage, int n, Load load, Use use) {
+    int lane = threadIdx.x & 31;
+    for (int c = 0; c < n; c += 32) {
+        int m = min(32, n - c);
+        if (lane < m) {
+            stage[lane] = load(c + lane);
+        }
+        __syncwarp();
+        for (int k = 0; k < m; k++) {
+            use(c + k, stage[k]);
+        }
+        __syncwarp();
+    }
+}
 
 // y = gamma·(x − mean)·invStd + beta per row of x (rows × n); mean and invStd (one per row) written.
-extern "C" __global__ void gr_seq_layer_norm(const float* x, const float* gamma, const float* beta, int rows, int n,
-                                             float eps, float* mean, float* invStd, float* y) {
-    GR_FOR_EACH(r, rows) {
+extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_layer_norm(const float* x, const float* gamma,
+        const float* beta, int rows, int n, float eps, float* mean, float* invStd, float* y) {
+    __shared__ float stages[GR_SEQ_WARPS][32];
+    float* stage = stages[threadIdx.x >> 5];
+    int lane = threadIdx.x & 31;
+    GR_SEQ_FOR_EACH_ROW(r, rows) {
         const float* xr = x + r * n;
         double sum = 0;
-        for (int j = 0; j < n; j++) {
-            sum += (double) xr[j];
-        }
+        gr_seq_walk(stage, n, [&](int j) { return xr[j]; }, [&](int, float v) { sum = __dadd_rn(sum, (double) v); });
         float mu = (float) (sum / n);
         double squares = 0;
-        for (int j = 0; j < n; j++) {
-            double d = (double) __fsub_rn(xr[j], mu);
-            squares = squares + d * d;
-        }
+        gr_seq_walk(stage, n, [&](int j) { return __fsub_rn(xr[j], mu); }, [&](int, float v) {
+            double d = (double) v;
+            squares = __dadd_rn(squares, __dmul_rn(d, d));
+        });
         float inv = (float) (1.0 / sqrt(squares / n + (double) eps));
-        mean[r] = mu;
-        invStd[r] = inv;
-        for (int j = 0; j < n; j++) {
+        if (lane == 0) {
+            mean[r] = mu;
+            invStd[r] = inv;
+        }
+        for (int j = lane; j < n; j += 32) {
             y[r * n + j] = __fadd_rn(__fmul_rn(gamma[j], __fmul_rn(__fsub_rn(xr[j], mu), inv)), beta[j]);
         }
     }
 }
 
 // The input gradient of a layer norm: dx = invStd·(dy·gamma − mean(dy·gamma) − x̂·mean(dy·gamma·x̂)) per row.
-extern "C" __global__ void gr_seq_layer_norm_dx(const float* x, const float* dy, const float* gamma,
-                                                const float* mean, const float* invStd, int rows, int n, float* dx) {
-    GR_FOR_EACH(r, rows) {
+extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_layer_norm_dx(const float* x, const float* dy,
+        const float* gamma, const float* mean, const float* invStd, int rows, int n, float* dx) {
+    __shared__ float2 stages[GR_SEQ_WARPS][32];
+    float2* stage = stages[threadIdx.x >> 5];
+    int lane = threadIdx.x & 31;
+    GR_SEQ_FOR_EACH_ROW(r, rows) {
         float mu = mean[r];
         float inv = invStd[r];
         double sumG = 0;
         double sumGx = 0;
-        for (int j = 0; j < n; j++) {
-            double g = (double) __fmul_rn(dy[r * n + j], gamma[j]);
-            sumG += g;
-            sumGx = sumGx + g * (double) __fmul_rn(__fsub_rn(x[r * n + j], mu), inv);
-        }
+        gr_seq_walk(stage, n, [&](int j) {
+            return make_float2(__fmul_rn(dy[r * n + j], gamma[j]), __fmul_rn(__fsub_rn(x[r * n + j], mu), inv));
+        }, [&](int, float2 v) {
+            double g = (double) v.x;
+            sumG = __dadd_rn(sumG, g);
+            sumGx = __dadd_rn(sumGx, __dmul_rn(g, (double) v.y));
+        });
         float meanG = (float) (sumG / n);
         float meanGx = (float) (sumGx / n);
-        for (int j = 0; j < n; j++) {
+        for (int j = lane; j < n; j += 32) {
             float xhat = __fmul_rn(__fsub_rn(x[r * n + j], mu), inv);
             float g = __fsub_rn(__fsub_rn(__fmul_rn(dy[r * n + j], gamma[j]), meanG), __fmul_rn(xhat, meanGx));
             dx[r * n + j] = __fmul_rn(inv, g);
@@ -166,35 +200,45 @@ extern "C" __global__ void gr_seq_gelu_backward(const float* x, const float* dy,
     }
 }
 
-// The softmax of each row of x (rows × n) into y.
-extern "C" __global__ void gr_seq_softmax(const float* x, float* y, int rows, int n) {
-    GR_FOR_EACH(r, rows) {
+// The softmax of each row of x (rows × n) into y: each lane exponentiates its own values, the sum runs in column
+// order.
+extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_softmax(const float* x, float* y, int rows,
+                                                                           int n) {
+    __shared__ float stages[GR_SEQ_WARPS][32];
+    float* stage = stages[threadIdx.x >> 5];
+    int lane = threadIdx.x & 31;
+    GR_SEQ_FOR_EACH_ROW(r, rows) {
+        const float* xr = x + r * n;
+        float* yr = y + r * n;
         float max = -__int_as_float(0x7f800000);
-        for (int j = 0; j < n; j++) {
-            max = fmaxf(max, x[r * n + j]);
-        }
+        gr_seq_walk(stage, n, [&](int j) { return xr[j]; }, [&](int, float v) { max = fmaxf(max, v); });
         double sum = 0;
-        for (int j = 0; j < n; j++) {
-            float e = (float) exp((double) __fsub_rn(x[r * n + j], max));
-            y[r * n + j] = e;
-            sum += (double) e;
-        }
+        gr_seq_walk(stage, n, [&](int j) {
+            float e = (float) exp((double) __fsub_rn(xr[j], max));
+            yr[j] = e;
+            return e;
+        }, [&](int, float e) { sum = __dadd_rn(sum, (double) e); });
         float inv = (float) (1.0 / sum);
-        for (int j = 0; j < n; j++) {
-            y[r * n + j] = __fmul_rn(y[r * n + j], inv);
+        // each lane scales the values it wrote
+        for (int j = lane; j < n; j += 32) {
+            yr[j] = __fmul_rn(yr[j], inv);
         }
     }
 }
 
 // dx = y·(dy − Σ dy·y) per row.
-extern "C" __global__ void gr_seq_softmax_backward(const float* y, const float* dy, float* dx, int rows, int n) {
-    GR_FOR_EACH(r, rows) {
+extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_softmax_backward(const float* y, const float* dy,
+                                                                                    float* dx, int rows, int n) {
+    __shared__ float2 stages[GR_SEQ_WARPS][32];
+    float2* stage = stages[threadIdx.x >> 5];
+    int lane = threadIdx.x & 31;
+    GR_SEQ_FOR_EACH_ROW(r, rows) {
         double dot = 0;
-        for (int j = 0; j < n; j++) {
-            dot = dot + (double) dy[r * n + j] * (double) y[r * n + j];
-        }
+        gr_seq_walk(stage, n, [&](int j) { return make_float2(dy[r * n + j], y[r * n + j]); }, [&](int, float2 v) {
+            dot = __dadd_rn(dot, __dmul_rn((double) v.x, (double) v.y));
+        });
         float d = (float) dot;
-        for (int j = 0; j < n; j++) {
+        for (int j = lane; j < n; j += 32) {
             dx[r * n + j] = __fmul_rn(y[r * n + j], __fsub_rn(dy[r * n + j], d));
         }
     }
