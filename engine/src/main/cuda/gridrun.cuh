@@ -47,6 +47,31 @@ __device__ __forceinline__ unsigned long long gr_key(long long seed, long long s
     for (long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x; i < (long long) (n); \
          i += (long long) blockDim.x * gridDim.x)
 
+// A grid-stride loop over [0, n) a warp an index: every lane of a warp takes the same indices (so a warp may
+// __syncwarp inside), a block of blockDim.x / 32 warps.
+#define GR_FOR_EACH_WARP(i, n) \
+    for (long long i = (long long) blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); i < (long long) (n); \
+         i += (long long) gridDim.x * (blockDim.x >> 5))
+
+// use(j, v) for j = 0 … n − 1 in order, on every lane of the warp, with v = load(j): each run of 32 is loaded one
+// value a lane (coalesced, and each lane's part computed at once) into the warp's stage of 32, then every lane walks
+// the stage in order. So a sum over j runs in the host's order however the loads were spread.
+template <class T, class Load, class Use>
+__device__ __forceinline__ void gr_warp_walk(T* stage, int n, Load load, Use use) {
+    int lane = threadIdx.x & 31;
+    for (int c = 0; c < n; c += 32) {
+        int m = min(32, n - c);
+        if (lane < m) {
+            stage[lane] = load(c + lane);
+        }
+        __syncwarp();
+        for (int k = 0; k < m; k++) {
+            use(c + k, stage[k]);
+        }
+        __syncwarp();
+    }
+}
+
 // Bits [lowBit, lowBit + 32) of a stream of n codes of `bits` bits each (1 to 32), least significant bit first, zero
 // outside the stream; lowBit may be negative (a stream that starts inside or after the word). code(e) gives code e.
 template <class Code>

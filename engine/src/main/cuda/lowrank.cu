@@ -55,11 +55,26 @@ __device__ void gr_lowrank_times_one(const float* m, long long n, int rows, int 
     sent[w * stride + (long long) k * rows + i] = sum;
 }
 
-// Each worker's P = M·Q (gr_lowrank_times_one): one thread per worker, column k and row i.
-extern "C" __global__ void gr_lowrank_times(const float* m, long long n, int workers, int rows, int cols,
-                                            const float* q, int r, float* sent, long long stride) {
-    GR_FOR_EACH(e, (long long) workers * r * rows) {
-        gr_lowrank_times_one(m, n, rows, cols, q, r, sent, stride, e);
+// Each worker's P = M·Q, item e as gr_lowrank_times_one gives it, but a warp an item: the lanes read 32 of row i's
+// values at a time (one thread an item read its row alone, rows apart from its neighbours'), then every lane adds
+// the products in column order, as the host does. Blocks of 128 threads, 4 items.
+extern "C" __global__ void __launch_bounds__(128) gr_lowrank_times(const float* m, long long n, int workers, int rows,
+                                                                   int cols, const float* q, int r, float* sent,
+                                                                   long long stride) {
+    __shared__ float stages[4][32];
+    float* stage = stages[threadIdx.x >> 5];
+    GR_FOR_EACH_WARP(e, (long long) workers * r * rows) {
+        int i = (int) (e % rows);
+        int k = (int) (e / rows % r);
+        long long w = e / rows / r;
+        const float* row = m + w * n + (long long) i * cols;
+        const float* column = q + (long long) k * cols;
+        float sum = 0.0f;
+        gr_warp_walk(stage, cols, [&](int j) { return __fmul_rn(row[j], column[j]); },
+                     [&](int, float product) { sum = __fadd_rn(sum, product); });
+        if ((threadIdx.x & 31) == 0) {
+            sent[w * stride + (long long) k * rows + i] = sum;
+        }
     }
 }
 

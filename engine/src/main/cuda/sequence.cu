@@ -13,43 +13,19 @@
 #define GR_SEQ_THREADS 128
 #define GR_SEQ_WARPS (GR_SEQ_THREADS / 32)
 
-// The rows of this warp, a grid-stride loop over warps (every lane of a warp takes the same rows).
-#define GR_SEQ_FOR_EACH_ROW(r, rows) \
-    for (long long r = (long long) blockIdx.x * GR_SEQ_WARPS + (threadIdx.x >> 5); r < (long long) (rows); \
-         r += (long long) gridDim.x * GR_SEQ_WARPS)
-
-// use(j, v) for j = 0 … n − 1 in order, on every lane of the warp, with v = load(j): each run of 32 is loaded one
-// value a lane (coalesced, and each lane's part computed at once) into the warp's stage, then every lane walks the
-// stage in order. So a row's sums run in column order, as the CPU's do, however the loads were spread.
-template <class T, class Load, class Use>
-__device__ __forceinline__ void gr_seq_walk(T* stage, int n, Load load, Use use) {
-    int lane = threadIdx.x & 31;
-    for (int c = 0; c < n; c += 32) {
-        int m = min(32, n - c);
-        if (lane < m) {
-            stage[lane] = load(c + lane);
-        }
-        __syncwarp();
-        for (int k = 0; k < m; k++) {
-            use(c + k, stage[k]);
-        }
-        __syncwarp();
-    }
-}
-
 // y = gamma·(x − mean)·invStd + beta per row of x (rows × n); mean and invStd (one per row) written.
 extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_layer_norm(const float* x, const float* gamma,
         const float* beta, int rows, int n, float eps, float* mean, float* invStd, float* y) {
     __shared__ float stages[GR_SEQ_WARPS][32];
     float* stage = stages[threadIdx.x >> 5];
     int lane = threadIdx.x & 31;
-    GR_SEQ_FOR_EACH_ROW(r, rows) {
+    GR_FOR_EACH_WARP(r, rows) {
         const float* xr = x + r * n;
         double sum = 0;
-        gr_seq_walk(stage, n, [&](int j) { return xr[j]; }, [&](int, float v) { sum = __dadd_rn(sum, (double) v); });
+        gr_warp_walk(stage, n, [&](int j) { return xr[j]; }, [&](int, float v) { sum = __dadd_rn(sum, (double) v); });
         float mu = (float) (sum / n);
         double squares = 0;
-        gr_seq_walk(stage, n, [&](int j) { return __fsub_rn(xr[j], mu); }, [&](int, float v) {
+        gr_warp_walk(stage, n, [&](int j) { return __fsub_rn(xr[j], mu); }, [&](int, float v) {
             double d = (double) v;
             squares = __dadd_rn(squares, __dmul_rn(d, d));
         });
@@ -70,12 +46,12 @@ extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_layer_norm_d
     __shared__ float2 stages[GR_SEQ_WARPS][32];
     float2* stage = stages[threadIdx.x >> 5];
     int lane = threadIdx.x & 31;
-    GR_SEQ_FOR_EACH_ROW(r, rows) {
+    GR_FOR_EACH_WARP(r, rows) {
         float mu = mean[r];
         float inv = invStd[r];
         double sumG = 0;
         double sumGx = 0;
-        gr_seq_walk(stage, n, [&](int j) {
+        gr_warp_walk(stage, n, [&](int j) {
             return make_float2(__fmul_rn(dy[r * n + j], gamma[j]), __fmul_rn(__fsub_rn(x[r * n + j], mu), inv));
         }, [&](int, float2 v) {
             double g = (double) v.x;
@@ -207,13 +183,13 @@ extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_softmax(cons
     __shared__ float stages[GR_SEQ_WARPS][32];
     float* stage = stages[threadIdx.x >> 5];
     int lane = threadIdx.x & 31;
-    GR_SEQ_FOR_EACH_ROW(r, rows) {
+    GR_FOR_EACH_WARP(r, rows) {
         const float* xr = x + r * n;
         float* yr = y + r * n;
         float max = -__int_as_float(0x7f800000);
-        gr_seq_walk(stage, n, [&](int j) { return xr[j]; }, [&](int, float v) { max = fmaxf(max, v); });
+        gr_warp_walk(stage, n, [&](int j) { return xr[j]; }, [&](int, float v) { max = fmaxf(max, v); });
         double sum = 0;
-        gr_seq_walk(stage, n, [&](int j) {
+        gr_warp_walk(stage, n, [&](int j) {
             float e = (float) exp((double) __fsub_rn(xr[j], max));
             yr[j] = e;
             return e;
@@ -232,9 +208,9 @@ extern "C" __global__ void __launch_bounds__(GR_SEQ_THREADS) gr_seq_softmax_back
     __shared__ float2 stages[GR_SEQ_WARPS][32];
     float2* stage = stages[threadIdx.x >> 5];
     int lane = threadIdx.x & 31;
-    GR_SEQ_FOR_EACH_ROW(r, rows) {
+    GR_FOR_EACH_WARP(r, rows) {
         double dot = 0;
-        gr_seq_walk(stage, n, [&](int j) { return make_float2(dy[r * n + j], y[r * n + j]); }, [&](int, float2 v) {
+        gr_warp_walk(stage, n, [&](int j) { return make_float2(dy[r * n + j], y[r * n + j]); }, [&](int, float2 v) {
             dot = __dadd_rn(dot, __dmul_rn((double) v.x, (double) v.y));
         });
         float d = (float) dot;

@@ -166,8 +166,10 @@ final class CudaPowerSgd implements DevicePowerIteration, AutoCloseable {
         int r = shapes.ranks()[t];
         long m = residuals + 4L * shapes.offsets()[t];
         long qt = q + 4L * shapes.qOffsets()[t];
-        Launches.linear(gpu, "gr_lowrank_times", (long) workers * r * rows, KernelArgs.of().address(m).i64(n)
-                .i32(workers).i32(rows).i32(cols).address(qt).i32(r).address(sentLeft).i64(leftStride));
+        // a warp an item: blocks of 128 threads, 4 items
+        gpu.launch("gr_lowrank_times", Launches.blocks((long) workers * r * rows, 4), 1, 1, 128, 1, 1, KernelArgs.of()
+                .address(m).i64(n).i32(workers).i32(rows).i32(cols).address(qt).i32(r).address(sentLeft)
+                .i64(leftStride));
         Launches.linear(gpu, "gr_lowrank_sum", (long) rows * r, KernelArgs.of().address(sentLeft).i64(leftStride)
                 .i32(workers).i64((long) rows * r).address(left));
         orthonormalize(left, rows, r);
