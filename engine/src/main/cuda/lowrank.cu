@@ -40,41 +40,49 @@ extern "C" __global__ void gr_lowrank_raw(float* residuals, long long n, int wor
 }
 
 // Item e of each worker's P = M·Q of the rows × cols matrix at m (in residual w, n apart) into sent + w·stride
-// (LowRank.times): worker, column k and row i.
-__device__ void gr_lowrank_times_one(const float* m, long long n, int rows, int cols, const float* q, int r,
-                                     float* sent, long long stride, long long e) {
+// (LowRank.times): worker w, column k and row i, the row's products summed in column order by dot(row, column);
+// written where `writes`.
+template <class Dot>
+__device__ __forceinline__ void gr_lowrank_times_item(const float* m, long long n, int rows, int cols, const float* q,
+                                                      int r, float* sent, long long stride, long long e, bool writes,
+                                                      Dot dot) {
     int i = (int) (e % rows);
     int k = (int) (e / rows % r);
     long long w = e / rows / r;
-    const float* row = m + w * n + (long long) i * cols;
-    const float* column = q + (long long) k * cols;
-    float sum = 0.0f;
-    for (int j = 0; j < cols; j++) {
-        sum = __fadd_rn(sum, __fmul_rn(row[j], column[j]));
+    float sum = dot(m + w * n + (long long) i * cols, q + (long long) k * cols);
+    if (writes) {
+        sent[w * stride + (long long) k * rows + i] = sum;
     }
-    sent[w * stride + (long long) k * rows + i] = sum;
 }
 
-// Each worker's P = M·Q, item e as gr_lowrank_times_one gives it, but a warp an item: the lanes read 32 of row i's
-// values at a time (one thread an item read its row alone, rows apart from its neighbours'), then every lane adds
-// the products in column order, as the host does. Blocks of 128 threads, 4 items.
+// Item e of P = M·Q on one thread (gr_lowrank_half's left side).
+__device__ void gr_lowrank_times_one(const float* m, long long n, int rows, int cols, const float* q, int r,
+                                     float* sent, long long stride, long long e) {
+    gr_lowrank_times_item(m, n, rows, cols, q, r, sent, stride, e, true, [&](const float* row, const float* column) {
+        float sum = 0.0f;
+        for (int j = 0; j < cols; j++) {
+            sum = __fadd_rn(sum, __fmul_rn(row[j], column[j]));
+        }
+        return sum;
+    });
+}
+
+// Each worker's P = M·Q, a warp an item: the lanes read 32 of row i's values at a time (one thread an item read its
+// row alone, rows apart from its neighbours'), then every lane adds the products in column order, as the host does.
+// Blocks of 128 threads, 4 items.
 extern "C" __global__ void __launch_bounds__(128) gr_lowrank_times(const float* m, long long n, int workers, int rows,
                                                                    int cols, const float* q, int r, float* sent,
                                                                    long long stride) {
     __shared__ float stages[4][32];
     float* stage = stages[threadIdx.x >> 5];
     GR_FOR_EACH_WARP(e, (long long) workers * r * rows) {
-        int i = (int) (e % rows);
-        int k = (int) (e / rows % r);
-        long long w = e / rows / r;
-        const float* row = m + w * n + (long long) i * cols;
-        const float* column = q + (long long) k * cols;
-        float sum = 0.0f;
-        gr_warp_walk(stage, cols, [&](int j) { return __fmul_rn(row[j], column[j]); },
-                     [&](int, float product) { sum = __fadd_rn(sum, product); });
-        if ((threadIdx.x & 31) == 0) {
-            sent[w * stride + (long long) k * rows + i] = sum;
-        }
+        gr_lowrank_times_item(m, n, rows, cols, q, r, sent, stride, e, (threadIdx.x & 31) == 0,
+                              [&](const float* row, const float* column) {
+            float sum = 0.0f;
+            gr_warp_walk(stage, cols, [&](int j) { return __fmul_rn(row[j], column[j]); },
+                         [&](int, float product) { sum = __fadd_rn(sum, product); });
+            return sum;
+        });
     }
 }
 
