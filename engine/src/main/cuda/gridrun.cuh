@@ -9,8 +9,8 @@
 //   - shared memory is static (`__shared__ float tile[64][65];`), never `extern __shared__`;
 //   - no atomics (sums have a fixed order: results are the same bits run to run), no inline PTX, no textures;
 //   - barriers are __syncthreads(), reached by every thread of the block that has not returned, or __syncwarp()
-//     reached by every lane of the warp; warp shuffles (__shfl_down_sync, __shfl_xor_sync with the full mask) only
-//     in blocks of whole warps, all lanes taking part;
+//     reached by every lane of the warp; warp shuffles (__shfl_sync, __shfl_down_sync, __shfl_xor_sync) and
+//     __ballot_sync, with the full mask, only in blocks of whole warps, all lanes taking part;
 //   - device math from this list: expf logf sqrtf rsqrtf fabsf fmaxf fminf fmaf floorf exp log sqrt fabs fmax fmin
 //     fma floor scalbn, min and max on ints, __float_as_uint __uint_as_float __float_as_int __int_as_float
 //     __double_as_longlong __longlong_as_double, __ldg, the rounded

@@ -51,10 +51,11 @@ constexpr int warpSize = 32;
 
 namespace gr_emu {
 // Warp operations; a lane that arrives at a different one than its warp's other lanes is an error.
-enum WarpOp : int { SYNCWARP, SHFL, SHFL_DOWN, SHFL_XOR };
+enum WarpOp : int { SYNCWARP, SHFL, SHFL_DOWN, SHFL_XOR, BALLOT };
 
 GR_EMU_API void syncthreads(const char* file, int line);
-// Waits for every live lane of the warp, then returns the 64-bit value lane `source` deposited (see the shuffles).
+// Waits for every live lane of the warp, then returns the 64-bit value lane `source` deposited (see the shuffles);
+// for BALLOT, the bits of the lanes whose value is not 0.
 GR_EMU_API uint64_t warp(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* file, int line);
 
 template <class T>
@@ -82,6 +83,11 @@ template <class T>
 inline T __shfl_sync(unsigned mask, T value, int srcLane, int width = warpSize, const char* file = __builtin_FILE(),
                      int line = __builtin_LINE()) {
     return gr_emu::shuffle(gr_emu::SHFL, mask, value, srcLane, width, file, line);
+}
+// The lanes whose predicate holds, bit i for lane i; every live lane of the warp takes part.
+inline unsigned __ballot_sync(unsigned mask, int predicate, const char* file = __builtin_FILE(),
+                              int line = __builtin_LINE()) {
+    return (unsigned) gr_emu::warp(gr_emu::BALLOT, mask, predicate != 0 ? 1 : 0, 0, warpSize, file, line);
 }
 template <class T>
 inline T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = warpSize,

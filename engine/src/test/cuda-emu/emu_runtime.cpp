@@ -234,7 +234,8 @@ struct Warp {
     int line;
 };
 
-const char* const OP_NAMES[] = {"__syncwarp", "__shfl_sync", "__shfl_down_sync", "__shfl_xor_sync"};
+const char* const OP_NAMES[] = {"__syncwarp", "__shfl_sync", "__shfl_down_sync", "__shfl_xor_sync",
+                                "__ballot_sync"};
 
 // Runs one launch at a time; kernels reach it through `active` from the barrier and warp functions.
 class Scheduler {
@@ -517,8 +518,20 @@ uint64_t Scheduler::warp(WarpOp op, unsigned mask, uint64_t value, int arg, int 
 void Scheduler::release_warp(Warp& w, unsigned first) {
     unsigned end = std::min(first + 32, threads_);
     uint64_t got[32];
+    uint64_t ballot = 0;
+    if (w.op == BALLOT) {
+        for (unsigned u = first; u < end; u++) {
+            if (thread_[u].state == AT_WARP && thread_[u].value != 0) {
+                ballot |= 1ULL << (u - first);
+            }
+        }
+    }
     for (unsigned u = first; u < end; u++) {
         if (thread_[u].state != AT_WARP) {
+            continue;
+        }
+        if (w.op == BALLOT) {
+            got[u - first] = ballot;
             continue;
         }
         unsigned from = first + thread_[u].source;

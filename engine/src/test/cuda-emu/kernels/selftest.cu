@@ -172,3 +172,11 @@ extern "C" __global__ void gr_selftest_blocks_race(float* out) {
         out[gridDim.x + blockIdx.x] = blockIdx.x > 0 ? out[blockIdx.x - 1] : 0.0f;
     }
 }
+
+// Per warp, the ballot of its lanes' x < 0, written by lane 0.
+extern "C" __global__ void gr_selftest_ballot(const float* x, unsigned* out) {
+    unsigned word = __ballot_sync(0xffffffffu, x[blockIdx.x * blockDim.x + threadIdx.x] < 0.0f);
+    if ((threadIdx.x & 31) == 0) {
+        out[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = word;
+    }
+}

@@ -31,8 +31,9 @@ final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
             gpu.launch("gr_sign_scale", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(total).i64(n).address(payload));
         }
         if (words > 0) {
-            Launches.linear(gpu, "gr_sign_bits", words, KernelArgs.of().address(gradient).i64(n)
-                    .address(payload + (format.scaled() ? 4 : 0)).i64(words));
+            // a warp a word: blocks of 256 threads, 8 words
+            gpu.launch("gr_sign_bits", Launches.blocks(words, 8), 1, 1, 256, 1, 1, KernelArgs.of().address(gradient)
+                    .i64(n).address(payload + (format.scaled() ? 4 : 0)).i64(words));
         }
     }
 

@@ -58,6 +58,9 @@ final class CodecComparison {
         return out;
     }
 
+    /** Values after the gradient, set where no encode may read. */
+    private static final int PAST_END = 64;
+
     /** {@link #workers(String, Map, long, int)} bound to the tensors of {@code layout}. */
     static Compressor[] workers(String name, Map<String, ?> params, long seed, int workers, TensorLayout layout) {
         Compressor[] out = workers(name, params, seed, workers);
@@ -74,7 +77,11 @@ final class CodecComparison {
     static int compare(Gpu gpu, CudaDeviceCodec codec, Compressor[] host, Compressor[] device, int length, int steps,
                        Gradients gradients, String what) {
         int workers = host.length;
-        long gradient = gpu.allocate(4L * length);
+        // values past the gradient's end that any encode reading them would show: large and negative
+        long gradient = gpu.allocate(4L * (length + PAST_END));
+        float[] pastEnd = new float[PAST_END];
+        java.util.Arrays.fill(pastEnd, -1e30f);
+        gpu.upload(pastEnd, 0, gradient + 4L * length, PAST_END);
         long mean = gpu.allocate(4L * length);
         Tensor gradientTensor = Tensor.owning(new CudaBuffer(gpu, gradient, length), 1, length);
         int compared = 0;

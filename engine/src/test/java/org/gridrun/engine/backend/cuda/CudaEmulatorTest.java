@@ -140,6 +140,25 @@ class CudaEmulatorTest {
      * barrier fails a comparison with the CPU instead of passing because the lower threads always ran first.
      */
     @Test
+    void aBallotGathersEveryLanesPredicate() {
+        int n = 128;
+        float[] x = new float[n];
+        for (int t = 0; t < n; t++) {
+            x[t] = t % 3 == 0 || t == 127 ? -1f - t : t;
+        }
+        long out = gpu.allocate(4 * 4);
+        gpu.launch("gr_selftest_ballot", 2, 1, 1, 64, 1, 1, KernelArgs.of().address(upload(x)).address(out));
+        ByteBuffer words = bytes(out, 4 * 4);
+        for (int w = 0; w < 4; w++) {
+            int expected = 0;
+            for (int lane = 0; lane < 32; lane++) {
+                expected |= x[32 * w + lane] < 0 ? 1 << lane : 0;
+            }
+            assertEquals(expected, words.getInt(4 * w), "warp " + w);
+        }
+    }
+
+    @Test
     void aBlockReadingAnotherBlocksWriteShowsInOneOfTwoLaunches() {
         assumeTrue(System.getenv("GRIDRUN_EMU_ORDER") == null, "GRIDRUN_EMU_ORDER fixes one order for every launch");
         int blocks = 16;
