@@ -41,8 +41,7 @@ final class CudaOneBitCodec extends SlotPayloadCodec<OneBitFormat> implements Ke
                     KernelArgs.of().address(gradient).address(residual).i64(n).i32(format.bucketSize()).i32(buckets)
                             .address(payload));
         }
-        Launches.linear(gpu, "gr_sign_bits", words, KernelArgs.of().address(residual).i64(n)
-                .address(payload + 8L * buckets).i64(words));
+        CudaSignCodec.signBits(gpu, residual, n, payload + 8L * buckets, words);
         Launches.linear(gpu, "gr_onebit_residual", n, KernelArgs.of().address(residual).i64(n)
                 .i32(format.bucketSize()).address(payload));
     }

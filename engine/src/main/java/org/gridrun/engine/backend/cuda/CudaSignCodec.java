@@ -31,10 +31,17 @@ final class CudaSignCodec extends SlotPayloadCodec<SignFormat> {
             gpu.launch("gr_sign_scale", 1, 1, 1, 1, 1, 1, KernelArgs.of().address(total).i64(n).address(payload));
         }
         if (words > 0) {
-            // a warp a word: blocks of 256 threads, 8 words
-            gpu.launch("gr_sign_bits", Launches.blocks(words, 8), 1, 1, 256, 1, 1, KernelArgs.of().address(gradient)
-                    .i64(n).address(payload + (format.scaled() ? 4 : 0)).i64(words));
+            signBits(gpu, gradient, n, payload + (format.scaled() ? 4 : 0), words);
         }
+    }
+
+    /**
+     * The sign bits of the {@code n} floats at {@code values} into the {@code words} 32-bit words at {@code bits}
+     * ({@code gr_sign_bits}: a warp a word, blocks of 256 threads, 8 words); 1-bit SGD's bits too.
+     */
+    static void signBits(Gpu gpu, long values, long n, long bits, long words) {
+        gpu.launch("gr_sign_bits", Launches.blocks(words, 8), 1, 1, 256, 1, 1, KernelArgs.of().address(values).i64(n)
+                .address(bits).i64(words));
     }
 
     @Override
