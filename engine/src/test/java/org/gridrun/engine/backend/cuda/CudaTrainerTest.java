@@ -74,16 +74,9 @@ class CudaTrainerTest {
         List<MetricRecord> cpu = train(new CpuBackend(), params);
         List<MetricRecord> cuda = train(target.backend(), params);
         List<MetricRecord> again = train(target.backend(), params);
-        assertEquals(cpu.size(), cuda.size());
         assertTrue(cpu.stream().anyMatch(r -> r.name().equals("Vacc")), "the runs were evaluated");
-        for (int i = 0; i < cpu.size(); i++) {
-            MetricRecord e = cpu.get(i);
-            MetricRecord a = cuda.get(i);
-            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step());
-            assertEquals(e.value(), a.value(), 1e-4 * Math.max(1, Math.abs(e.value())), e.name() + "@" + e.step());
-            assertEquals(a.value(), again.get(i).value(), 0, "run twice on " + target + ": " + a.name() + "@"
-                    + a.step());
-        }
+        assertClose(cpu, cuda, "cuda on " + target + " against the cpu");
+        assertSameMetrics(cuda, again, "run twice on " + target);
     }
 
     @ParameterizedTest
@@ -314,14 +307,7 @@ class CudaTrainerTest {
 
     /** The same metrics at the same steps, values within 1e-4 (relative above 1) as the two backends agree. */
     private static void assertClose(List<MetricRecord> expected, List<MetricRecord> actual, String what) {
-        assertEquals(expected.size(), actual.size(), what);
-        for (int i = 0; i < expected.size(); i++) {
-            MetricRecord e = expected.get(i);
-            MetricRecord a = actual.get(i);
-            assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step(), what);
-            assertEquals(e.value(), a.value(), 1e-4 * Math.max(1, Math.abs(e.value())),
-                    what + ": " + e.name() + "@" + e.step());
-        }
+        assertMetrics(expected, actual, 1e-4, what);
     }
 
     /**
@@ -415,12 +401,19 @@ class CudaTrainerTest {
 
     /** The same metrics at the same steps with the same bits. */
     private static void assertSameMetrics(List<MetricRecord> expected, List<MetricRecord> actual, String what) {
+        assertMetrics(expected, actual, 0, what);
+    }
+
+    /** The same metrics at the same steps, each value within {@code relative} of the expected (absolute below 1). */
+    private static void assertMetrics(List<MetricRecord> expected, List<MetricRecord> actual, double relative,
+                                      String what) {
         assertEquals(expected.size(), actual.size(), what);
         for (int i = 0; i < expected.size(); i++) {
             MetricRecord e = expected.get(i);
             MetricRecord a = actual.get(i);
             assertEquals(e.name() + "@" + e.step(), a.name() + "@" + a.step(), what);
-            assertEquals(e.value(), a.value(), 0, what + ": " + e.name() + "@" + e.step());
+            assertEquals(e.value(), a.value(), relative * Math.max(1, Math.abs(e.value())),
+                    what + ": " + e.name() + "@" + e.step());
         }
     }
 }
