@@ -4,7 +4,8 @@
 #   scripts/gpu-check.sh bundle [FILE]   here (Java 17+, Maven, xz, zip): builds the self-contained bundle FILE
 #                                        (default target/gpu-bundle/gridrun-gpu.tar.xz): a jlinked Java runtime,
 #                                        the shaded grid-run.jar, the engine's tests with JUnit's console launcher,
-#                                        this script and the quick-start grid (the Fashion-MNIST subset is in the jar)
+#                                        this script and the quick-start grid; the jar's PTX and Fashion-MNIST
+#                                        subset come from the checkout on the GPU machine (from_checkout)
 #   scripts/gpu-check.sh run [FILE]      on the GPU machine: unpacks the bundle and runs the CUDA tests with
 #                                        GRIDRUN_REQUIRE_CUDA=1 (a missing GPU fails instead of skipping), the
 #                                        resume tests (backend auto picks the GPU), grid-run bench train --backend
@@ -23,12 +24,13 @@
 #                                        Fashion-MNIST that bundle writes beside FILE; stops after PAPER_SECONDS,
 #                                        saves its state in PAPER_OUT and goes on from it in the next lease; prints
 #                                        the grid's table and, once every run has ended, the paper's tables
-#   scripts/gpu-check.sh lease FILE      on the GPU machine: run, then paper for what is left of LEASE_SECONDS
-#                                        (with the workers one after another where run's tests of workers at once
-#                                        failed)
+#   scripts/gpu-check.sh lease FILE      on the GPU machine, one call of a short lease (LEASE_SECONDS): the tests
+#                                        of workers at once, run's other steps alone on the GPU, then paper for
+#                                        what is left with the other tests beside it (see lease below)
 #
-# Copy the bundle and this script to the GPU machine (or run from a checkout that has both); the bundle alone also
-# works: tar xf gridrun-gpu.tar.xz && gridrun-gpu/gpu-check.sh run-unpacked gridrun-gpu
+# Run it from a checkout at the bundle's commit on the GPU machine (the device tool sends one with every call): the
+# bundle's jar takes its PTX and Fashion-MNIST subset from there. Elsewhere: tar xf gridrun-gpu.tar.xz &&
+# GRIDRUN_CHECKOUT=CHECKOUT gridrun-gpu/gpu-check.sh run-unpacked gridrun-gpu
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -38,14 +40,51 @@ junit_version=1.10.3
 subset=org/gridrun/engine/data/fashion-mnist-subset/
 
 # Copies the jar $1 to $2 with its entries stored (uncompressed), leaving out those whose names match the regular
-# expression $3 (optional) at their start.
+# expression $3 (optional) at their start. Those that also match $4 (optional) are listed in $5 with their SHA-256,
+# for complete_jar to put back from a checkout.
 stored_jar() {
-  python3 -c 'import re, sys, zipfile
+  python3 -c 'import hashlib, re, sys, zipfile
 left_out = re.compile(sys.argv[3]) if sys.argv[3] else None
+listed = re.compile(sys.argv[4]) if sys.argv[4] else None
+sums = []
 with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as dst:
     for entry in src.infolist():
         if left_out is None or not left_out.match(entry.filename):
-            dst.writestr(entry, src.read(entry), compress_type=zipfile.ZIP_STORED)' "$1" "$2" "${3:-}"
+            dst.writestr(entry, src.read(entry), compress_type=zipfile.ZIP_STORED)
+        elif listed is not None and listed.match(entry.filename) and not entry.is_dir():
+            sums.append(f"{hashlib.sha256(src.read(entry)).hexdigest()}  {entry.filename}\n")
+if listed is not None:
+    open(sys.argv[5], "w").write("".join(sums))' "$1" "$2" "${3:-}" "${4:-}" "${5:-}"
+}
+
+# The jar's entries that the checkout holds as they are (engine/src/main/resources/…): the kernels' PTX and the
+# Fashion-MNIST subset, 3.6 MB of a call's 64 MiB that every call sends twice otherwise (checkout and bundle).
+# bundle leaves them out of its jar and lists them in from-checkout.sha256; complete_jar puts them back.
+from_checkout='org/gridrun/engine/backend/cuda/[^/]+[.]ptx$|org/gridrun/engine/data/fashion-mnist-subset/'
+
+# Puts back into the unpacked bundle $1's grid-run.jar the entries bundle left out of it (from-checkout.sha256 there),
+# from the checkout's engine resources (GRIDRUN_CHECKOUT, default the checkout holding this script), each checked
+# against its SHA-256; python3 only.
+complete_jar() {
+  local dir="$1"
+  [ -f "$dir/from-checkout.sha256" ] || return 0
+  python3 - "$dir/grid-run.jar" "$dir/from-checkout.sha256" "${GRIDRUN_CHECKOUT:-$root}/engine/src/main/resources" <<'PY'
+import hashlib, pathlib, sys, zipfile
+jar, listing, resources = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+with zipfile.ZipFile(jar, "a", zipfile.ZIP_STORED) as z:
+    for line in listing.read_text().splitlines():
+        digest, name = line.split(maxsplit=1)
+        path = resources / name
+        if not path.is_file():
+            sys.exit(f"gpu-check: no {path}: the bundle's jar takes its PTX and Fashion-MNIST subset from a checkout "
+                     "at the bundle's commit (GRIDRUN_CHECKOUT=DIR names one)")
+        data = path.read_bytes()
+        if hashlib.sha256(data).hexdigest() != digest:
+            sys.exit(f"gpu-check: {path} is not the file the bundle was built with: build the bundle again "
+                     "(scripts/gpu-check.sh bundle) from this checkout")
+        z.writestr(zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0)), data)
+listing.unlink()
+PY
 }
 
 bundle() {
@@ -64,8 +103,10 @@ bundle() {
   # instead of 23. Left out: the CPU's bundled natives (OpenBLAS, oneDNN: tens of MB; on the GPU machine the CPU
   # backend, only the agreement tests' reference there, falls back to its Java paths and list backends says so) and
   # PDFBox, which XChart needs only to write PDFs (gridrun writes PNG and SVG).
+  # The PTX and the Fashion-MNIST subset stay out too, listed for complete_jar (from_checkout).
   stored_jar "$root/jobs/target/grid-run.jar" "$dir/grid-run.jar" \
-      'org/bytedeco/[^/]+/linux-x86_64/|org/apache/(pdfbox|fontbox)/|de/rototor/'
+      "org/bytedeco/[^/]+/linux-x86_64/|org/apache/(pdfbox|fontbox)/|de/rototor/|$from_checkout" "$from_checkout" \
+      "$dir/from-checkout.sha256"
   cp "$here/gpu-check.sh" "$dir/"
   mkdir -p "$dir/grids" "$dir/figures" && cp "$root/grids/quickstart.yaml" "$root/grids/paper-gpu.yaml" "$dir/grids/"
   cp "$root/figures/paper-gpu.yaml" "$dir/figures/"
@@ -142,6 +183,10 @@ with zipfile.ZipFile(jar) as z:
 PY
 }
 
+# Every step of run, in its order (GPU_CHECK_STEPS picks some).
+all_steps="backends tests train train-eager train-vit train-lstm train-qsgd train-qsgd-eager compressors"
+all_steps+=" compressors-kernels train-kernels quickstart quickstart-status"
+
 # Runs a command, keeping its output in the log and its status for the summary; a step GPU_CHECK_STEPS leaves out is
 # skipped, and GPU_CHECK_TIMEOUT bounds each step's seconds.
 step() {
@@ -171,6 +216,7 @@ vector_api() {
 run_unpacked() {
   local dir; dir="$(cd "$1" && pwd)"
   local java="$dir/java/bin/java"
+  complete_jar "$dir"
   local work; work="$(mktemp -d)"
   local keep="${GPU_CHECK_LOG_DIR:-$work}"
   mkdir -p "$keep"
@@ -193,7 +239,7 @@ run_unpacked() {
   step tests "$java" -jar "$dir/junit.jar" execute --disable-banner --details=tree \
       --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
       --include-classname "${GPU_CHECK_TESTS:-$all_tests}" \
-      --reports-dir "$work/junit"
+      ${GPU_CHECK_EXCLUDE_TESTS:+--exclude-classname "$GPU_CHECK_EXCLUDE_TESTS"} --reports-dir "$work/junit"
   step train "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
   step train-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --no-cuda-graph --no-torch
   step train-vit "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
@@ -278,6 +324,7 @@ paper() {
   local work="$top/work" dir="$top/gridrun-gpu" grid="$top/work/paper-gpu.yaml"
   rm -rf "$top" && mkdir -p "$work" "$top/data"
   xz -dc "$file" | tar -C "$top" -xf -
+  complete_jar "$dir"
   if [ -f "$data" ]; then
     xz -dc "$data" | tar -C "$top/data" -xf -
     restore_fashion_mnist "$top/data" "$dir/grid-run.jar"
@@ -359,24 +406,69 @@ sys.exit(0 if failed else 1)
 PY
 }
 
-# One call of a short lease: run's check (its steps and tests narrowed by GPU_CHECK_STEPS and GPU_CHECK_TESTS), then
-# paper-gpu for what is left of LEASE_SECONDS (default 560, under the device's 600 s a call), its state written to
-# GPU_CHECK_LOG_DIR (or PAPER_OUT) for the next call.
+# The tests of the workers' passes at once (concurrent_workers), which paper-gpu relies on.
+lanes_tests='^org\.gridrun\.engine\.backend\.cuda\.(CudaWorkerLanes|StepGraph)Test$'
+
+# One call of a short lease, LEASE_SECONDS long (default 560, under the device's 600 s a call), in three parts:
+#   1. backends, and the tests of the workers' passes at once (lanes_tests), alone; where they fail, paper-gpu runs
+#      each run's workers one after another (PAPER_SERIAL=1);
+#   2. the other steps of GPU_CHECK_STEPS (the benches, the quick start), alone on the GPU, so that their timings
+#      are the card's;
+#   3. paper-gpu in the background for what is left (its log in paper.log), its state written to PAPER_OUT (default
+#      GPU_CHECK_LOG_DIR) for the next call, while the other tests of GPU_CHECK_TESTS run beside it: they time
+#      nothing, and a lease's minutes go to the grid instead of waiting for them.
+# Each part keeps its log and JUnit reports in its own folder of GPU_CHECK_LOG_DIR (1-lanes, 2-steps, 3-tests); a
+# summary of the three and the grid's table come last.
 lease() {
-  local file="${1:-$default_bundle}" started status=0; started=$(date +%s)
-  run "$file" || status=$?
+  local file="${1:-$default_bundle}" started status=0 lanes=0 steps=0 tests=0 paper_status=0
+  started=$(date +%s)
+  local keep="${GPU_CHECK_LOG_DIR:-$(mktemp -d)}"
+  local out="${PAPER_OUT:-$keep}"
+  local wanted=" ${GPU_CHECK_STEPS:-$all_steps} " others="" name
+  for name in $all_steps; do
+    [[ "$wanted" != *" $name "* || "$name" = backends || "$name" = tests ]] || others+="$name "
+  done
+  mkdir -p "$keep"
+  local part_steps="backends"
+  [[ "$wanted" != *" tests "* ]] || part_steps+=" tests"
+  GPU_CHECK_STEPS="$part_steps" GPU_CHECK_TESTS="$lanes_tests" GPU_CHECK_LOG_DIR="$keep/1-lanes" run "$file" || lanes=$?
   if lanes_failed "${junit_dir:-}"; then
     # the workers' passes at once did not give the bits of one after another here: the grid must not rely on them
     echo "gpu-check: CudaWorkerLanesTest or StepGraphTest failed: paper-gpu runs with concurrent_workers: false"
     export PAPER_SERIAL=1
   fi
-  local left=$(( ${LEASE_SECONDS:-560} - ($(date +%s) - started) - 60 ))
+  if [ -n "$others" ]; then
+    GPU_CHECK_STEPS="$others" GPU_CHECK_LOG_DIR="$keep/2-steps" run "$file" || steps=$?
+  fi
+  local left=$(( ${LEASE_SECONDS:-560} - ($(date +%s) - started) - 60 )) pid=""
   if [ "$left" -ge 60 ]; then
-    PAPER_SECONDS="$left" PAPER_OUT="${PAPER_OUT:-${GPU_CHECK_LOG_DIR:-$(mktemp -d)}}" paper "$file" || status=$?
+    PAPER_SECONDS="$left" PAPER_OUT="$out" paper "$file" > "$keep/paper.log" 2>&1 &
+    pid=$!
+    echo "gpu-check: paper-gpu started for $left s (log: $keep/paper.log); the other tests run beside it"
   else
     echo "gpu-check: $left s left of LEASE_SECONDS after the check: no paper-gpu this call"
   fi
-  return "$status"
+  if [[ "$wanted" = *" tests "* ]]; then
+    # bounded by the grid's seconds, not GPU_CHECK_TIMEOUT: the GPU is shared with it now
+    GPU_CHECK_STEPS="tests" GPU_CHECK_EXCLUDE_TESTS="$lanes_tests" GPU_CHECK_LOG_DIR="$keep/3-tests" \
+        GPU_CHECK_TIMEOUT="$(( left > ${GPU_CHECK_TIMEOUT:-0} ? left : ${GPU_CHECK_TIMEOUT:-0} ))" run "$file" \
+        || tests=$?
+  fi
+  if [ -n "$pid" ]; then
+    wait "$pid" || paper_status=$?
+    echo
+    echo "== paper-gpu (the end of $keep/paper.log)"
+    tail -n 40 "$keep/paper.log"
+  fi
+  echo
+  echo "== gpu-check lease summary ($(( $(date +%s) - started )) s)"
+  printf '%-34s %s\n' "1. backends, workers-at-once tests" "$([ "$lanes" = 0 ] && echo ok || echo "FAILED ($keep/1-lanes)")"
+  printf '%-34s %s\n' "2. ${others:-no other steps}" "$([ "$steps" = 0 ] && echo ok || echo "FAILED ($keep/2-steps)")"
+  printf '%-34s %s\n' "3. the other tests" "$([ "$tests" = 0 ] && echo ok || echo "FAILED ($keep/3-tests)")"
+  printf '%-34s %s\n' "   paper-gpu beside them" "$([ -z "$pid" ] && echo "not run" \
+      || { [ "$paper_status" = 0 ] && grep -h '^gpu-check: paper-gpu, ' "$keep/paper.log" | tail -n 1 \
+      || echo "FAILED ($keep/paper.log)"; })"
+  [ "$lanes" = 0 ] && [ "$steps" = 0 ] && [ "$tests" = 0 ] && [ "$paper_status" = 0 ]
 }
 
 case "${1:-}" in
