@@ -62,10 +62,13 @@ public final class ChainSums {
      */
     static double side(float[] g, int from, int to, boolean negative) {
         double[] chains = zeroedChains();
+        int other = negative ? 0 : 1;
         for (int i = from; i < to; i++) {
-            if (g[i] < 0f == negative) {
-                chains[(i - from) & (CHAINS - 1)] += g[i];
-            }
+            // a value of the other side adds −0, which leaves any sum as it is: chosen by a mask, not a branch that
+            // random signs would mispredict every other time
+            int on = -((g[i] < 0f ? 1 : 0) ^ other);
+            chains[(i - from) & (CHAINS - 1)] += Float.intBitsToFloat(Float.floatToRawIntBits(g[i]) & on
+                    | ~on & 0x80000000);
         }
         return tree(chains);
     }

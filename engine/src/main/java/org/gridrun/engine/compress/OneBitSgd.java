@@ -89,9 +89,7 @@ public final class OneBitSgd extends BaseCompressor implements DeviceEncodable {
             float negative = sideMean(start, end, true);
             LittleEndian.putFloat(bytes, 8 * b, positive);
             LittleEndian.putFloat(bytes, 8 * b + 4, negative);
-            for (int i = start; i < end; i++) {
-                residual[i] = corrected[i] - (corrected[i] < 0f ? negative : positive);
-            }
+            SignBits.residual(corrected, start, end, negative, positive, residual);
         }
         packer.reset(bytes, 64L * buckets);
         SignBits.write(packer, corrected, 0, length);

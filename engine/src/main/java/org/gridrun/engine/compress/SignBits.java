@@ -1,33 +1,94 @@
 package org.gridrun.engine.compress;
 
 /**
- * One bit per value for the sign methods: bit 1 for a negative value, 0 for zero (either sign), positive or NaN, least significant
- * bit first, packed 32 values to a code.
+ * One bit per value for the sign methods: bit 1 for a negative value, 0 for zero (either sign), positive or NaN, least
+ * significant bit first, packed 32 values to a code.
+ *
+ * <p>Whole groups of 32 values go through an int of bits a group, {@value #CHUNK} groups at a time: the packer and
+ * reader move them as whole words ({@link BitPacker#writeAll(int[], int, int)}), and where the Vector API runs
+ * ({@link VectorSigns}) a vector compare makes a group's bits and a vector blend spreads them back. The values of a
+ * group are read back without a branch on their bit: random signs would mispredict every other one.
  */
 final class SignBits {
+    /** Groups of 32 values moved at a time. */
+    static final int CHUNK = 256;
+
     private SignBits() {
     }
 
     /** Writes the sign bits of {@code v[start … end)}. */
     static void write(BitPacker packer, float[] v, int start, int end) {
-        for (int i = start; i < end; i += 32) {
-            int count = Math.min(32, end - i);
-            int word = 0;
-            for (int j = 0; j < count; j++) {
-                word |= (v[i + j] < 0f ? 1 : 0) << j;
+        int[] words = new int[CHUNK];
+        int i = start;
+        while (end - i >= 32) {
+            int groups = Math.min(CHUNK, (end - i) / 32);
+            if (Vectors.signs()) {
+                VectorSigns.words(v, i, groups, words);
+            } else {
+                for (int w = 0; w < groups; w++) {
+                    words[w] = word(v, i + 32 * w, 32);
+                }
             }
-            packer.write(word, count);
+            packer.writeAll(words, groups, 32);
+            i += 32 * groups;
         }
+        if (i < end) {
+            packer.write(word(v, i, end - i), end - i);
+        }
+    }
+
+    /** The sign bits of {@code v[from … from + count)}, {@code count} at most 32, value {@code from} the lowest. */
+    static int word(float[] v, int from, int count) {
+        int word = 0;
+        for (int j = 0; j < count; j++) {
+            word |= (v[from + j] < 0f ? 1 : 0) << j;
+        }
+        return word;
     }
 
     /** Reads {@code count} sign bits, writing {@code negative} or {@code positive} into {@code out[start…]}. */
     static void read(BitReader reader, float[] out, int start, int count, float negative, float positive) {
-        for (int i = 0; i < count; i += 32) {
-            int n = Math.min(32, count - i);
-            int word = reader.read(n);
-            for (int j = 0; j < n; j++) {
-                out[start + i + j] = (word >>> j & 1) != 0 ? negative : positive;
+        int[] words = new int[CHUNK];
+        int i = 0;
+        while (count - i >= 32) {
+            int groups = Math.min(CHUNK, (count - i) / 32);
+            reader.readAll(words, groups, 32);
+            if (Vectors.signs()) {
+                VectorSigns.spread(words, groups, out, start + i, negative, positive);
+            } else {
+                for (int w = 0; w < groups; w++) {
+                    spread(words[w], 32, out, start + i + 32 * w, negative, positive);
+                }
             }
+            i += 32 * groups;
+        }
+        if (i < count) {
+            spread(reader.read(count - i), count - i, out, start + i, negative, positive);
+        }
+    }
+
+    /**
+     * Each of {@code v[from … to)} less its side's value ({@code negative} where {@code v < 0f}, else
+     * {@code positive}) into {@code residual} at the same index: the error that the sign methods with a memory keep.
+     * The side is chosen by a mask, not a branch.
+     */
+    static void residual(float[] v, int from, int to, float negative, float positive, float[] residual) {
+        int p = Float.floatToRawIntBits(positive);
+        int flip = p ^ Float.floatToRawIntBits(negative);
+        for (int i = from; i < to; i++) {
+            residual[i] = v[i] - Float.intBitsToFloat(p ^ (-(v[i] < 0f ? 1 : 0) & flip));
+        }
+    }
+
+    /**
+     * Writes {@code negative} for each set bit of the low {@code count} of {@code word}, else {@code positive}, into
+     * {@code out[from …]}: the value's bits chosen by a mask, not a branch.
+     */
+    private static void spread(int word, int count, float[] out, int from, float negative, float positive) {
+        int p = Float.floatToRawIntBits(positive);
+        int flip = p ^ Float.floatToRawIntBits(negative);
+        for (int j = 0; j < count; j++) {
+            out[from + j] = Float.intBitsToFloat(p ^ (-(word >>> j & 1) & flip));
         }
     }
 }

@@ -106,9 +106,7 @@ public final class SignSgd extends BaseCompressor implements DeviceEncodable, Re
         SignBits.write(packer, signed, 0, length);
         packer.flush();
         if (variant == Variant.ERROR_FEEDBACK) {
-            for (int i = 0; i < length; i++) {
-                kept[i] = signed[i] - (isNegative(signed[i]) ? -scale : scale);
-            }
+            SignBits.residual(signed, 0, length, -scale, scale, kept);
         }
         return p;
     }
@@ -125,18 +123,22 @@ public final class SignSgd extends BaseCompressor implements DeviceEncodable, Re
 
     /** Fills {@code signed} with the vector whose sign is sent, with the residual or updating the momentum. */
     private void prepare(float[] g, int offset, int length, float[] kept) {
-        for (int i = 0; i < length; i++) {
-            float v = g[offset + i];
-            signed[i] = switch (variant) {
-                case PLAIN -> v;
-                case ERROR_FEEDBACK -> v + kept[i];
-                case MOMENTUM -> kept[i] = (float) (beta * kept[i] + (1 - beta) * v);
-            };
+        switch (variant) {
+            case PLAIN -> System.arraycopy(g, offset, signed, 0, length);
+            case ERROR_FEEDBACK -> {
+                for (int i = 0; i < length; i++) {
+                    signed[i] = g[offset + i] + kept[i];
+                }
+            }
+            case MOMENTUM -> {
+                double rest = 1 - beta;
+                for (int i = Vectors.signs() ? VectorSigns.momentum(g, offset, kept, length, beta) : 0; i < length;
+                        i++) {
+                    kept[i] = (float) (beta * kept[i] + rest * g[offset + i]);
+                }
+                System.arraycopy(kept, 0, signed, 0, length);
+            }
         }
-    }
-
-    private static boolean isNegative(float v) {
-        return v < 0f;
     }
 
     private static float meanAbs(float[] v, int length) {

@@ -117,6 +117,32 @@ class VectorPathTest {
         }
     }
 
+    @Test
+    void signMethodsGiveTheScalarBytesOnOddSizes() {
+        assumeTrue(Simd.enabled(), Simd.describe());
+        float[] g = gradient(70_001);
+        g[40] = -0f;
+        g[41] = Float.intBitsToFloat(0xFFC00001);
+        g[42] = Float.NEGATIVE_INFINITY;
+        g[43] = -Float.MIN_VALUE;
+        List<Map<String, Object>> methods = List.of(Map.of("method", "signsgd"), Map.of("method", "efsignsgd"),
+                Map.of("method", "signum", "scaled", false), Map.of("method", "onebit", "bucket_size", 333L),
+                Map.of("method", "onebit", "bucket_size", 8192L));
+        for (Map<String, Object> method : methods) {
+            Map<String, Object> params = new HashMap<>(method);
+            String name = (String) params.remove("method");
+            for (int length : new int[] {1, 31, 32, 33, 1001, 32 * SignBits.CHUNK + 37, 70_001 - 7}) {
+                List<Object> scalar = run(name, params, g, length, false);
+                List<Object> vector = run(name, params, g, length, true);
+                for (int i = 0; i < scalar.size(); i += 2) {
+                    String what = method + " length " + length;
+                    assertArrayEquals((byte[]) scalar.get(i), (byte[]) vector.get(i), what);
+                    assertArrayEquals((float[]) scalar.get(i + 1), (float[]) vector.get(i + 1), what);
+                }
+            }
+        }
+    }
+
     /**
      * Gaussian values with the cases that take other paths: buckets of zeros, of subnormal values (whose ratio
      * overflows), a NaN and an infinity, values at the norm exactly.
