@@ -26,6 +26,8 @@ public final class ChainSums {
     enum Term { PLAIN, ABS, SQUARE }
 
     private static final ThreadLocal<double[]> CHAIN_SUMS = ThreadLocal.withInitial(() -> new double[CHAINS]);
+    /** A second set of chains, for {@link #sides}. */
+    private static final ThreadLocal<double[]> OTHER_CHAIN_SUMS = ThreadLocal.withInitial(() -> new double[CHAINS]);
     private static final ThreadLocal<double[][]> PARTIALS = ThreadLocal.withInitial(() -> new double[1][0]);
 
     private ChainSums() {
@@ -57,20 +59,27 @@ public final class ChainSums {
     }
 
     /**
-     * {@link #chains} of the values of {@code g[from … to)} below zero ({@code negative}) or not (±0, positive and NaN):
-     * each adds to its chain only when it is on that side (1-bit SGD's side means).
+     * {@link #chains} of the values of {@code g[from … to)} on each side of zero, in one pass: {@code sums[0]} those
+     * not below zero (±0, positive and NaN), {@code sums[1]} those below (1-bit SGD's side means). Returns how many
+     * are below zero. A value adds to its side's chain, and −0 to the other side's, which leaves any sum as it is:
+     * the side is chosen by a mask, not a branch that random signs would mispredict every other time.
      */
-    static double side(float[] g, int from, int to, boolean negative) {
-        double[] chains = zeroedChains();
-        int other = negative ? 0 : 1;
+    static int sides(float[] g, int from, int to, double[] sums) {
+        double[] below = zeroedChains();
+        double[] notBelow = OTHER_CHAIN_SUMS.get();
+        Arrays.fill(notBelow, 0);
+        int count = 0;
         for (int i = from; i < to; i++) {
-            // a value of the other side adds −0, which leaves any sum as it is: chosen by a mask, not a branch that
-            // random signs would mispredict every other time
-            int on = -((g[i] < 0f ? 1 : 0) ^ other);
-            chains[(i - from) & (CHAINS - 1)] += Float.intBitsToFloat(Float.floatToRawIntBits(g[i]) & on
-                    | ~on & 0x80000000);
+            int bits = Float.floatToRawIntBits(g[i]);
+            int negative = -(g[i] < 0f ? 1 : 0);
+            int k = (i - from) & (CHAINS - 1);
+            below[k] += Float.intBitsToFloat(bits & negative | ~negative & 0x80000000);
+            notBelow[k] += Float.intBitsToFloat(bits & ~negative | negative & 0x80000000);
+            count -= negative;
         }
-        return tree(chains);
+        sums[1] = tree(below);
+        sums[0] = tree(notBelow);
+        return count;
     }
 
     /** {@link #chains} of {@code (g[i] − mean)²} in double: a variance's sum of squares (TernGrad's clip). */

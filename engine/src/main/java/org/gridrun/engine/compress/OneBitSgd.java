@@ -27,7 +27,7 @@ import org.gridrun.engine.config.ValueType;
  * gradient (a bucket as long as a column reproduces that for one matrix). Reconstruction values are per worker, so
  * payloads are gathered.
  *
- * <p>Each side's sum follows {@link ChainSums#side}'s order (a NaN mean written as the canonical NaN), so the encode
+ * <p>Each side's sum follows {@link ChainSums#sides}' order (a NaN mean written as the canonical NaN), so the encode
  * also runs on a device ({@link #planDeviceEncode}, {@link OneBitFormat}), the residual kept in the worker's slot.
  *
  * <p>State: the residual, written by {@link #saveState} as a length and the float32 values. No random numbers.
@@ -41,6 +41,8 @@ public final class OneBitSgd extends BaseCompressor implements DeviceEncodable {
     private final BitReader reader = new BitReader();
     private final ResidualMemory residual = new ResidualMemory();
     private float[] corrected = new float[0];
+    /** A bucket's two side sums ({@link ChainSums#sides}). */
+    private final double[] sides = new double[2];
 
     OneBitSgd(int bucketSize, long seed, long stream) {
         super(seed, stream);
@@ -85,8 +87,9 @@ public final class OneBitSgd extends BaseCompressor implements DeviceEncodable {
         for (int b = 0; b < buckets; b++) {
             int start = b * bucketSize;
             int end = Math.min(start + bucketSize, length);
-            float positive = sideMean(start, end, false);
-            float negative = sideMean(start, end, true);
+            int below = ChainSums.sides(corrected, start, end, sides);
+            float positive = mean(sides[0], end - start - below);
+            float negative = mean(sides[1], below);
             LittleEndian.putFloat(bytes, 8 * b, positive);
             LittleEndian.putFloat(bytes, 8 * b + 4, negative);
             SignBits.residual(corrected, start, end, negative, positive, residual);
@@ -97,12 +100,9 @@ public final class OneBitSgd extends BaseCompressor implements DeviceEncodable {
         return p;
     }
 
-    private float sideMean(int start, int end, boolean negative) {
-        int count = 0;
-        for (int i = start; i < end; i++) {
-            count += corrected[i] < 0f == negative ? 1 : 0;
-        }
-        float mean = count == 0 ? 0f : (float) (ChainSums.side(corrected, start, end, negative) / count);
+    /** A side's mean from its sum and count (0 for none), a NaN as the canonical one. */
+    private static float mean(double sum, int count) {
+        float mean = count == 0 ? 0f : (float) (sum / count);
         return Float.isNaN(mean) ? Float.NaN : mean;
     }
 

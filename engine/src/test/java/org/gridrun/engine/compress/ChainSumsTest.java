@@ -29,6 +29,16 @@ class ChainSumsTest {
         return chains(d);
     }
 
+    /** Gaussian values scaled by powers of two from 2^-20 to 2^19: every order of their additions rounds apart. */
+    private static float[] wideMagnitudes(int n, long seed) {
+        Random rng = new Random(seed);
+        float[] g = new float[n];
+        for (int i = 0; i < n; i++) {
+            g[i] = (float) rng.nextGaussian() * Math.scalb(1f, rng.nextInt(40) - 20);
+        }
+        return g;
+    }
+
     private static double chains(double[] d) {
         double[] chains = new double[128];
         for (int i = 0; i < d.length; i++) {
@@ -43,12 +53,39 @@ class ChainSumsTest {
     }
 
     @Test
-    void chainsAddInTheDocumentedOrderOnTheScalarAndVectorPaths() {
-        Random rng = new Random(3);
-        float[] g = new float[5000];
-        for (int i = 0; i < g.length; i++) {
-            g[i] = (float) rng.nextGaussian() * Math.scalb(1f, rng.nextInt(40) - 20);
+    void eachSidesSumIsItsOwnValuesInTheChainsOrder() {
+        float[] g = wideMagnitudes(3000, 11);
+        g[7] = -0f;
+        g[8] = 0f;
+        g[9] = -Float.MIN_VALUE;
+        g[2500] = Float.NaN;
+        for (int from : new int[] {0, 1, 37}) {
+            for (int length : new int[] {0, 1, 129, 1000, 2400, 2963}) {
+                double[] below = new double[length];
+                double[] notBelow = new double[length];
+                int count = 0;
+                for (int i = 0; i < length; i++) {
+                    float v = g[from + i];
+                    // the chains of a side hold its own values where they stand, nothing elsewhere
+                    if (v < 0f) {
+                        below[i] = v;
+                        count++;
+                    } else {
+                        notBelow[i] = v;
+                    }
+                }
+                double[] sums = new double[2];
+                String what = "from " + from + " length " + length;
+                assertEquals(count, ChainSums.sides(g, from, from + length, sums), what);
+                assertEquals(Double.doubleToRawLongBits(chains(notBelow)), Double.doubleToRawLongBits(sums[0]), what);
+                assertEquals(Double.doubleToRawLongBits(chains(below)), Double.doubleToRawLongBits(sums[1]), what);
+            }
         }
+    }
+
+    @Test
+    void chainsAddInTheDocumentedOrderOnTheScalarAndVectorPaths() {
+        float[] g = wideMagnitudes(5000, 3);
         int differsFromOneChain = 0;
         for (boolean vectors : new boolean[] {false, true}) {
             Vectors.enabled = vectors && Simd.enabled();
