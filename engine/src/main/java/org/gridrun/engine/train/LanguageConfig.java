@@ -9,7 +9,8 @@ import org.gridrun.engine.data.DataSets;
 import org.gridrun.engine.model.nn.Models;
 
 /**
- * The keys of language-model training: the text, the LSTM's sizes, truncated back-propagation and gradient clipping.
+ * The keys of language-model training: the text, the LSTM's sizes and truncated back-propagation (gradient clipping,
+ * which language models often take, is {@link Clipping}, for any model).
  *
  * @param path          the UTF-8 file {@code dataset: text} reads
  * @param characters    whether that file is read at character level (else word level)
@@ -18,10 +19,9 @@ import org.gridrun.engine.model.nn.Models;
  * @param units         the embedding width and units per LSTM layer
  * @param layers        LSTM layers
  * @param dropout       the LSTM model's dropout probability
- * @param clipNorm      the largest L2 norm of a worker's gradient before it is compressed; 0: no clipping
  */
 public record LanguageConfig(String path, boolean characters, int bptt, int evalBatchSize, int units, int layers,
-                             double dropout, double clipNorm) {
+                             double dropout) {
     static final List<ConfigKey> KEYS = List.of(
             new ConfigKey("path", ValueType.STRING, "", "the UTF-8 text file dataset text reads"),
             new ConfigKey("text_level", ValueType.STRING, "word",
@@ -34,9 +34,7 @@ public record LanguageConfig(String path, boolean characters, int bptt, int eval
                     "embedding width and units per layer of the lstm model"),
             new ConfigKey("lstm_layers", ValueType.INT, (long) Models.LSTM_LAYERS, "LSTM layers of the lstm model"),
             new ConfigKey("lstm_dropout", ValueType.DOUBLE, Models.LSTM_DROPOUT,
-                    "dropout probability of the lstm model, after the embedding and each LSTM layer"),
-            new ConfigKey("clip_norm", ValueType.DOUBLE, 0.0,
-                    "clip each worker's gradient to this L2 norm before it is compressed; 0: no clipping"));
+                    "dropout probability of the lstm model, after the embedding and each LSTM layer"));
 
     /** The values of the keys above, range-checked; a text data set and the lstm model must come together. */
     static LanguageConfig from(Settings s, String dataset, String model, boolean trainAccuracy, int gvarLogIter) {
@@ -55,7 +53,6 @@ public record LanguageConfig(String path, boolean characters, int bptt, int eval
         }
         return new LanguageConfig(s.string("path"), s.oneOf("text_level", List.of("word", "char")).equals("char"),
                 s.positiveInt("bptt"), s.positiveInt("eval_batch_size"), s.positiveInt("lstm_units"),
-                s.positiveInt("lstm_layers"), s.doubleInHalfOpen("lstm_dropout", 0, 1),
-                s.nonNegativeDouble("clip_norm"));
+                s.positiveInt("lstm_layers"), s.doubleInHalfOpen("lstm_dropout", 0, 1));
     }
 }

@@ -355,13 +355,14 @@ public final class Trainer implements AutoCloseable {
         long encode = 0;
         long compute = 0;
         int n = hostGradient.length;
-        double clipNorm = config.language().clipNorm();
-        // Clipping on the device keeps the gradient there, with the host's bits; otherwise it is clipped once
-        // downloaded, and then the compressor encodes on the host.
-        boolean clipOnDevice = clipNorm > 0 && deviceEncoding != null && deviceEncoding.clipsNorms();
-        boolean onDevice = deviceEncoding != null && collectives == null && encodes && !plain
-                && (clipNorm <= 0 || clipOnDevice);
-        boolean lowRankOnDevice = devicePowerSgd != null && encodes && !plain && (clipNorm <= 0 || clipOnDevice);
+        double clipNorm = config.clipping().workerNorm();
+        // Clipping on the device keeps the gradient (and the average) there, with the host's bits; otherwise a
+        // worker's gradient is clipped once downloaded, and then the compressor encodes on the host.
+        boolean deviceClips = deviceEncoding != null && deviceEncoding.clipsNorms();
+        boolean clipOnDevice = clipNorm > 0 && deviceClips;
+        boolean clipsFit = deviceClips || clipNorm <= 0 && config.clipping().averageNorm() <= 0;
+        boolean onDevice = deviceEncoding != null && collectives == null && encodes && !plain && clipsFit;
+        boolean lowRankOnDevice = devicePowerSgd != null && encodes && !plain && clipsFit;
         boolean graphed = (onDevice || lowRankOnDevice) && config.cudaGraph() && memory == null;
         if (onDevice) {
             deviceEncoding.beginStep();
@@ -431,8 +432,8 @@ public final class Trainer implements AutoCloseable {
     }
 
     /**
-     * Averages the step's payloads (or gradients) as the compressor's aggregation says and applies the average with
-     * the optimizer; {@code onDevice}: the device codec had the step's encodes; {@code lowRankOnDevice}: PowerSGD's
+     * Averages the step's payloads (or gradients) as the compressor's aggregation says and applies the average, clipped
+     * to {@code clip_average_norm} where set, with the optimizer; {@code onDevice}: the device codec had the step's encodes; {@code lowRankOnDevice}: PowerSGD's
      * step runs on the device. Returns the decoding time.
      */
     private long applyAverage(boolean plain, boolean encodes, boolean onDevice, boolean lowRankOnDevice, int n) {
@@ -459,8 +460,17 @@ public final class Trainer implements AutoCloseable {
             }
             collective.aggregate(aggregation, compressors, payloads, hostAverage);
         }
+        double clipAverage = config.clipping().averageNorm();
         if (!decodedOnDevice) {
-            backend.upload(plain ? hostPlain : hostAverage, 0, average);
+            float[] host = plain ? hostPlain : hostAverage;
+            if (clipAverage > 0) {
+                GradientClip.clip(host, clipAverage);
+            }
+            backend.upload(host, 0, average);
+        } else if (clipAverage > 0) {
+            // the step's clipping chose the device path only where the device clips (clipsFit); worker 0's slot is
+            // free again once the average is made
+            deviceEncoding.clipNorm(0, average, clipAverage);
         }
         optimizer.step(model.parameters(), average);
         if (memory != null) {

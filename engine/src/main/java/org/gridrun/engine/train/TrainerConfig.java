@@ -66,7 +66,8 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param memoryParams     the memory codec's parameters, taken from the keys of the same names
  * @param metrics          the training modes, measurements and modelled network
  * @param vit              the sizes of the {@code vit} model
- * @param language         the text, LSTM sizes, truncated back-propagation and clipping of language models
+ * @param language         the text, LSTM sizes and truncated back-propagation of language models
+ * @param clipping         the gradient-norm clipping of each worker's gradient and of their average
  */
 public record TrainerConfig(String dataset, String dataDir, DataOptions dataOptions, String model, List<Integer> hidden, boolean dropout,
                             int ngpu,
@@ -77,7 +78,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                             Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
                             String backend, boolean cudaGraph, boolean concurrentWorkers, String memoryCodec, List<String> memoryTargets,
                             Map<String, Object> memoryParams, MetricsConfig metrics, VitSizes vit,
-                            LanguageConfig language) {
+                            LanguageConfig language, Clipping clipping) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
             new ConfigKey("dataset", ValueType.STRING, "fashion-mnist", "data set (the seed's dataset)"),
             new ConfigKey("data_dir", ValueType.STRING, "",
@@ -314,7 +315,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
                 s.positiveInt("niters"), s.intIn("epochs", 0, Integer.MAX_VALUE), method, compressorParams, seed,
                 s.positiveInt("log_interval"), s.positiveInt("chkpt_iter"), runnable(s, "backend"),
                 unlessSwitchedOff(s, "cuda_graph"), unlessSwitchedOff(s, "concurrent_workers"), memoryCodec,
-                memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language);
+                memoryTargets(s, memoryCodec), memoryParams, metrics, vitSizes(s), language, Clipping.from(s));
     }
 
     /**
@@ -501,6 +502,7 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
         Map<String, ConfigKey> all = new LinkedHashMap<>();
         keys.forEach(k -> all.put(k.name(), k));
         LanguageConfig.KEYS.forEach(k -> all.put(k.name(), k));
+        Clipping.KEYS.forEach(k -> all.put(k.name(), k));
         for (CompressorProvider provider : Compressors.providers()) {
             for (ConfigKey p : provider.parameters()) {
                 ConfigKey known = all.putIfAbsent(p.name(), p);

@@ -131,12 +131,25 @@ class TrainerConfigTest {
                 + "found 'svhn'", error(Map.of("dataset", "svhn")));
     }
 
+    /** Either clipping, of each worker's gradient or of their average, is any model's, and at least 0. */
+    @Test
+    void clippingIsAnyModelsAtEitherPlace() {
+        TrainerConfig c = TrainerConfig.from(TrainerConfig.resolve(Map.of("model", "vit", "dataset",
+                "synthetic-cifar", "clip_average_norm", 1.0)));
+        assertEquals(new Clipping(0, 1.0), c.clipping());
+        assertEquals(new Clipping(0, 0), TrainerConfig.from(TrainerConfig.resolve(Map.of())).clipping());
+        assertTrue(error(Map.of("clip_average_norm", -1.0)).contains("clip_average_norm"),
+                error(Map.of("clip_average_norm", -1.0)));
+        assertTrue(error(Map.of("clip_norm", -0.5)).contains("clip_norm"), error(Map.of("clip_norm", -0.5)));
+    }
+
     /** The language model's keys validate, and text data and the lstm model come only together. */
     @Test
     void theLanguageModelAndItsTextComeTogether() {
         TrainerConfig c = TrainerConfig.from(TrainerConfig.resolve(Map.of("dataset", "wikitext2", "model", "lstm",
                 "bptt", 35L, "lstm_units", 200L, "clip_norm", 0.25, "text_level", "char")));
-        assertEquals(new LanguageConfig("", true, 35, 10, 200, 3, 0.4, 0.25), c.language());
+        assertEquals(new LanguageConfig("", true, 35, 10, 200, 3, 0.4), c.language());
+        assertEquals(new Clipping(0.25, 0), c.clipping());
         assertTrue(TrainerConfig.choices("text_level").contains("char"));
         assertEquals("model lstm is a language model: train it on dataset wikitext2 or text, found dataset "
                 + "fashion-mnist", error(Map.of("model", "lstm")));

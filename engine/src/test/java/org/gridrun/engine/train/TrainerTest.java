@@ -2,6 +2,7 @@ package org.gridrun.engine.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -96,6 +97,44 @@ class TrainerTest {
         assertTrue(result[0].finalAccuracy() > 0.6, "test accuracy " + result[0].finalAccuracy());
         assertEquals(DATA.source(), result[0].dataSource());
         assertEquals("cpu", result[0].backend());
+    }
+
+    /**
+     * clip_average_norm clips the workers' average before the optimizer step: with one worker that is its gradient,
+     * as clip_norm clips it, to the bit; with two the average is not either gradient; and a bound that the gradients
+     * never reach changes nothing.
+     */
+    @Test
+    void theAverageIsClippedAfterTheCollective() {
+        Map<String, Object> params = small();
+        params.put("niters", 20L);
+        params.put("chkpt_iter", 20L);
+        params.put("ngpu", 1L);
+        List<String> plain = learning(params);
+        params.put("clip_norm", 0.05);
+        List<String> worker = learning(params);
+        params.remove("clip_norm");
+        params.put("clip_average_norm", 0.05);
+        List<String> average = learning(params);
+        assertEquals(worker, average, "one worker: its gradient is the average");
+        assertNotEquals(plain, average, "a norm of 0.05 clips these gradients");
+
+        params.put("ngpu", 2L);
+        List<String> averageOfTwo = learning(params);
+        params.remove("clip_average_norm");
+        params.put("clip_norm", 0.05);
+        assertNotEquals(learning(params), averageOfTwo, "two workers: clipping each is not clipping their average");
+        params.remove("clip_norm");
+        List<String> unclipped = learning(params);
+        params.put("clip_average_norm", 1e9);
+        assertEquals(unclipped, learning(params), "a bound never reached");
+    }
+
+    /** A run's loss and test metrics (name, step, value), the same bits run after run. */
+    private List<String> learning(Map<String, Object> params) {
+        return train(params, new ArrayList<>(), new TrainResult[1]).stream()
+                .filter(r -> List.of("loss", "Vloss", "Vacc").contains(r.name()))
+                .map(r -> r.name() + "@" + r.step() + "=" + r.value()).toList();
     }
 
     @Test

@@ -87,7 +87,9 @@ class CudaTrainerTest {
                 Map.of("method", "nuq", "bits", 3L, "bucket_size", 100L),
                 Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8", "bucket_size", 100L),
                 // clipped on the device (as a language model's gradients are), then encoded there
-                Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L, "clip_norm", 0.05)));
+                Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L, "clip_norm", 0.05),
+                // the average clipped on the device after the decodes
+                Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L, "clip_average_norm", 0.05)));
     }
 
     @ParameterizedTest
@@ -200,7 +202,8 @@ class CudaTrainerTest {
         for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("rank", 1L),
                 Map.of("rank", 2L, "start_after", 2L), Map.of("rank", 3L, "iters_per_step", 2L),
                 Map.of("rank", 2L, "keep_residual", false), Map.of("rank", 1L, "variant", "alternating"),
-                Map.of("rank", 2L, "variant", "alternating", "iters_per_step", 3L, "start_after", 1L))) {
+                Map.of("rank", 2L, "variant", "alternating", "iters_per_step", 3L, "start_after", 1L),
+                Map.of("rank", 2L, "clip_average_norm", 0.05))) {
             Map<String, Object> params = mlp(3, 12);
             params.put("log_interval", 4L);
             params.put("chkpt_iter", 6L);
@@ -375,7 +378,8 @@ class CudaTrainerTest {
                 Map.of("method", "qsgd", "bits", 3L, "lr_decay_iters", "5"),
                 Map.of("method", "alq", "bits", 3L, "osnap_iter", "4,8"), Map.of("method", "none"),
                 Map.of("method", "smaq"), Map.of("method", "jointsq"),
-                Map.of("method", "qsgd", "bits", 3L, "clip_norm", 0.05))) {
+                Map.of("method", "qsgd", "bits", 3L, "clip_norm", 0.05),
+                Map.of("method", "qsgd", "bits", 3L, "clip_average_norm", 0.05))) {
             Map<String, Object> params = mlp(2, 14);
             params.put("momentum", 0.9);
             params.put("log_interval", 3L);
