@@ -69,7 +69,10 @@ final class VectorSigns {
         }
     }
 
-    /** {@code negative} for each set bit of {@code words[0 … groups)}, else {@code positive}, into {@code out[from …]}. */
+    /**
+     * {@code negative} for each set bit of {@code words[0 … groups)}, else {@code positive}, into
+     * {@code out[from …]}.
+     */
     static void spread(int[] words, int groups, float[] out, int from, float negative, float positive) {
         FloatVector p = FloatVector.broadcast(FLOATS, positive);
         FloatVector n = FloatVector.broadcast(FLOATS, negative);

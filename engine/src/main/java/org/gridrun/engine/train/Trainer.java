@@ -37,38 +37,36 @@ import org.gridrun.engine.run.MetricSpool;
  * <p>Each step, every worker draws its own minibatch, computes its gradient with the shared parameters into its own
  * flat gradient tensor, downloads it and encodes it with its own compressor into a real byte payload (a level
  * quantizer, a cast or signSGD on a backend with a device codec encodes on the device instead, and the collective
- * decodes there too: nothing crosses, {@link DeviceEncoding}). The
- * {@link SimulatedCollective} decodes and averages the payloads as the compressor's aggregation prescribes; the
- * average is uploaded and the optimizer steps. A method that talks in several dependent rounds (a
- * {@link CollectiveCompressor}, PowerSGD) instead gets every worker's downloaded gradient at once and runs its step
- * through {@link SimulatedCollective#reduce}; its {@code decode_ms} is that whole step and its {@code encode_ms} zero.
- * Workers run one after another on one thread; all buffers are allocated in the constructor, so a step allocates
- * nothing. A compressor that fits itself to the gradient distribution (ALQ/AMQ's {@code number_of_samples}) may,
- * while encoding, have its worker compute gradients of extra minibatches drawn from a stream of their own
- * ({@link Worker#sampleGradient}); they change no training batch.
+ * decodes there too: nothing crosses, {@link DeviceEncoding}). The {@link SimulatedCollective} decodes and averages the
+ * payloads as the compressor's aggregation prescribes; the average is uploaded and the optimizer steps. A method that
+ * talks in several dependent rounds (a {@link CollectiveCompressor}, PowerSGD) instead gets every worker's downloaded
+ * gradient at once and runs its step through {@link SimulatedCollective#reduce}; its {@code decode_ms} is that whole
+ * step and its {@code encode_ms} zero. Workers run one after another on one thread; all buffers are allocated in the
+ * constructor, so a step allocates nothing. A compressor that fits itself to the gradient distribution (ALQ/AMQ's
+ * {@code number_of_samples}) may, while encoding, have its worker compute gradients of extra minibatches drawn from a
+ * stream of their own ({@link Worker#sampleGradient}); they change no training batch.
  *
- * <p>Metrics (names after the ALQ/AMQ seed where it has one), with step = iteration counted from 1:
- * every {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the
- * steps since the previous record), {@code bits} and {@code bytes_sent} (one worker's payload in the step, mean over
+ * <p>Metrics (names after the ALQ/AMQ seed where it has one), with step = iteration counted from 1: every
+ * {@code log_interval} steps and at the last step, {@code loss} (mean training loss over workers and over the steps
+ * since the previous record), {@code bits} and {@code bytes_sent} (one worker's payload in the step, mean over
  * workers), {@code value_bits} and {@code side_bits} (those bits split as the compressor wrote them,
  * {@link org.gridrun.engine.compress.Payload#sideBits()}), {@code ratio} ({@code 32·n / bits}), {@code lr},
- * {@code step_ms} (wall time of one simulated step), {@code encode_ms} (one worker's encoding time per step) and {@code decode_ms} (decoding and averaging all K
- * payloads, what each receiver does); every {@code chkpt_iter} steps and at the end, {@code Vloss} and
- * {@code Vacc} on the test set. {@link StepMetrics} adds the modelled communication, the gradient variance with the
- * compressor's diagnostics, and the training-set evaluation; {@link MetricsConfig} says which steps train on the
- * plain full-precision mean instead. A training loss that is NaN or infinite is recorded and stops the run as
- * diverged.
+ * {@code step_ms} (wall time of one simulated step), {@code encode_ms} (one worker's encoding time per step) and
+ * {@code decode_ms} (decoding and averaging all K payloads, what each receiver does); every {@code chkpt_iter} steps
+ * and at the end, {@code Vloss} and {@code Vacc} on the test set. {@link StepMetrics} adds the modelled communication,
+ * the gradient variance with the compressor's diagnostics, and the training-set evaluation; {@link MetricsConfig} says
+ * which steps train on the plain full-precision mean instead. A training loss that is NaN or infinite is recorded and
+ * stops the run as diverged.
  *
- * <p>Checkpoints: given a {@link Checkpoint}, the trainer saves one every {@code chkpt_iter} steps, after that
- * step's evaluation, and when a {@link StopSignal} stops it between two steps. It holds, in this order: the
- * parameters and the optimizer state (learning rate; SGD's momentum buffer, or Adam's step count and moments); the worker count, then per
- * worker its sampler (permutation, position, epoch, random stream) and, as a length-prefixed section after its
- * method's name, its compressor's state (for {@code qsgd} the position of its random stream); the sums of the
- * unfinished training-metric interval; and the last test-set evaluation. {@link #resume} restores all of it, and the
- * run continues bit for bit as if it had never stopped: the same metrics (timings aside) and the same parameters.
+ * <p>Checkpoints: given a {@link Checkpoint}, the trainer saves one every {@code chkpt_iter} steps, after that step's
+ * evaluation, and when a {@link StopSignal} stops it between two steps. It holds, in this order: the parameters and the
+ * optimizer state (learning rate; SGD's momentum buffer, or Adam's step count and moments); the worker count, then per
+ * worker its sampler (permutation, position, epoch, random stream) and, as a length-prefixed section after its method's
+ * name, its compressor's state (for {@code qsgd} the position of its random stream); the sums of the unfinished
+ * training-metric interval; and the last test-set evaluation. {@link #resume} restores all of it, and the run continues
+ * bit for bit as if it had never stopped: the same metrics (timings aside) and the same parameters.
  *
- * <p>Order of calls: construct; {@link #resume} when continuing from a checkpoint; {@link #run} once;
- * {@link #close()}.
+ * <p>Order of calls: construct; {@link #resume} when continuing from a checkpoint; {@link #run} once; {@link #close()}.
  */
 public final class Trainer implements AutoCloseable {
     /** The random stream of SmaQ's memory-mode codec, apart from the workers' compressors. */
@@ -262,8 +260,8 @@ public final class Trainer implements AutoCloseable {
         return String.format(Locale.ROOT, "%s (%d parameters), %d workers x batch %d%s, %s %s (%s), %d iterations; "
                         + "data: %s; backend: %s (%s)", model.describe(), model.parameterCount(), workers.length,
                 config.batchSize(), workersAtOnce() ? " at once" : "", config.method(), compressors[0].config(),
-                aggregation.name().toLowerCase(Locale.ROOT).replace('_', '-'), niters, data.train().decodesOnDemand() ? data.source() + ", " + dataThreads : data.source(),
-                backend.name(),
+                aggregation.name().toLowerCase(Locale.ROOT).replace('_', '-'), niters,
+                data.train().decodesOnDemand() ? data.source() + ", " + dataThreads : data.source(), backend.name(),
                 backend.blas());
     }
 
@@ -331,8 +329,9 @@ public final class Trainer implements AutoCloseable {
         metrics.flush();
         Evaluation last = lastEvaluation;
         return new TrainResult(step, last == null ? Double.NaN : last.accuracy(),
-                last == null ? Double.NaN : last.meanLoss(), Headline.of(language), diverged, stopped ? stop.reason() : "", dataReport(),
-                backend.name(), backend.blas(), (System.nanoTime() - start) / 1e9);
+                last == null ? Double.NaN : last.meanLoss(), Headline.of(language), diverged,
+                stopped ? stop.reason() : "", dataReport(), backend.name(), backend.blas(),
+                (System.nanoTime() - start) / 1e9);
     }
 
     /**
@@ -432,9 +431,9 @@ public final class Trainer implements AutoCloseable {
     }
 
     /**
-     * Averages the step's payloads (or gradients) as the compressor's aggregation says and applies the average, clipped
-     * to {@code clip_average_norm} where set, with the optimizer; {@code onDevice}: the device codec had the step's encodes; {@code lowRankOnDevice}: PowerSGD's
-     * step runs on the device. Returns the decoding time.
+     * Averages the step's payloads (or gradients) as the compressor's aggregation says and applies the average,
+     * clipped to {@code clip_average_norm} where set, with the optimizer; {@code onDevice}: the device codec had the
+     * step's encodes; {@code lowRankOnDevice}: PowerSGD's step runs on the device. Returns the decoding time.
      */
     private long applyAverage(boolean plain, boolean encodes, boolean onDevice, boolean lowRankOnDevice, int n) {
         boolean decodedOnDevice = lowRankOnDevice || onDevice && deviceEncoding.allOnDevice();

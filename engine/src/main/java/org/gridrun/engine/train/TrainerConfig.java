@@ -69,14 +69,16 @@ import org.gridrun.engine.optim.LearningRateSchedule;
  * @param language         the text, LSTM sizes and truncated back-propagation of language models
  * @param clipping         the gradient-norm clipping of each worker's gradient and of their average
  */
-public record TrainerConfig(String dataset, String dataDir, DataOptions dataOptions, String model, List<Integer> hidden, boolean dropout,
+public record TrainerConfig(String dataset, String dataDir, DataOptions dataOptions, String model, List<Integer> hidden,
+                            boolean dropout,
                             int ngpu,
                             int batchSize, String optim, double lr, double momentum, boolean nesterov,
                             double weightDecay, boolean noDecayBnBias, double beta1, double beta2, double eps,
                             String lrSchedule, List<Integer> lrDecayIters, List<Integer> lrDecayEpochs,
                             double lrDecayRate, int warmupIters, int niters, int epochs, String method,
                             Map<String, Object> compressorParams, long seed, int logInterval, int chkptIter,
-                            String backend, boolean cudaGraph, boolean concurrentWorkers, String memoryCodec, List<String> memoryTargets,
+                            String backend, boolean cudaGraph, boolean concurrentWorkers, String memoryCodec,
+                            List<String> memoryTargets,
                             Map<String, Object> memoryParams, MetricsConfig metrics, VitSizes vit,
                             LanguageConfig language, Clipping clipping) {
     private static final List<ConfigKey> SCHEMA = withCompressorParameters(List.of(
@@ -176,7 +178,8 @@ public record TrainerConfig(String dataset, String dataDir, DataOptions dataOpti
             new ConfigKey("seed", ValueType.INT, 1L, "seed of initialisation, sampling and compression"),
             new ConfigKey("log_interval", ValueType.INT, 10L, "iterations between training metric records"),
             new ConfigKey("chkpt_iter", ValueType.INT, 100L, "iterations between test-set evaluations and checkpoints"),
-            new ConfigKey("backend", ValueType.STRING, "auto", "compute backend: cuda (a GPU through JCuda), cpu, or auto: cuda when a usable GPU is present, else cpu"),
+            new ConfigKey("backend", ValueType.STRING, "auto", "compute backend: cuda (a GPU through JCuda), cpu, or "
+                    + "auto: cuda when a usable GPU is present, else cpu"),
             new ConfigKey("cuda_graph", ValueType.BOOL, true,
                     "on cuda, replay a training step that runs wholly on the GPU (model, device compressors, mean, "
                             + "optimizer) as one CUDA graph, recorded once; false: launch kernel by kernel (same "
