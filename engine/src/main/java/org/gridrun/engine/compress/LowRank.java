@@ -14,9 +14,39 @@ final class LowRank {
     private LowRank() {
     }
 
-    /** {@code P = M·Q}: {@code p[k·rows + i]} is row {@code i} of {@code M} dotted with column {@code k} of Q. */
+    /**
+     * {@code P = M·Q}: {@code p[k·rows + i]} is row {@code i} of {@code M} dotted with column {@code k} of Q, each dot
+     * one chain of float additions in column order. Four rows go at once, four independent chains, so that each waits
+     * a quarter as long for the addition before it; each chain's order is the same.
+     */
     static void times(float[] m, int mo, int rows, int cols, float[] q, int qo, int r, float[] p) {
-        for (int i = 0; i < rows; i++) {
+        int i = 0;
+        for (; i + 4 <= rows; i += 4) {
+            int row0 = mo + i * cols;
+            int row1 = row0 + cols;
+            int row2 = row1 + cols;
+            int row3 = row2 + cols;
+            for (int k = 0; k < r; k++) {
+                int column = qo + k * cols;
+                float s0 = 0f;
+                float s1 = 0f;
+                float s2 = 0f;
+                float s3 = 0f;
+                for (int j = 0; j < cols; j++) {
+                    float x = q[column + j];
+                    s0 += m[row0 + j] * x;
+                    s1 += m[row1 + j] * x;
+                    s2 += m[row2 + j] * x;
+                    s3 += m[row3 + j] * x;
+                }
+                int at = k * rows + i;
+                p[at] = s0;
+                p[at + 1] = s1;
+                p[at + 2] = s2;
+                p[at + 3] = s3;
+            }
+        }
+        for (; i < rows; i++) {
             int row = mo + i * cols;
             for (int k = 0; k < r; k++) {
                 p[k * rows + i] = dot(m, row, q, qo + k * cols, cols);
