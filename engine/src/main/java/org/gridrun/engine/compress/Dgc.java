@@ -3,7 +3,6 @@ package org.gridrun.engine.compress;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +46,7 @@ public final class Dgc extends RandomizedCompressor implements DeviceEncodable {
     private final ResidualMemory velocity = new ResidualMemory();
     private final ResidualMemory accumulator = new ResidualMemory();
     private float[] sample = new float[0];
+    private final TopKSelector selector = new TopKSelector();
     private int[] indices = new int[0];
 
     Dgc(double ratio, double momentum, double sampleRatio, long seed, long stream) {
@@ -116,10 +116,9 @@ public final class Dgc extends RandomizedCompressor implements DeviceEncodable {
             sample = new float[s];
         }
         for (int j = 0; j < s; j++) {
-            sample[j] = Math.abs(v[rng.nextInt(n)]);
+            sample[j] = v[rng.nextInt(n)];
         }
-        Arrays.sort(sample, 0, s);
-        return sample[s - top(s)];
+        return selector.kthLargestMagnitude(sample, 0, s, top(s));
     }
 
     /** How many magnitudes the threshold is estimated from: {@code max(1, ceil(sample_ratio·n))}, at most n. */

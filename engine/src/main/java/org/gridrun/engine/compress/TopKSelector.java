@@ -35,6 +35,8 @@ final class TopKSelector {
     private int[] positions = new int[0];
     /** Whether the last {@link #select} took the sampled bound (for the tests of both ways). */
     private boolean sampled;
+    /** How many keys the last {@link #kthKey} found above the one it returned. */
+    private int above;
 
     /** The rank key of {@code v}: the bits of {@code |v|}, every NaN one above infinity. */
     static int key(float v) {
@@ -122,6 +124,21 @@ final class TopKSelector {
 
     /** The three passes over {@code g[offset … offset + n)}: the positions of its {@code k} largest, into order. */
     private int[] radix(float[] g, int offset, int n, int k) {
+        int threshold = kthKey(g, offset, n, k);
+        return collect(g, offset, n, threshold, k - above);
+    }
+
+    /**
+     * The {@code k}-th largest magnitude of {@code g[offset … offset + n)} ({@code 1 ≤ k ≤ n}) in two histogram passes:
+     * what {@code Arrays.sort} of the magnitudes puts {@code k}-th from the end, every NaN above infinity (a NaN where
+     * fewer than {@code k} values are numbers).
+     */
+    float kthLargestMagnitude(float[] g, int offset, int n, int k) {
+        return Float.intBitsToFloat(kthKey(g, offset, n, k));
+    }
+
+    /** The key of the {@code k}-th largest of {@code g[offset … offset + n)}; {@link #above} counts those above it. */
+    private int kthKey(float[] g, int offset, int n, int k) {
         Arrays.fill(high, 0);
         for (int i = 0; i < n; i++) {
             high[key(g[offset + i]) >>> 16]++;
@@ -142,7 +159,8 @@ final class TopKSelector {
         while (above + low[bottom] < k) {
             above += low[bottom--];
         }
-        return collect(g, offset, n, top << 16 | bottom, k - above);
+        this.above = above;
+        return top << 16 | bottom;
     }
 
     /** The positions of magnitudes above {@code threshold} and of the first {@code ties} equal to it, ascending. */

@@ -59,6 +59,28 @@ class TopKSelectorTest {
     }
 
     @Test
+    void theKthLargestMagnitudeIsWhatASortOfTheMagnitudesHoldsThere() {
+        float[] g = SparseTesting.gaussian(5000, 9);
+        g[10] = -0f;
+        g[11] = Float.NEGATIVE_INFINITY;
+        g[12] = Float.NaN;
+        g[13] = Float.intBitsToFloat(0xFFC00001);
+        g[14] = 0f;
+        float[] magnitudes = new float[g.length];
+        for (int i = 0; i < g.length; i++) {
+            magnitudes[i] = Math.abs(g[i]);
+        }
+        Arrays.sort(magnitudes);
+        TopKSelector selector = new TopKSelector();
+        for (int k : new int[] {1, 2, 3, 4, 50, 4999, 5000}) {
+            float sorted = magnitudes[g.length - k];
+            float kth = selector.kthLargestMagnitude(g, 0, g.length, k);
+            assertEquals(Float.isNaN(sorted) ? "NaN" : Float.toString(sorted), Float.isNaN(kth) ? "NaN"
+                    : Float.toString(kth), "k " + k);
+        }
+    }
+
+    @Test
     void aSampleThatSawOnlyTheLargestValuesFallsBackToTheWholeVector() {
         // the sampled positions hold the largest values, each its own, so fewer than k reach the sample's bound
         float[] g = SparseTesting.gaussian(N + 3, 7);
