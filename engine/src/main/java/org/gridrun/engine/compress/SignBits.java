@@ -12,13 +12,15 @@ package org.gridrun.engine.compress;
 final class SignBits {
     /** Groups of 32 values moved at a time. */
     static final int CHUNK = 256;
+    /** This thread's words of a chunk: a call allocates nothing (1-bit SGD reads a bucket a call). */
+    private static final ThreadLocal<int[]> WORDS = ThreadLocal.withInitial(() -> new int[CHUNK]);
 
     private SignBits() {
     }
 
     /** Writes the sign bits of {@code v[start … end)}. */
     static void write(BitPacker packer, float[] v, int start, int end) {
-        int[] words = new int[CHUNK];
+        int[] words = WORDS.get();
         int i = start;
         while (end - i >= 32) {
             int groups = Math.min(CHUNK, (end - i) / 32);
@@ -48,7 +50,7 @@ final class SignBits {
 
     /** Reads {@code count} sign bits, writing {@code negative} or {@code positive} into {@code out[start…]}. */
     static void read(BitReader reader, float[] out, int start, int count, float negative, float positive) {
-        int[] words = new int[CHUNK];
+        int[] words = WORDS.get();
         int i = 0;
         while (count - i >= 32) {
             int groups = Math.min(CHUNK, (count - i) / 32);
