@@ -195,6 +195,8 @@ class CudaWorkerLanesTest {
         params.put("optim", "sgd");
         params.put("lr", 1.0);
         params.put("clip_norm", 0.25);
+        // and the average clipped after PowerSGD's step, on the device once the lanes have joined
+        params.put("clip_average_norm", 0.05);
         params.put("method", "powersgd");
         params.put("rank", 1L);
         params.put("niters", STEPS);
