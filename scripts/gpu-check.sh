@@ -14,8 +14,8 @@
 #                                        start on cuda; prints a summary table last and exits non-zero on a failure
 #                                        Environment: GPU_CHECK_STEPS="tests train ..." runs only the steps named
 #                                        (backends tests train train-eager train-vit train-lstm train-qsgd
-#                                        train-qsgd-eager compressors compressors-kernels train-kernels quickstart
-#                                        quickstart-status; default all), GPU_CHECK_TESTS=REGEX the test
+#                                        train-qsgd-eager compressors compressors-kernels train-kernels train-pair
+#                                        quickstart quickstart-status; default all), GPU_CHECK_TESTS=REGEX the test
 #                                        classes to run (default every CUDA one), GPU_CHECK_TIMEOUT=S
 #                                        stops each step after S seconds, GPU_CHECK_LOG_DIR=D keeps the log and the
 #                                        JUnit reports in D
@@ -185,7 +185,7 @@ PY
 
 # Every step of run, in its order (GPU_CHECK_STEPS picks some).
 all_steps="backends tests train train-eager train-vit train-lstm train-qsgd train-qsgd-eager compressors"
-all_steps+=" compressors-kernels train-kernels quickstart quickstart-status"
+all_steps+=" compressors-kernels train-kernels train-pair quickstart quickstart-status"
 
 # Runs a command, keeping its output in the log and its status for the summary; a step GPU_CHECK_STEPS leaves out is
 # skipped, and GPU_CHECK_TIMEOUT bounds each step's seconds.
@@ -196,7 +196,11 @@ step() {
   fi
   echo "=== $name: $*" | tee -a "$log"
   local status=0 started; started=$(date +%s)
-  if [ -n "${GPU_CHECK_TIMEOUT:-}" ]; then
+  if [ -n "${GPU_CHECK_TIMEOUT:-}" ] && declare -F "$1" > /dev/null; then
+    # a function of this script: timeout runs programs, so a bash that has it runs it
+    export -f "$1"
+    timeout --kill-after=10 "$GPU_CHECK_TIMEOUT" bash -c '"$@"' _ "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+  elif [ -n "${GPU_CHECK_TIMEOUT:-}" ]; then
     timeout --kill-after=10 "$GPU_CHECK_TIMEOUT" "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
   else
     "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
@@ -204,6 +208,32 @@ step() {
   echo "=== $name: exit $status after $(( $(date +%s) - started )) s" | tee -a "$log"
   results+=("$name|$status")
   [ "$status" = 0 ] || failed=1
+}
+
+# The paper-gpu trainer step (resnet20, 4 workers of 32, qinf at 3 bits, against none) timed by bench train alone, then
+# in two processes at once on the same GPU, as the local pool runs paper-gpu (PoolSize: 2 a GPU). Two processes are
+# two CUDA contexts, which the GPU time-slices: two at once pay only where a step of each pair takes less than twice
+# the step alone. Arguments: the java and the unpacked bundle; BACKEND (default cuda), PAIR_WARMUP and PAIR_STEPS
+# (default 20 and 200) let it be tried elsewhere.
+pair_bench() {
+  local java="$1" dir="$2" out status=0 first second
+  out="$(mktemp -d)"
+  local bench=("$java" -jar "$dir/grid-run.jar" bench train --backend "${BACKEND:-cuda}" --model resnet20
+      --method qinf --set bits=3 --workers 4 --warmup "${PAIR_WARMUP:-20}" --steps "${PAIR_STEPS:-200}")
+  echo "-- alone"
+  "${bench[@]}" || return $?
+  "${bench[@]}" > "$out/first" 2>&1 &
+  first=$!
+  "${bench[@]}" > "$out/second" 2>&1 &
+  second=$!
+  wait "$first" || status=$?
+  wait "$second" || status=$?
+  echo "-- two at once, the first"
+  cat "$out/first"
+  echo "-- two at once, the second"
+  cat "$out/second"
+  rm -rf "$out"
+  return "$status"
 }
 
 # Every JVM here runs the host's quantizer kernels on the Vector API, as ./grid-run's do (a plain java -jar would run
@@ -257,6 +287,7 @@ run_unpacked() {
       --backend cuda --method qsgd --method nuq --method topk --method jointsq --repeat 3
   step train-kernels env GRIDRUN_CUDA_PROFILE=1 "$java" -jar "$dir/grid-run.jar" bench train --backend cuda \
       --no-cuda-graph --no-torch --model resnet110 --model vit --model lstm --warmup 2 --steps 5
+  step train-pair pair_bench "$java" "$dir"
   # The quick start as shipped, its defaults told to train on the GPU (auto would too; this names it).
   sed -e 's/^defaults:$/defaults:\n  backend: cuda/' "$dir/grids/quickstart.yaml" > "$work/quickstart-cuda.yaml"
   grep -q '^  backend: cuda' "$work/quickstart-cuda.yaml" || { echo "gpu-check: could not set backend: cuda"; exit 1; }
