@@ -161,6 +161,8 @@ PY
   [ -f "$data" ] && data_size=$(stat -c %s "$data")
   echo "gpu-check: a call sends (MiB, of 64 at most): run $(( (code + tests_size) >> 20 )) (checkout, bundle, tests);" \
       "paper $(( (code + data_size) >> 20 )) (and data); lease $(( (code + tests_size + data_size) >> 20 )) (all)"
+  # for paper, which keeps killed runs' checkpoints in its state as far as the next call's carry has room
+  echo $(( code + tests_size + data_size )) > "$beside/carry-bytes"
   return 0
 }
 
@@ -323,8 +325,8 @@ run() {
 #   PAPER_SECONDS=S  stops the grid after S seconds: grid-run sends its trainers SIGTERM, each records KILLED,
 #                    and the next lease runs them again;
 #   PAPER_OUT=D      writes the work so far to D/paper-state.tar.xz (the grid file as cut, the run directories and
-#                    the store, without checkpoints: with PAPER_KEEP_CHECKPOINTS=1 the killed runs' go too, and the
-#                    next lease resumes them bit for bit, where its carry has room for 3 MB a run);
+#                    the store; of the checkpoints, the killed runs' that the next call's carry has room for, so
+#                    that it resumes them bit for bit: see below);
 #   PAPER_STATE=F    starts from such a state (default: paper-state.tar.xz beside FILE, when there), with its grid
 #                    file, whatever STEPS says.
 # The full Fashion-MNIST is read from fashion-mnist.tar.xz beside FILE (PAPER_DATA), which bundle writes when
@@ -337,6 +339,27 @@ run() {
 # The status files of paper-gpu's completed runs under the work directory $1, relative to it.
 completed_status() {
   (cd "$1" && { grep -l '^COMPLETED' runs/paper-gpu/*/*/status 2>/dev/null || true; })
+}
+
+# The checkpoints of paper-gpu's killed runs under the work directory $1 (relative to it), the most advanced first
+# (the step its KILLED line names), as many as fit $2 bytes.
+killed_checkpoints() {
+  python3 - "$1" "$2" <<'PY'
+import glob, os, re, sys
+work, room = sys.argv[1], int(sys.argv[2])
+found = []
+for status in glob.glob(os.path.join(work, "runs/paper-gpu/*/*/status")):
+    checkpoint = os.path.join(os.path.dirname(status), "checkpoint.bin")
+    states = [line for line in open(status) if line.strip() and not line.startswith("#")]
+    if not os.path.exists(checkpoint) or not states or not states[-1].startswith("KILLED"):
+        continue
+    at = re.search(r"at step (\d+)", states[-1])
+    found.append((-int(at.group(1)) if at else 0, os.path.relpath(checkpoint, work), os.path.getsize(checkpoint)))
+for _, path, size in sorted(found):
+    if size <= room:
+        print(path)
+        room -= size
+PY
 }
 
 # How many of paper-gpu's runs under the work directory $1 have completed.
@@ -401,16 +424,27 @@ paper() {
   echo "gpu-check: paper-gpu, $steps steps a run: $seconds s wall this time; $done of 26 runs completed"
   if [ -n "${PAPER_OUT:-}" ]; then
     mkdir -p "$PAPER_OUT"
-    # Checkpoints stay behind unless PAPER_KEEP_CHECKPOINTS=1: a killed run's (3 MB, barely compressible) would
-    # push the next lease's carry past 64 MiB, and a run started again from its first step gives the same figures.
-    local keep=(--exclude=checkpoint.bin)
+    # Checkpoints stay behind (about 3 MB a run, barely compressible), except killed runs' as far as the next call's
+    # carry has room for them (bundle's carry-bytes beside FILE, against PAPER_CARRY_MIB, default 64, less 1 MiB):
+    # the most advanced first. A killed run with its checkpoint goes on from it in the next call, bit for bit; one
+    # without starts again from its first step, with the same figures. PAPER_KEEP_CHECKPOINTS=1 keeps every one.
+    local state="$PAPER_OUT/paper-state.tar.xz" room=0
+    tar -C "$work" --exclude=reports --exclude=.trainer.lock --exclude=checkpoint.bin -cf - . | xz -T0 -6 > "$state"
     if [ "${PAPER_KEEP_CHECKPOINTS:-0}" = 1 ]; then
-      completed_status "$work" | sed 's|/status$|/checkpoint.bin|' > "$top/completed-checkpoints"
-      keep=(-X "$top/completed-checkpoints")
+      room=$(( 1 << 40 ))
+    elif [ -f "$beside/carry-bytes" ]; then
+      room=$(( ${PAPER_CARRY_MIB:-64} * 1048576 - $(cat "$beside/carry-bytes") - $(stat -c %s "$state") - 1048576 ))
     fi
-    tar -C "$work" --exclude=reports --exclude=.trainer.lock "${keep[@]}" -cf - . \
-        | xz -T0 -6 > "$PAPER_OUT/paper-state.tar.xz"
-    echo "gpu-check: wrote $PAPER_OUT/paper-state.tar.xz ($(du -h "$PAPER_OUT/paper-state.tar.xz" | cut -f1))"
+    killed_checkpoints "$work" "$room" > "$top/kept-checkpoints"
+    if [ -s "$top/kept-checkpoints" ]; then
+      (cd "$work" && find . -name checkpoint.bin | sed 's|^\./||' | { grep -vxF -f "$top/kept-checkpoints" || true; }) \
+          > "$top/left-out-checkpoints"
+      tar -C "$work" --exclude=reports --exclude=.trainer.lock -X "$top/left-out-checkpoints" -cf - . \
+          | xz -T0 -6 > "$state"
+      echo "gpu-check: the state keeps the checkpoints of $(wc -l < "$top/kept-checkpoints") killed runs," \
+          "which go on from them in the next call"
+    fi
+    echo "gpu-check: wrote $state ($(du -h "$state" | cut -f1))"
   fi
   if [ "$done" = 26 ]; then
     "$java" -jar "$dir/grid-run.jar" figures --spec "$dir/figures/paper-gpu.yaml" --workdir "$work" || status=$?
