@@ -78,7 +78,7 @@ final class SignBits {
         int p = Float.floatToRawIntBits(positive);
         int flip = p ^ Float.floatToRawIntBits(negative);
         for (int i = from; i < to; i++) {
-            residual[i] = v[i] - Float.intBitsToFloat(p ^ (-(v[i] < 0f ? 1 : 0) & flip));
+            residual[i] = v[i] - side(v[i] < 0f ? 1 : 0, p, flip);
         }
     }
 
@@ -90,7 +90,15 @@ final class SignBits {
         int p = Float.floatToRawIntBits(positive);
         int flip = p ^ Float.floatToRawIntBits(negative);
         for (int j = 0; j < count; j++) {
-            out[from + j] = Float.intBitsToFloat(p ^ (-(word >>> j & 1) & flip));
+            out[from + j] = side(word >>> j & 1, p, flip);
         }
+    }
+
+    /**
+     * The value of a side by its bit, 1 for the negative side: the positive side's bits {@code positive}, flipped by
+     * {@code flip} (the two sides' bits XOR-ed) where the bit is set; a mask, not a branch.
+     */
+    private static float side(int bit, int positive, int flip) {
+        return Float.intBitsToFloat(positive ^ (-bit & flip));
     }
 }

@@ -29,7 +29,7 @@ final class TopKSelector {
 
     private final int[] high = new int[1 << 15];
     private final int[] low = new int[1 << 16];
-    private final int[] sample = new int[SAMPLE];
+    private final float[] sample = new float[SAMPLE];
     private int[] order = new int[0];
     private float[] candidates = new float[0];
     private int[] positions = new int[0];
@@ -83,17 +83,17 @@ final class TopKSelector {
 
     /**
      * A magnitude key that about {@code 2k} of the {@code n} values reach, by {@link #SAMPLE} values at even steps: the
-     * sample's key of rank {@code 2k·SAMPLE/n} plus three standard deviations of that count, from the top.
+     * sample's key of rank {@code 2k·SAMPLE/n} plus three standard deviations of that count, from the top
+     * ({@link #kthKey} on the sample).
      */
     private int bound(float[] g, int offset, int n, int k) {
         long step = n / SAMPLE;
         for (int s = 0; s < SAMPLE; s++) {
-            sample[s] = key(g[offset + (int) (s * step)]);
+            sample[s] = g[offset + (int) (s * step)];
         }
-        Arrays.sort(sample);
         double expected = 2.0 * k * SAMPLE / n;
         int rank = (int) Math.min(SAMPLE, Math.ceil(expected + 3 * Math.sqrt(expected)) + 1);
-        return sample[SAMPLE - rank];
+        return kthKey(sample, 0, SAMPLE, rank);
     }
 
     /**
