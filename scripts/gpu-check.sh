@@ -197,15 +197,16 @@ step() {
     return 0
   fi
   echo "=== $name: $*" | tee -a "$log"
-  local status=0 started; started=$(date +%s)
-  if [ -n "${GPU_CHECK_TIMEOUT:-}" ] && declare -F "$1" > /dev/null; then
+  local status=0 started command=("$@"); started=$(date +%s)
+  if declare -F "$1" > /dev/null; then
     # a function of this script: timeout runs programs, so a bash that has it runs it
     export -f "$1"
-    timeout --kill-after=10 "$GPU_CHECK_TIMEOUT" bash -c '"$@"' _ "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
-  elif [ -n "${GPU_CHECK_TIMEOUT:-}" ]; then
-    timeout --kill-after=10 "$GPU_CHECK_TIMEOUT" "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+    command=(bash -c '"$@"' _ "$@")
+  fi
+  if [ -n "${GPU_CHECK_TIMEOUT:-}" ]; then
+    timeout --kill-after=10 "$GPU_CHECK_TIMEOUT" "${command[@]}" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
   else
-    "$@" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
+    "${command[@]}" 2>&1 | tee -a "$log" || status=${PIPESTATUS[0]}
   fi
   echo "=== $name: exit $status after $(( $(date +%s) - started )) s" | tee -a "$log"
   results+=("$name|$status")
@@ -341,6 +342,14 @@ completed_status() {
   (cd "$1" && { grep -l '^COMPLETED' runs/paper-gpu/*/*/status 2>/dev/null || true; })
 }
 
+# paper-gpu's work directory $1 (its grid file, run directories and store; no reports or trainer locks) as the
+# tar.xz $2, less what the tar options that follow leave out.
+pack_state() {
+  local work="$1" out="$2"
+  shift 2
+  tar -C "$work" --exclude=reports --exclude=.trainer.lock "$@" -cf - . | xz -T0 -6 > "$out"
+}
+
 # The checkpoints of paper-gpu's killed runs under the work directory $1 (relative to it), the most advanced first
 # (the step its KILLED line names), as many as fit $2 bytes.
 killed_checkpoints() {
@@ -429,7 +438,8 @@ paper() {
     # the most advanced first. A killed run with its checkpoint goes on from it in the next call, bit for bit; one
     # without starts again from its first step, with the same figures. PAPER_KEEP_CHECKPOINTS=1 keeps every one.
     local state="$PAPER_OUT/paper-state.tar.xz" room=0
-    tar -C "$work" --exclude=reports --exclude=.trainer.lock --exclude=checkpoint.bin -cf - . | xz -T0 -6 > "$state"
+    # packed first without checkpoints: the room they have is what that state leaves
+    pack_state "$work" "$state" --exclude=checkpoint.bin
     if [ "${PAPER_KEEP_CHECKPOINTS:-0}" = 1 ]; then
       room=$(( 1 << 40 ))
     elif [ -f "$beside/carry-bytes" ]; then
@@ -439,8 +449,7 @@ paper() {
     if [ -s "$top/kept-checkpoints" ]; then
       (cd "$work" && find . -name checkpoint.bin | sed 's|^\./||' | { grep -vxF -f "$top/kept-checkpoints" || true; }) \
           > "$top/left-out-checkpoints"
-      tar -C "$work" --exclude=reports --exclude=.trainer.lock -X "$top/left-out-checkpoints" -cf - . \
-          | xz -T0 -6 > "$state"
+      pack_state "$work" "$state" -X "$top/left-out-checkpoints"
       echo "gpu-check: the state keeps the checkpoints of $(wc -l < "$top/kept-checkpoints") killed runs," \
           "which go on from them in the next call"
     fi
