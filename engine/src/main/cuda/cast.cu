@@ -183,7 +183,7 @@ __device__ __forceinline__ double gr_exp2(double z, const double* tables) {
     }
     double n = floor(z);
     double f = __dmul_rn(__dsub_rn(z, n), (double) GR_LOG2_SIZE);
-    int i = (int) f;
+    int i = min((int) f, GR_LOG2_SIZE - 1);  // z − n rounds to 1 for z in (−2^-54, 0): n = −1, f = 1024
     double y = __dmul_rn(__dsub_rn(f, (double) i), tables[3 * GR_LOG2_SIZE] / GR_LOG2_SIZE);
     double series = __dadd_rn(1.0, __dmul_rn(y, __dadd_rn(1.0, __dmul_rn(y, __dadd_rn(0.5, __dmul_rn(y,
             __dadd_rn(1.0 / 6, __dmul_rn(y, 1.0 / 24))))))));

@@ -59,14 +59,18 @@ final class Log2 {
         return e + LOG[i] + series * INV_LN2;
     }
 
-    /** {@code 2^z}: zero far below the double range, infinity far above, NaN for NaN. */
+    /**
+     * {@code 2^z}: zero far below the double range, infinity far above, NaN for NaN. For {@code z} in (−2^-54, 0),
+     * {@code z − floor(z)} rounds to 1 and the table index to its size: the last entry then takes the whole step,
+     * {@code 2^(1023/1024)·e^(ln 2/1024)}, about 2, times {@code 2^-1}.
+     */
     static double exp2(double z) {
         if (!(z > -1100 && z < 1100)) {
             return z != z ? z : z > 0 ? Double.POSITIVE_INFINITY : 0;
         }
         double n = Math.floor(z);
         double f = (z - n) * SIZE;
-        int i = (int) f;
+        int i = Math.min((int) f, SIZE - 1);
         double y = (f - i) * (LN2 / SIZE);
         double series = 1 + y * (1 + y * (0.5 + y * (1.0 / 6 + y * (1.0 / 24))));
         double v = POW[i] * series;

@@ -86,15 +86,15 @@ public final class NaturalCompression extends RandomizedCompressor implements De
     /**
      * The code of {@code x} for a 23-bit uniform {@code u}: the exponent goes up by one when {@code u} is below the
      * mantissa, which happens with probability mantissa/2^23; a subnormal's exponent 0 goes up to 1 the same way.
+     * Without a branch: the draw is random, so a branch on it would be mispredicted every other value. Both operands
+     * of each subtraction lie in [0, 2^23) or [0, 255], so its sign bit is the comparison.
      */
     static int code(float x, int u) {
         int raw = Float.floatToRawIntBits(x);
         int sign = raw >>> 31;
         int exponent = raw >>> 23 & 0xFF;
-        if (exponent < 254 && u < (raw & MANTISSA)) {
-            exponent++;
-        }
-        return sign | exponent << 1;
+        int up = (u - (raw & MANTISSA)) >>> 31 & (exponent - 254) >>> 31;
+        return sign | (exponent + up) << 1;
     }
 
     /** The value of a code: {@code ±2^(E−127)}, zero for exponent 0, NaN for 255. */

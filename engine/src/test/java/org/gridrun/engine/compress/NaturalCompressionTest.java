@@ -94,6 +94,34 @@ class NaturalCompressionTest {
     }
 
     @Test
+    void theBranchFreeCodeIsTheDefinitions() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        int[] edges = {0, 1, 0x7FFFFF, 0x800000, 0x7F000000, 0x7F7FFFFF, 0x7F800000, 0x7FC00000, 0x80000000};
+        int[] uniforms = {0, 1, 0x3FFFFF, 0x400000, 0x7FFFFE, 0x7FFFFF};
+        for (int bits : edges) {
+            for (int u : uniforms) {
+                assertEquals(definition(bits, u), NaturalCompression.code(Float.intBitsToFloat(bits), u),
+                        Integer.toHexString(bits) + " with " + u);
+            }
+        }
+        for (int k = 0; k < 1_000_000; k++) {
+            int bits = random.nextInt();
+            int u = random.nextInt(1 << 23);
+            assertEquals(definition(bits, u), NaturalCompression.code(Float.intBitsToFloat(bits), u),
+                    Integer.toHexString(bits) + " with " + u);
+        }
+    }
+
+    /** The code as the class comment defines it: the exponent goes up when the uniform is below the mantissa. */
+    private static int definition(int bits, int u) {
+        int exponent = bits >>> 23 & 0xFF;
+        if (exponent < 254 && u < (bits & 0x7FFFFF)) {
+            exponent++;
+        }
+        return bits >>> 31 | exponent << 1;
+    }
+
+    @Test
     void itTakesNoParameters() {
         assertEquals(Map.of(), natural(1).config());
         assertTrue(assertThrows(ConfigException.class, () -> Compressors.create("natural", Map.of("bits", 9L), 1))
