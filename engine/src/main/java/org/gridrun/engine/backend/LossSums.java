@@ -15,6 +15,8 @@ public class LossSums implements AutoCloseable {
     private final double[] sums;
     /** What {@link #read()} returns, reused. */
     private final double[] read;
+    /** What {@link #finishRead()} returns, reused. */
+    private final double[] later;
 
     /** {@code slots} sums, each NaN until written. */
     public LossSums(int slots) {
@@ -23,6 +25,7 @@ public class LossSums implements AutoCloseable {
         }
         this.sums = new double[slots];
         this.read = new double[slots];
+        this.later = new double[slots];
         Arrays.fill(sums, Double.NaN);
     }
 
@@ -45,6 +48,25 @@ public class LossSums implements AutoCloseable {
         System.arraycopy(sums, 0, read, 0, sums.length);
         Arrays.fill(sums, Double.NaN);
         return read;
+    }
+
+    /**
+     * Starts a {@link #read()} that does not wait: the sums written so far are taken, and each slot reads as NaN until
+     * written again, but their values may come from the device later, once the work writing them has finished
+     * without the host waiting for it (a step's graph, while the host prepares the next step). {@link #finishRead()}
+     * returns them.
+     */
+    public void startRead() {
+        System.arraycopy(sums, 0, later, 0, sums.length);
+        Arrays.fill(sums, Double.NaN);
+    }
+
+    /**
+     * The sums {@link #startRead()} took (the array is this object's, valid until the next {@link #startRead()}),
+     * waiting for them where the device has not finished them yet.
+     */
+    public double[] finishRead() {
+        return later;
     }
 
     @Override

@@ -40,6 +40,8 @@ final class DeviceEncoding {
     private final Residual[] residuals;
     /** The vectors methods keep in the workers' slots (DGC's momentum and accumulator). */
     private final KeptVectors kept;
+    /** Whether the step under way is replayed as one graph ({@link #beginStep}). */
+    private boolean graphed;
 
     private DeviceEncoding(Backend backend, DeviceCodec codec, int workers) {
         this.backend = backend;
@@ -119,9 +121,14 @@ final class DeviceEncoding {
         codec.clipNorm(worker, gradient, maxNorm);
     }
 
-    /** Forgets the last step's plans; call before the first worker's encode of a step. */
-    void beginStep() {
+    /**
+     * Forgets the last step's plans; call before the first worker's encode of a step. {@code graphed}: the step is
+     * replayed as one graph, so its encodes and decodes are not waited for to time them (nothing of the step is queued
+     * before its end, and a wait would hold the host until the graph before has finished).
+     */
+    void beginStep(boolean graphed) {
         Arrays.fill(plans, null);
+        this.graphed = graphed;
     }
 
     /**
@@ -166,7 +173,9 @@ final class DeviceEncoding {
         if (feedback != null && Double.isNaN(feedback.momentum())) {
             residuals[w].update(feedback, w, plan);
         }
-        backend.synchronize();
+        if (!graphed) {
+            backend.synchronize();
+        }
         plans[w] = plan;
         return payload(w);
     }
@@ -234,6 +243,8 @@ final class DeviceEncoding {
         for (int w = 0; w < plans.length; w++) {
             codec.decodeIntoMean(w, plans[w].format(), w, plans.length, mean);
         }
-        backend.synchronize();
+        if (!graphed) {
+            backend.synchronize();
+        }
     }
 }

@@ -52,7 +52,8 @@ import org.gridrun.engine.run.MetricSpool;
  * workers), {@code value_bits} and {@code side_bits} (those bits split as the compressor wrote them,
  * {@link org.gridrun.engine.compress.Payload#sideBits()}), {@code ratio} ({@code 32·n / bits}), {@code lr},
  * {@code step_ms} (wall time of one simulated step), {@code encode_ms} (one worker's encoding time per step) and
- * {@code decode_ms} (decoding and averaging all K payloads, what each receiver does); every {@code chkpt_iter} steps
+ * {@code decode_ms} (decoding and averaging all K payloads, what each receiver does; in a step replayed as a graph,
+ * what the host takes to queue them); every {@code chkpt_iter} steps
  * and at the end, {@code Vloss} and {@code Vacc} on the test set. {@link StepMetrics} adds the modelled communication,
  * the gradient variance with the compressor's diagnostics, and the training-set evaluation; {@link MetricsConfig} says
  * which steps train on the plain full-precision mean instead. A training loss that is NaN or infinite is recorded and
@@ -116,6 +117,8 @@ public final class Trainer implements AutoCloseable {
     /** The workers' summed losses of a step, left on the device until the step is queued. */
     private final LossSums losses;
     private final IntervalStats interval = new IntervalStats();
+    /** A graph step whose loss is still on the device: read while the next step is prepared ({@link #advance}). */
+    private Deferred deferred;
     /** SmaQ's memory mode, or null when off. */
     private final MemoryCodec memory;
     /**
@@ -304,7 +307,7 @@ public final class Trainer implements AutoCloseable {
         boolean diverged = false;
         while (step < niters && !diverged && !stop.isRequested()) {
             step++;
-            diverged = !Double.isFinite(advance());
+            diverged = !Double.isFinite(advance(stop));
             if (diverged || logsAt(step)) {
                 log(metrics, listener);
             }
@@ -321,6 +324,11 @@ public final class Trainer implements AutoCloseable {
             if (!diverged && step % config.chkptIter() == 0) {
                 save(checkpoint);
             }
+        }
+        if (!settleDeferred()) {
+            // a stop requested during a step whose loss was still on the device, and that loss is not finite
+            diverged = true;
+            log(metrics, listener);
         }
         boolean stopped = !diverged && step < niters;
         if (stopped && savedStep != step) {
@@ -345,8 +353,13 @@ public final class Trainer implements AutoCloseable {
      * ({@link LossSums}). A step whose encodes go to the device codec is bracketed by {@link Backend#beginStep()}
      * and {@link Backend#endStep()} when {@code cuda_graph} is on, so that the CUDA backend replays it as one graph;
      * where a worker encodes on the host after all, its download makes that step run kernel by kernel.
+     *
+     * <p>A graph step after which nothing reads the model or the interval ({@link #defersLoss}) returns 0 without
+     * waiting for its graph: its loss is read, and its measurements added, by the next step once that step is ready
+     * to launch (or by the end of the run), so the device runs one step while the host prepares the next. Where that
+     * loss is not finite, the next step returns NaN with {@code step} back at the diverged one.
      */
-    private double advance() {
+    private double advance(StopSignal stop) {
         long start = System.nanoTime();
         optimizer.setLearningRate(schedule.at(step));
         boolean plain = modes.plainAt(step);
@@ -363,8 +376,11 @@ public final class Trainer implements AutoCloseable {
         boolean onDevice = deviceEncoding != null && collectives == null && encodes && !plain && clipsFit;
         boolean lowRankOnDevice = devicePowerSgd != null && encodes && !plain && clipsFit;
         boolean graphed = (onDevice || lowRankOnDevice) && config.cudaGraph() && memory == null;
+        if (!graphed && !settleDeferred()) {
+            return Double.NaN;
+        }
         if (onDevice) {
-            deviceEncoding.beginStep();
+            deviceEncoding.beginStep(graphed);
         }
         if (graphed) {
             backend.beginStep();
@@ -408,21 +424,68 @@ public final class Trainer implements AutoCloseable {
             backend.lane(-1);
         }
         long decode = 0;
-        double loss = graphed ? Double.NaN : meanLoss();
+        double loss = graphed ? Double.NaN : meanLoss(losses.read());
         if (graphed || Double.isFinite(loss)) {
             decode = applyAverage(plain, encodes, onDevice, lowRankOnDevice, n);
         }
         if (graphed) {
             backend.endStep();
-            loss = meanLoss();
+            if (!settleDeferred()) {
+                return Double.NaN;
+            }
+            if (defersLoss(stop)) {
+                losses.startRead();
+                deferred = new Deferred(step, System.nanoTime() - start, encode / workers.length, decode,
+                        compute / workers.length);
+                return 0;
+            }
+            loss = meanLoss(losses.read());
         }
         interval.add(loss, System.nanoTime() - start, encode / workers.length, decode, compute / workers.length);
         return loss;
     }
 
-    /** The mean of the workers' losses of this step (waits for them). */
-    private double meanLoss() {
-        double[] sums = losses.read();
+    /**
+     * A step whose loss is read later: {@link #advance} queued its graph and returned without waiting for it, so that
+     * the device runs it while the host prepares the next step. Its measurements go to the interval once its loss is
+     * known ({@link #settleDeferred}).
+     */
+    private record Deferred(long step, long nanos, long encode, long decode, long compute) {
+    }
+
+    /**
+     * Whether the graph step just queued may leave its loss on the device until the next step has been prepared: a
+     * step after which nothing reads the model or the interval (no log, evaluation, checkpoint, variance probe, last
+     * step or requested stop).
+     */
+    private boolean defersLoss(StopSignal stop) {
+        return !logsAt(step) && step % config.chkptIter() != 0 && step != niters && !stepMetrics.measuresAt(step)
+                && !stop.isRequested();
+    }
+
+    /**
+     * Reads the loss of the step {@link #advance} deferred, if any, and adds its measurements to the interval; false
+     * where that loss is not finite: the run then diverged at that step, which becomes the current one again (the
+     * model was updated by the steps after it too, as a graph step's update is queued before its loss is known; the
+     * run saves and evaluates nothing after it either way).
+     */
+    private boolean settleDeferred() {
+        if (deferred == null) {
+            return true;
+        }
+        Deferred d = deferred;
+        deferred = null;
+        double loss = meanLoss(losses.finishRead());
+        interval.add(loss, d.nanos, d.encode, d.decode, d.compute);
+        if (!Double.isFinite(loss)) {
+            step = d.step;
+            return false;
+        }
+        return true;
+    }
+
+    /** The mean of the workers' losses of a step from their {@code sums}. */
+    private double meanLoss(double[] sums) {
         double loss = 0;
         for (int w = 0; w < workers.length; w++) {
             loss += workers[w].meanLoss(sums[w]);

@@ -523,6 +523,16 @@ public final class CudaBackend implements Backend {
         return gpu.replays();
     }
 
+    /** {@link StepGraph#waitsWhileMatching()}: tests check that replayed steps leave the device busy. */
+    long graphWaitsWhileMatching() {
+        return gpu.waitsWhileMatching();
+    }
+
+    /** {@link StepGraph#overlaps()}. */
+    long graphOverlaps() {
+        return gpu.overlaps();
+    }
+
     String graphsOffBecause() {
         return gpu.disabledBecause();
     }

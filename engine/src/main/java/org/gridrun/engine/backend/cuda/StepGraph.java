@@ -28,8 +28,12 @@ import org.gridrun.engine.backend.cuda.LaneOrder.Sharing;
  * graph computes what the step computes in its recorded order. Results are the same bits either way: the graph runs
  * the same kernels with the same arguments, and kernel by kernel the lanes run one after another on one stream.
  *
- * <p>An upload's host buffer belongs to the graph, so staging the next step's data waits for a launched graph to
- * finish first.
+ * <p>The host prepares the next step while the device runs a launched graph: nothing a replayed step matches waits for
+ * it. An upload's host buffer belongs to the graph, so a replayed step's data is kept and staged at
+ * {@link #endStep()}, once the graph before has finished; a download that must see the launched graph's results
+ * without stopping the next step's replay ({@link #readAfterGraph}: the step's loss sums) is made then too, before the
+ * next graph can overwrite them. {@link #waitsWhileMatching()} counts the waits for a launched graph that a replayed
+ * step made before its end (none, unless something in the step synchronises).
  */
 final class StepGraph implements Gpu {
     /** Consecutive steps that could not replay after which graphs are given up, while none has replayed yet. */
@@ -91,8 +95,18 @@ final class StepGraph implements Gpu {
         }
     }
 
+    /** A replayed upload's data, staged in its node's host buffer at the step's end. */
+    private record Staged(int node, float[] floats, byte[] bytes, int count) {
+    }
+
+    /** A download made once the launched graph has finished ({@link #readAfterGraph}). */
+    private record Read(long src, byte[] dst, int count) {
+    }
+
     private final Gpu device;
     private final List<Op> recorded = new ArrayList<>();
+    private final List<Staged> staged = new ArrayList<>();
+    private final List<Read> reads = new ArrayList<>();
     private final LaneOrder lanes = new LaneOrder();
     /** The lane operations are queued in now, −1 outside every lane. */
     private int lane = -1;
@@ -116,6 +130,8 @@ final class StepGraph implements Gpu {
     private String departure;
     private String disabled;
     private long replays;
+    private long waitsWhileMatching;
+    private long overlaps;
 
     StepGraph(Gpu device) {
         this.device = device;
@@ -137,6 +153,9 @@ final class StepGraph implements Gpu {
             mode = Mode.RECORD;
         } else {
             mode = Mode.REPLAY;
+            if (inFlight) {
+                overlaps++;
+            }
         }
     }
 
@@ -148,7 +167,7 @@ final class StepGraph implements Gpu {
         if (ended == Mode.RECORD) {
             build();
         } else if (ended == Mode.REPLAY) {
-            if (!departed && next == recorded.size() && launchGraph()) {
+            if (!departed && next == recorded.size() && stageAndLaunch()) {
                 inFlight = true;
                 replays++;
                 misses = 0;
@@ -235,11 +254,49 @@ final class StepGraph implements Gpu {
         return replays;
     }
 
+    /** How many replayed steps began while the graph launched before them was still queued, not waited for. */
+    long overlaps() {
+        return overlaps;
+    }
+
     /**
-     * Launches the replayed graph; false, with graphs turned off, where the device refuses (the step's operations then
-     * run as usual).
+     * How many times a replayed step waited for the graph launched before it while its operations were still being
+     * matched: time the device may have spent idle, waiting for the host.
      */
-    private boolean launchGraph() {
+    long waitsWhileMatching() {
+        return waitsWhileMatching;
+    }
+
+    /**
+     * Downloads {@code count} bytes from {@code src} into {@code dst} once the graph launched last has finished, before
+     * anything else is queued (at the latest when the next step's graph launches, or at the next operation that waits
+     * or queues outside a replay); at once where no graph is running.
+     */
+    void readAfterGraph(long src, byte[] dst, int count) {
+        if (inFlight) {
+            reads.add(new Read(src, dst, count));
+        } else {
+            downloadBytes(src, dst, count);
+        }
+    }
+
+    /**
+     * Makes the downloads {@link #readAfterGraph} put off, waiting for the graph they wait for if they are not made
+     * yet (a graph launched since, which they do not wait for, runs on).
+     */
+    void finishReads() {
+        if (!reads.isEmpty()) {
+            waitForGraph();
+        }
+    }
+
+    /**
+     * Stages the replayed step's uploads once the graph before has finished with its buffers, then launches the
+     * graph; false, with graphs turned off, where the device refuses (the step's operations then run as usual).
+     */
+    private boolean stageAndLaunch() {
+        waitForGraph();
+        stageKept();
         try {
             graph.launch();
             return true;
@@ -304,6 +361,7 @@ final class StepGraph implements Gpu {
     }
 
     private void drop() {
+        staged.clear();
         if (graph != null) {
             graph.close();
             graph = null;
@@ -319,6 +377,7 @@ final class StepGraph implements Gpu {
 
     private void queueMatched() {
         waitForGraph();
+        stageKept();
         for (int i = 0; i < next; i++) {
             Op op = recorded.get(i);
             switch (op.kind) {
@@ -365,11 +424,45 @@ final class StepGraph implements Gpu {
         }
     }
 
+    /** Waits for the launched graph, if one runs, and makes the downloads put off until it finished. */
     private void waitForGraph() {
         if (inFlight) {
+            if (mode == Mode.REPLAY && !departed) {
+                waitsWhileMatching++;
+            }
             device.synchronize();
             inFlight = false;
+            for (Read read : reads) {
+                device.downloadBytes(read.src, read.dst, read.count);
+            }
+            reads.clear();
         }
+    }
+
+    /** Before an operation queued outside a replay: the downloads put off must see the graph's results, not its. */
+    private void readsFirst() {
+        if (!reads.isEmpty()) {
+            waitForGraph();
+        }
+    }
+
+    /** Writes the kept uploads of the replayed step into their nodes' host buffers (the graph before has finished). */
+    private void stageKept() {
+        for (Staged s : staged) {
+            graph.stage(s.node, s.floats, 0, s.bytes, s.count);
+        }
+        staged.clear();
+    }
+
+    /** Keeps a replayed upload's data for {@link #stageKept}, or stages it now where no graph runs. */
+    private void stage(float[] floats, int offset, byte[] bytes, int count) {
+        if (inFlight) {
+            staged.add(floats != null ? new Staged(next, Arrays.copyOfRange(floats, offset, offset + count), null,
+                    count) : new Staged(next, null, Arrays.copyOf(bytes, count), count));
+        } else {
+            graph.stage(next, floats, offset, bytes, count);
+        }
+        next++;
     }
 
     @Override
@@ -387,7 +480,7 @@ final class StepGraph implements Gpu {
     @Override
     public void free(long address) {
         barrier("free");
-        inFlight = false;
+        waitForGraph();
         device.free(address);
         lanes.freed(address);
     }
@@ -395,10 +488,10 @@ final class StepGraph implements Gpu {
     @Override
     public void upload(float[] src, int srcOffset, long dst, int count) {
         if (matches(Kind.UPLOAD, null, null, 0, dst, 4L * count, 0)) {
-            waitForGraph();
-            graph.stage(next++, src, srcOffset, null, count);
+            stage(src, srcOffset, null, count);
             return;
         }
+        readsFirst();
         device.upload(src, srcOffset, dst, count);
         record(Kind.UPLOAD, null, null, null, 0, dst, 4L * count, 0);
     }
@@ -406,10 +499,10 @@ final class StepGraph implements Gpu {
     @Override
     public void uploadBytes(byte[] src, long dst, int count) {
         if (matches(Kind.UPLOAD, null, null, 0, dst, count, 0)) {
-            waitForGraph();
-            graph.stage(next++, null, 0, src, count);
+            stage(null, 0, src, count);
             return;
         }
+        readsFirst();
         device.uploadBytes(src, dst, count);
         record(Kind.UPLOAD, null, null, null, 0, dst, count, 0);
     }
@@ -417,14 +510,14 @@ final class StepGraph implements Gpu {
     @Override
     public void download(long src, float[] dst, int dstOffset, int count) {
         barrier("download");
-        inFlight = false;
+        waitForGraph();
         device.download(src, dst, dstOffset, count);
     }
 
     @Override
     public void downloadBytes(long src, byte[] dst, int count) {
         barrier("download");
-        inFlight = false;
+        waitForGraph();
         device.downloadBytes(src, dst, count);
     }
 
@@ -434,6 +527,7 @@ final class StepGraph implements Gpu {
             next++;
             return;
         }
+        readsFirst();
         device.copy(src, dst, bytes);
         record(Kind.COPY, null, null, null, src, dst, bytes, 0);
     }
@@ -444,6 +538,7 @@ final class StepGraph implements Gpu {
             next++;
             return;
         }
+        readsFirst();
         device.fill32(dst, value, count);
         record(Kind.FILL, null, null, null, 0, dst, count, value);
     }
@@ -465,6 +560,7 @@ final class StepGraph implements Gpu {
                 return;
             }
         }
+        readsFirst();
         device.launch(kernel, gridX, gridY, gridZ, blockX, blockY, blockZ, args);
         record(Kind.LAUNCH, kernel, dims, args, 0, 0, 0, 0);
     }
@@ -477,8 +573,8 @@ final class StepGraph implements Gpu {
     @Override
     public void synchronize() {
         // inside a replayed step nothing of it is queued yet; what was queued before is waited for as usual
+        waitForGraph();
         device.synchronize();
-        inFlight = false;
     }
 
     @Override

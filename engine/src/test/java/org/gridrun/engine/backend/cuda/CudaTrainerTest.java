@@ -53,7 +53,7 @@ class CudaTrainerTest {
     }
 
     /** A small MLP on {@code workers} workers for {@code steps} steps. */
-    private static Map<String, Object> mlp(long workers, long steps) {
+    static Map<String, Object> mlp(long workers, long steps) {
         Map<String, Object> params = new HashMap<>();
         params.put("hidden", "32");
         params.put("ngpu", workers);
