@@ -273,14 +273,15 @@ run_unpacked() {
       --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
       --include-classname "${GPU_CHECK_TESTS:-$all_tests}" \
       ${GPU_CHECK_EXCLUDE_TESTS:+--exclude-classname "$GPU_CHECK_EXCLUDE_TESTS"} --reports-dir "$work/junit"
-  step train "$java" -jar "$dir/grid-run.jar" bench train --backend cuda
+  # on a GPU both sides time blocks of 5 steps with one wait a block: 50 steps are 10 blocks
+  step train "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --steps 50
   step train-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --no-cuda-graph --no-torch
   step train-vit "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model vit
   step train-lstm "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model lstm
   # its graph runs the 4 workers' passes at the same time (concurrent_workers); a line under its row times none's
   # step with them one after another, in the same run
   step train-qsgd "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
-      --method qsgd --set bits=3 --workers 4
+      --method qsgd --set bits=3 --workers 4 --steps 50
   step train-qsgd-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4 --set cuda_graph=false
   step compressors "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda

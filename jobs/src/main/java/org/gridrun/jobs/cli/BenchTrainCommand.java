@@ -113,7 +113,7 @@ final class BenchTrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean gpu = backendName.equals("cuda");
+        boolean gpu = gpu();
         if (!gpu && !backendName.equals("cpu")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--backend must be cpu or cuda, "
                     + "found '" + backendName + "'");
@@ -140,7 +140,7 @@ final class BenchTrainCommand implements Callable<Integer> {
         Map<String, StepTimes> torchTimes = new LinkedHashMap<>();
         for (String m : chosen) {
             torchTimes.put(m, torch == null ? StepTimes.NONE : torch.times(m, batch, threads, warmup, steps,
-                    backendName));
+                    backendName, block()));
         }
         if (csv) {
             out.println("model,ms_min,ms_median,torch_ms_min,torch_ms_median,ratio");
@@ -153,8 +153,9 @@ final class BenchTrainCommand implements Callable<Integer> {
                 try (Backend b = Backends.open("cuda")) {
                     device = b.blas();
                 }
-                out.printf(Locale.ROOT, "batch %d on cuda, min and median of %d steps after %d warm-up, each step "
-                        + "%s and synchronised; %s; torch: %s (eager), run first%n", batch, steps, warmup,
+                out.printf(Locale.ROOT, "batch %d on cuda, min and median over %d blocks of %d steps (one wait a "
+                        + "block) after %d warm-up, each step %s; %s; torch: %s (eager, the same blocks), run first%n",
+                        batch, Math.max(1, steps / block()), block(), warmup,
                         cudaGraph ? "one CUDA graph" : "launched kernel by kernel", device, torchText);
             } else {
                 String blasThreads = System.getenv().getOrDefault("OPENBLAS_NUM_THREADS", "unset");
@@ -220,9 +221,11 @@ final class BenchTrainCommand implements Callable<Integer> {
                 if (cudaGraph) {
                     backend.endStep();
                 }
-                loss.read();
+                if (!gpu()) {
+                    loss.read();
+                }
             };
-            return StepTimes.measure(step, warmup, steps);
+            return StepTimes.measure(step, loss::read, warmup, steps, block());
         }
     }
 
@@ -270,10 +273,21 @@ final class BenchTrainCommand implements Callable<Integer> {
                     backend.upload(host, 0, gradient);
                 }
                 sgd.step(model.parameters(), gradient);
-                backend.synchronize();
+                if (!gpu()) {
+                    backend.synchronize();
+                }
             };
-            return StepTimes.measure(step, warmup, steps);
+            return StepTimes.measure(step, backend::synchronize, warmup, steps, block());
         }
+    }
+
+    private boolean gpu() {
+        return backendName.equals("cuda");
+    }
+
+    /** Steps a timed block: {@link StepTimes#GPU_BLOCK} on the GPU, 1 on the CPU (each step waits for itself). */
+    private int block() {
+        return gpu() ? StepTimes.GPU_BLOCK : 1;
     }
 
     private static Model create(String name, Backend backend) {

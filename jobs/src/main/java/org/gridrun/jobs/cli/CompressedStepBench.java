@@ -26,7 +26,9 @@ import org.gridrun.jobs.UserInputException;
  * {@code grid-run bench train --method M}: the whole simulated data-parallel step of the trainer itself (every
  * worker's forward and backward, its compressor's encode, the simulated collective's decode and average, the update),
  * once with method {@code none} and once with {@code M} on the same workers, model and batch, and their ratio: what a
- * compressor adds to a step. The times are the trainer's own {@code step_ms} records, one per step. Where the
+ * compressor adds to a step. The times are the trainer's own {@code step_ms} records: one per step on the CPU, one
+ * per block of {@link StepTimes#GPU_BLOCK} steps on the GPU (logged every block, so the steps between run on the device
+ * while the host prepares the next, as between a run's logs; the record is their mean). Where the
  * workers' passes ran at the same time ({@code concurrent_workers} on cuda), a line under the row times none's step
  * with them one after another.
  *
@@ -72,8 +74,10 @@ final class CompressedStepBench {
                         + "--model must be one of " + MODELS + ", found '" + model + "'");
             }
         }
-        out.printf(Locale.ROOT, "the trainer's whole step on %s: %d workers x batch %d, min and median of %d steps "
-                + "after %d warm-up; %s%s against none%n", backend, workers, batch / workers, steps, warmup, method,
+        String timed = block() == 1 ? timedSteps() + " steps"
+                : timedSteps() / block() + " blocks of " + block() + " steps (logged at each block's end)";
+        out.printf(Locale.ROOT, "the trainer's whole step on %s: %d workers x batch %d, min and median of %s after %d "
+                + "warm-up; %s%s against none%n", backend, workers, batch / workers, timed, warmupSteps(), method,
                 settings.isEmpty() ? "" : " " + settings);
         out.printf(Locale.ROOT, "%-10s %10s %10s %12s %12s %8s%n", "model", "none min", "none median",
                 method + " min", method + " median", "ratio");
@@ -124,9 +128,9 @@ final class CompressedStepBench {
         params.put("ngpu", (long) workers);
         params.put("batch_size", (long) (batch / workers));
         params.put("method", method);
-        params.put("niters", (long) (warmup + steps));
-        params.put("log_interval", 1L);
-        params.put("chkpt_iter", (long) (warmup + steps));
+        params.put("niters", (long) (warmupSteps() + timedSteps()));
+        params.put("log_interval", (long) block());
+        params.put("chkpt_iter", (long) (warmupSteps() + timedSteps()));
         extra.forEach((key, value) -> params.put(key, scalar(value)));
         TrainerConfig config;
         try {
@@ -145,13 +149,29 @@ final class CompressedStepBench {
                 atOnce = trainer.workersAtOnce();
             }
             List<Double> millis = MetricSpool.read(spool).stream()
-                    .filter(r -> r.name().equals("step_ms") && r.step() > warmup).map(MetricRecord::value).toList();
+                    .filter(r -> r.name().equals("step_ms") && r.step() > warmupSteps()).map(MetricRecord::value)
+                    .toList();
             return new Timed(StepTimes.of(millis), atOnce);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
             deleteQuietly(spool);
         }
+    }
+
+    /** Steps a {@code step_ms} record averages: {@link StepTimes#GPU_BLOCK} on cuda, 1 on the CPU. */
+    private int block() {
+        return backend.equals("cuda") ? StepTimes.GPU_BLOCK : 1;
+    }
+
+    /** The warm-up, rounded up to whole blocks. */
+    private int warmupSteps() {
+        return (warmup + block() - 1) / block() * block();
+    }
+
+    /** The timed steps, rounded up to whole blocks, at least one. */
+    private int timedSteps() {
+        return Math.max(1, (steps + block() - 1) / block()) * block();
     }
 
     /** A value given on the command line as a grid file would hold it: {@code 3} a number, {@code true} a flag. */

@@ -14,16 +14,31 @@ record StepTimes(double min, double median) {
     /** No measurement (the PyTorch side skipped or missing). */
     static final StepTimes NONE = new StepTimes(Double.NaN, Double.NaN);
 
-    /** Runs {@code step} {@code warmup} times untimed, then times it {@code steps} times. */
-    static StepTimes measure(Runnable step, int warmup, int steps) {
+    /**
+     * Steps timed together on a GPU, with one wait at the end: the host queues a step while the device runs the one
+     * before, as in training (a PyTorch script that does not synchronise every step; gridrun's trainer between two
+     * logged steps), so a step's time is its share of the block's, not its launch latency plus its work.
+     */
+    static final int GPU_BLOCK = 5;
+
+    /**
+     * Runs {@code step} {@code warmup} times untimed, then {@code steps} times in blocks of {@code block} (at least
+     * one block), each block timed until {@code sync} has waited for its work; a step's time is its block's over
+     * {@code block}. A block of 1 with a step that waits for itself times every step alone (the CPU).
+     */
+    static StepTimes measure(Runnable step, Runnable sync, int warmup, int steps, int block) {
         for (int i = 0; i < warmup; i++) {
             step.run();
         }
+        sync.run();
         List<Double> times = new ArrayList<>();
-        for (int i = 0; i < steps; i++) {
+        for (int b = 0; b < Math.max(1, steps / block); b++) {
             long t = System.nanoTime();
-            step.run();
-            times.add((System.nanoTime() - t) / 1e6);
+            for (int i = 0; i < block; i++) {
+                step.run();
+            }
+            sync.run();
+            times.add((System.nanoTime() - t) / 1e6 / block);
         }
         return of(times);
     }

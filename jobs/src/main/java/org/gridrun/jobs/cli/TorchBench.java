@@ -90,12 +90,13 @@ final class TorchBench {
      * The fastest and median milliseconds PyTorch takes for one training step of {@code model} on {@code device}: on
      * the CPU, of the process (of {@value #CPU_PROCESSES}) with the lower median. One process's OpenMP threads may
      * land badly for its whole life (a 2-thread mlp ran at 4.4 ms a step in some processes and 19 ms in others on a
-     * shared 2-core machine), and the comparison gives PyTorch its best.
+     * shared 2-core machine), and the comparison gives PyTorch its best. Steps are timed in blocks of {@code block}
+     * with one synchronisation a block ({@link StepTimes#measure}).
      */
-    StepTimes times(String model, int batch, int threads, int warmup, int steps, String device) {
+    StepTimes times(String model, int batch, int threads, int warmup, int steps, String device, int block) {
         StepTimes best = null;
         for (int i = 0; i < (device.equals("cpu") ? CPU_PROCESSES : 1); i++) {
-            StepTimes t = timesOnce(model, batch, threads, warmup, steps, device);
+            StepTimes t = timesOnce(model, batch, threads, warmup, steps, device, block);
             if (best == null || t.median() < best.median()) {
                 best = t;
             }
@@ -103,9 +104,11 @@ final class TorchBench {
         return best;
     }
 
-    private StepTimes timesOnce(String model, int batch, int threads, int warmup, int steps, String device) {
+    private StepTimes timesOnce(String model, int batch, int threads, int warmup, int steps, String device,
+                                int block) {
         Map<String, String> printed = runScript(TRAIN_SCRIPT, List.of(model, Integer.toString(batch),
-                Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps), device), threads);
+                Integer.toString(threads), Integer.toString(warmup), Integer.toString(steps), device,
+                Integer.toString(block)), threads);
         String what = "PyTorch benchmark of " + model;
         return new StepTimes(Double.parseDouble(value(printed, "ms_min", what)),
                 Double.parseDouble(value(printed, "ms_median", what)));

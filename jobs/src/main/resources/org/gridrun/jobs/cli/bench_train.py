@@ -163,19 +163,26 @@ def build(name):
     raise SystemExit("unknown model " + name)
 
 
-def timed(step, warmup, steps):
-    """(fastest, median) milliseconds of steps runs of step after warmup untimed ones."""
+def timed(step, sync, warmup, steps, block):
+    """(fastest, median) milliseconds a step, of steps runs of step in blocks of block after warmup untimed ones.
+
+    Each block is timed until sync has waited for its work, and a step takes its block's time over block: on a GPU
+    the host queues a step while the device runs the one before, as a training script that does not synchronise
+    every step does (gridrun's StepTimes.measure times its own steps the same way)."""
     for _ in range(warmup):
         step()
+    sync()
     times = []
-    for _ in range(steps):
+    for _ in range(max(1, steps // block)):
         start = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - start) * 1e3)
+        for _ in range(block):
+            step()
+        sync()
+        times.append((time.perf_counter() - start) * 1e3 / block)
     return min(times), statistics.median(times)
 
 
-def times_ms(name, batch, warmup, steps, device, channels_last):
+def times_ms(name, batch, warmup, steps, device, channels_last, block):
     """(fastest, median) milliseconds of a training step."""
     torch.manual_seed(1)
     model, shape, classes = build(name)
@@ -193,9 +200,8 @@ def times_ms(name, batch, warmup, steps, device, channels_last):
         opt.zero_grad(set_to_none=True)
         F.cross_entropy(model(x), y).backward()
         opt.step()
-        sync()
 
-    return timed(step, warmup, steps)
+    return timed(step, sync, warmup, steps, block)
 
 
 class LstmLm(nn.Module):
@@ -214,7 +220,7 @@ class LstmLm(nn.Module):
         return self.decoder(self.drop(out)), hidden
 
 
-def lstm_times_ms(sequences, bptt, warmup, steps, device):
+def lstm_times_ms(sequences, bptt, warmup, steps, device, block):
     """One truncated-BPTT step of the LSTM language model on a window of bptt x sequences tokens."""
     torch.manual_seed(1)
     model = LstmLm().to(device)
@@ -233,17 +239,17 @@ def lstm_times_ms(sequences, bptt, warmup, steps, device):
         F.cross_entropy(logits.view(-1, 33278), y).backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 0.25)
         opt.step()
-        sync()
 
-    return timed(step, warmup, steps)
+    return timed(step, sync, warmup, steps, block)
 
 
 def main():
     name, batch, threads, warmup, steps = sys.argv[1], *map(int, sys.argv[2:6])
     device = sys.argv[6] if len(sys.argv) > 6 else "cpu"
+    block = int(sys.argv[7]) if len(sys.argv) > 7 else 1
     torch.set_num_threads(threads)
     if name == "lstm":
-        fastest, median = lstm_times_ms(64, 30, warmup, steps, device)
+        fastest, median = lstm_times_ms(64, 30, warmup, steps, device, block)
         print("ms_min %.6f" % fastest)
         print("ms_median %.6f" % median)
         return
@@ -253,7 +259,7 @@ def main():
         torch.backends.cuda.matmul.allow_tf32 = False
         warmup = max(warmup, 5)
     formats = [False, True] if len(build(name)[1]) == 3 else [False]
-    fastest, median = min((times_ms(name, batch, warmup, steps, device, cl) for cl in formats),
+    fastest, median = min((times_ms(name, batch, warmup, steps, device, cl, block) for cl in formats),
                           key=lambda t: t[1])
     print("ms_min %.6f" % fastest)
     print("ms_median %.6f" % median)
