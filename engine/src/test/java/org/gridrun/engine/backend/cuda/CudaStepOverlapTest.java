@@ -15,8 +15,9 @@ import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.TrainResult;
 import org.gridrun.engine.train.Trainer;
 import org.gridrun.engine.train.TrainerConfig;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A step replayed as a graph leaves its loss on the device while the host prepares the next step: the next step's
@@ -53,12 +54,13 @@ class CudaStepOverlapTest {
         return result;
     }
 
-    @Test
-    void theNextStepIsPreparedWhileTheGraphRuns() {
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void theNextStepIsPreparedWhileTheGraphRuns(GpuTarget target) {
         for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("method", "none"),
                 Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L), Map.of("method", "topk", "ratio", 0.05),
                 Map.of("method", "powersgd", "rank", 2L))) {
-            CudaBackend backend = new CudaBackend(GpuTarget.EMULATOR.open());
+            CudaBackend backend = new CudaBackend(target.open());
             train(backend, mlp(method), new ArrayList<>());
             // steps 5, 10, 15 and 20 log, so their loss is read at once; the steps after each other step overlap
             assertTrue(backend.graphReplays() >= 15, method + ": " + backend.graphReplays() + " replays");
@@ -73,13 +75,14 @@ class CudaStepOverlapTest {
      * cross to the host: one 48-byte download and one wait a step, at the next graph's launch; the data a step uploads
      * goes through its graph's own buffers.
      */
-    @Test
-    void aReplayedStepMovesOnlyItsLossSums() {
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void aReplayedStepMovesOnlyItsLossSums(GpuTarget target) {
         for (Map<String, Object> method : List.<Map<String, Object>>of(Map.of("method", "none"),
                 Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L, "error_feedback", true),
                 Map.of("method", "topk", "ratio", 0.05), Map.of("method", "powersgd", "rank", 2L),
                 Map.of("method", "signsgd"))) {
-            CountingGpu gpu = new CountingGpu(GpuTarget.EMULATOR.open());
+            CountingGpu gpu = new CountingGpu(target.open());
             List<long[]> atLogs = new ArrayList<>();
             Map<String, Object> params = mlp(method);
             Path spool = dir.resolve("metrics-" + (++runs) + ".csv");
@@ -113,16 +116,17 @@ class CudaStepOverlapTest {
         return d;
     }
 
-    @Test
-    void aRunDivergingOnAStepWhoseLossWasReadLaterStopsThere() {
+    @ParameterizedTest
+    @EnumSource(GpuTarget.class)
+    void aRunDivergingOnAStepWhoseLossWasReadLaterStopsThere(GpuTarget target) {
         Map<String, Object> params = mlp(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L));
         params.put("lr", 40.0);
         List<String> graphed = new ArrayList<>();
-        CudaBackend backend = new CudaBackend(GpuTarget.EMULATOR.open());
+        CudaBackend backend = new CudaBackend(target.open());
         TrainResult withGraphs = train(backend, params, graphed);
         params.put("cuda_graph", false);
         List<String> plain = new ArrayList<>();
-        TrainResult withoutGraphs = train(new CudaBackend(GpuTarget.EMULATOR.open()), params, plain);
+        TrainResult withoutGraphs = train(new CudaBackend(target.open()), params, plain);
         assertTrue(withoutGraphs.diverged(), "lr 40 diverges");
         assertTrue(withoutGraphs.steps() % 5 != 0, "diverged at step " + withoutGraphs.steps()
                 + ", which reads its loss at once");
