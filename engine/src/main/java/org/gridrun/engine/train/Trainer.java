@@ -119,6 +119,11 @@ public final class Trainer implements AutoCloseable {
     private final IntervalStats interval = new IntervalStats();
     /** A graph step whose loss is still on the device: read while the next step is prepared ({@link #advance}). */
     private Deferred deferred;
+    /**
+     * The decoding time of a logged graph step whose payload sizes are read once its graph has run, −1 when none is
+     * pending ({@link #applyAverage}).
+     */
+    private long sizesAfterStep = -1;
     /** SmaQ's memory mode, or null when off. */
     private final MemoryCodec memory;
     /**
@@ -426,10 +431,15 @@ public final class Trainer implements AutoCloseable {
         long decode = 0;
         double loss = graphed ? Double.NaN : meanLoss(losses.read());
         if (graphed || Double.isFinite(loss)) {
-            decode = applyAverage(plain, encodes, onDevice, lowRankOnDevice, n);
+            decode = applyAverage(plain, encodes, onDevice, lowRankOnDevice, graphed, n);
         }
         if (graphed) {
             backend.endStep();
+            if (sizesAfterStep >= 0) {
+                deviceEncoding.settleSizes(payloads);
+                collective.countDecodedElsewhere(aggregation, payloads, sizesAfterStep);
+                sizesAfterStep = -1;
+            }
             if (!settleDeferred()) {
                 return Double.NaN;
             }
@@ -496,10 +506,14 @@ public final class Trainer implements AutoCloseable {
     /**
      * Averages the step's payloads (or gradients) as the compressor's aggregation says and applies the average,
      * clipped to {@code clip_average_norm} where set, with the optimizer; {@code onDevice}: the device codec had the
-     * step's encodes; {@code lowRankOnDevice}: PowerSGD's step runs on the device. Returns the decoding time.
+     * step's encodes; {@code lowRankOnDevice}: PowerSGD's step runs on the device; {@code graphed}: the step may
+     * replay as a graph, so a logged step's payload sizes are read after it ({@link #sizesAfterStep}). Returns the
+     * decoding time.
      */
-    private long applyAverage(boolean plain, boolean encodes, boolean onDevice, boolean lowRankOnDevice, int n) {
+    private long applyAverage(boolean plain, boolean encodes, boolean onDevice, boolean lowRankOnDevice,
+                              boolean graphed, int n) {
         boolean decodedOnDevice = lowRankOnDevice || onDevice && deviceEncoding.allOnDevice();
+        long decodeNanos = -1;
         if (!encodes) {
             collective.sendFullPrecision(n);
         } else if (lowRankOnDevice) {
@@ -511,11 +525,17 @@ public final class Trainer implements AutoCloseable {
         } else if (decodedOnDevice) {
             long t = System.nanoTime();
             deviceEncoding.decodeIntoMean(average);
-            if (logsAt(step)) {
-                // the sizes the log records; smaq's depend on the values, a download that only logged steps make
-                deviceEncoding.settleSizes(payloads);
+            if (graphed && logsAt(step)) {
+                // the sizes the log records (smaq's depend on the values) are downloaded once the graph has run, so
+                // that the logged step replays too
+                sizesAfterStep = System.nanoTime() - t;
+                decodeNanos = sizesAfterStep;
+            } else {
+                if (logsAt(step)) {
+                    deviceEncoding.settleSizes(payloads);
+                }
+                collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
             }
-            collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
         } else {
             if (onDevice) {
                 deviceEncoding.download(payloads);
@@ -538,7 +558,7 @@ public final class Trainer implements AutoCloseable {
         if (memory != null) {
             memory.afterStep(model.parameters(), optimizer);
         }
-        return collective.decodeNanos();
+        return decodeNanos >= 0 ? decodeNanos : collective.decodeNanos();
     }
 
     /** Whether {@code step} records the training metrics (besides a diverged step): every log interval and the last. */
