@@ -66,7 +66,8 @@ class CudaStepOverlapTest {
             assertTrue(backend.graphReplays() >= 15, method + ": " + backend.graphReplays() + " replays");
             assertTrue(backend.graphOverlaps() >= backend.graphReplays() - 5, method + ": " + backend.graphOverlaps()
                     + " of " + backend.graphReplays() + " replayed steps began with the graph before still queued");
-            assertEquals(0, backend.graphWaitsWhileMatching(), method + ": a replayed step waited for the graph before");
+            assertEquals(0, backend.graphWaitsWhileMatching(),
+                    method + ": a replayed step waited for the graph before");
         }
     }
 
