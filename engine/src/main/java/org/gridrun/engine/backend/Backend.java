@@ -356,6 +356,14 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * How the steps {@link #beginStep()} bracketed ran so far, in words, for a benchmark or a log (the CUDA backend:
+     * how many replayed as graphs, how many began while the graph before still ran); empty where steps run as usual.
+     */
+    default String stepGraphs() {
+        return "";
+    }
+
+    /**
      * Queues the operations that follow in lane {@code lane} of the step under way (0 or more: a worker's pass, its
      * clipping and its encode), or outside every lane ({@code -1}: what the workers share). A backend that replays
      * steps as graphs ({@link #runsLanesAtOnce()}) may run a step's lanes at the same time, ordered only where they

@@ -84,9 +84,13 @@ final class CompressedStepBench {
         for (String model : models) {
             Timed none = times(model, "none", stepKeys());
             StepTimes plain = none.times();
-            StepTimes compressed = times(model, method, settings).times();
+            Timed withMethod = times(model, method, settings);
+            StepTimes compressed = withMethod.times();
             out.printf(Locale.ROOT, "%-10s %10.2f %10.2f %12.2f %12.2f %8.2f%n", model, plain.min(), plain.median(),
                     compressed.min(), compressed.median(), compressed.median() / plain.median());
+            if (!none.graphs().isEmpty()) {
+                out.printf(Locale.ROOT, "%-10s none: %s; %s: %s%n", "", none.graphs(), method, withMethod.graphs());
+            }
             if (none.atOnce()) {
                 // the workers' passes ran at the same time: none's step with them one after another, for what that
                 // gives, measured in the same run
@@ -115,8 +119,11 @@ final class CompressedStepBench {
         return keys;
     }
 
-    /** A run's step times, and whether its workers' passes ran at the same time. */
-    record Timed(StepTimes times, boolean atOnce) {
+    /**
+     * A run's step times, whether its workers' passes ran at the same time, and how its steps ran as device graphs
+     * ({@link Backend#stepGraphs()}, empty on the CPU).
+     */
+    record Timed(StepTimes times, boolean atOnce, String graphs) {
     }
 
     /** The trainer's step times of {@code model} compressed by {@code method} with {@code extra} keys. */
@@ -142,16 +149,18 @@ final class CompressedStepBench {
         try {
             spool = Files.createTempFile("gridrun-bench-step", ".csv");
             boolean atOnce;
+            String graphs;
             try (Backend b = Backends.open(config.backend());
                  Trainer trainer = new Trainer(config, b, TrainJob.load(config));
                  MetricSpool.Writer metrics = MetricSpool.append(spool)) {
                 trainer.run(metrics, TrainListener.NONE);
                 atOnce = trainer.workersAtOnce();
+                graphs = b.stepGraphs();
             }
             List<Double> millis = MetricSpool.read(spool).stream()
                     .filter(r -> r.name().equals("step_ms") && r.step() > warmupSteps()).map(MetricRecord::value)
                     .toList();
-            return new Timed(StepTimes.of(millis), atOnce);
+            return new Timed(StepTimes.of(millis), atOnce, graphs);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

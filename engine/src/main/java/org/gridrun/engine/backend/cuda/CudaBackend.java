@@ -523,6 +523,14 @@ public final class CudaBackend implements Backend {
         return gpu.replays();
     }
 
+    @Override
+    public String stepGraphs() {
+        String off = gpu.disabledBecause();
+        return gpu.replays() + " steps replayed as CUDA graphs, " + gpu.overlaps() + " begun while the graph before "
+                + "ran, " + gpu.waitsWhileMatching() + " waits for it while matching" + (off == null ? ""
+                : "; graphs off: " + off);
+    }
+
     /** {@link StepGraph#waitsWhileMatching()}: tests check that replayed steps leave the device busy. */
     long graphWaitsWhileMatching() {
         return gpu.waitsWhileMatching();

@@ -68,6 +68,9 @@ class CudaStepOverlapTest {
                     + " of " + backend.graphReplays() + " replayed steps began with the graph before still queued");
             assertEquals(0, backend.graphWaitsWhileMatching(),
                     method + ": a replayed step waited for the graph before");
+            // what bench train --method prints under its row
+            assertEquals(backend.graphReplays() + " steps replayed as CUDA graphs, " + backend.graphOverlaps()
+                    + " begun while the graph before ran, 0 waits for it while matching", backend.stepGraphs());
         }
     }
 
