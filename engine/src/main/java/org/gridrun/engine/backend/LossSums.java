@@ -13,9 +13,7 @@ import java.util.Arrays;
  */
 public class LossSums implements AutoCloseable {
     private final double[] sums;
-    /** What {@link #read()} returns, reused. */
-    private final double[] read;
-    /** What {@link #finishRead()} returns, reused. */
+    /** What {@link #read()} and {@link #finishRead()} return, reused. */
     private final double[] later;
 
     /** {@code slots} sums, each NaN until written. */
@@ -24,7 +22,6 @@ public class LossSums implements AutoCloseable {
             throw new IllegalArgumentException("loss sums need at least one slot, found " + slots);
         }
         this.sums = new double[slots];
-        this.read = new double[slots];
         this.later = new double[slots];
         Arrays.fill(sums, Double.NaN);
     }
@@ -45,9 +42,8 @@ public class LossSums implements AutoCloseable {
      * label was not a class index.
      */
     public double[] read() {
-        System.arraycopy(sums, 0, read, 0, sums.length);
-        Arrays.fill(sums, Double.NaN);
-        return read;
+        startRead();
+        return finishRead();
     }
 
     /**

@@ -119,11 +119,8 @@ public final class Trainer implements AutoCloseable {
     private final IntervalStats interval = new IntervalStats();
     /** A graph step whose loss is still on the device: read while the next step is prepared ({@link #advance}). */
     private Deferred deferred;
-    /**
-     * The decoding time of a logged graph step whose payload sizes are read once its graph has run, −1 when none is
-     * pending ({@link #applyAverage}).
-     */
-    private long sizesAfterStep = -1;
+    /** Whether a logged graph step's payload sizes are still to be read once its graph has run ({@link #advance}). */
+    private boolean sizesAfterStep;
     /** SmaQ's memory mode, or null when off. */
     private final MemoryCodec memory;
     /**
@@ -435,10 +432,10 @@ public final class Trainer implements AutoCloseable {
         }
         if (graphed) {
             backend.endStep();
-            if (sizesAfterStep >= 0) {
+            if (sizesAfterStep) {
+                sizesAfterStep = false;
                 deviceEncoding.settleSizes(payloads);
-                collective.countDecodedElsewhere(aggregation, payloads, sizesAfterStep);
-                sizesAfterStep = -1;
+                collective.countDecodedElsewhere(aggregation, payloads, collective.decodeNanos());
             }
             if (!settleDeferred()) {
                 return Double.NaN;
@@ -513,7 +510,6 @@ public final class Trainer implements AutoCloseable {
     private long applyAverage(boolean plain, boolean encodes, boolean onDevice, boolean lowRankOnDevice,
                               boolean graphed, int n) {
         boolean decodedOnDevice = lowRankOnDevice || onDevice && deviceEncoding.allOnDevice();
-        long decodeNanos = -1;
         if (!encodes) {
             collective.sendFullPrecision(n);
         } else if (lowRankOnDevice) {
@@ -525,17 +521,13 @@ public final class Trainer implements AutoCloseable {
         } else if (decodedOnDevice) {
             long t = System.nanoTime();
             deviceEncoding.decodeIntoMean(average);
-            if (graphed && logsAt(step)) {
-                // the sizes the log records (smaq's depend on the values) are downloaded once the graph has run, so
-                // that the logged step replays too
-                sizesAfterStep = System.nanoTime() - t;
-                decodeNanos = sizesAfterStep;
-            } else {
-                if (logsAt(step)) {
-                    deviceEncoding.settleSizes(payloads);
-                }
-                collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
+            // the sizes the log records (smaq's depend on the values) are a download: in a graph step it is made, and
+            // the step counted again, once the graph has run, so that the logged step replays too
+            sizesAfterStep = graphed && logsAt(step);
+            if (logsAt(step) && !graphed) {
+                deviceEncoding.settleSizes(payloads);
             }
+            collective.countDecodedElsewhere(aggregation, payloads, System.nanoTime() - t);
         } else {
             if (onDevice) {
                 deviceEncoding.download(payloads);
@@ -558,7 +550,7 @@ public final class Trainer implements AutoCloseable {
         if (memory != null) {
             memory.afterStep(model.parameters(), optimizer);
         }
-        return decodeNanos >= 0 ? decodeNanos : collective.decodeNanos();
+        return collective.decodeNanos();
     }
 
     /** Whether {@code step} records the training metrics (besides a diverged step): every log interval and the last. */

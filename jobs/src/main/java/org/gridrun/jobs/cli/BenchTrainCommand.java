@@ -285,9 +285,8 @@ final class BenchTrainCommand implements Callable<Integer> {
         return backendName.equals("cuda");
     }
 
-    /** Steps a timed block: {@link StepTimes#GPU_BLOCK} on the GPU, 1 on the CPU (each step waits for itself). */
     private int block() {
-        return gpu() ? StepTimes.GPU_BLOCK : 1;
+        return StepTimes.block(backendName);
     }
 
     private static Model create(String name, Backend backend) {

@@ -168,9 +168,9 @@ final class CompressedStepBench {
         }
     }
 
-    /** Steps a {@code step_ms} record averages: {@link StepTimes#GPU_BLOCK} on cuda, 1 on the CPU. */
+    /** Steps a {@code step_ms} record averages ({@link StepTimes#block}). */
     private int block() {
-        return backend.equals("cuda") ? StepTimes.GPU_BLOCK : 1;
+        return StepTimes.block(backend);
     }
 
     /** The warm-up, rounded up to whole blocks. */

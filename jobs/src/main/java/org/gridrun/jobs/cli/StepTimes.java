@@ -21,6 +21,11 @@ record StepTimes(double min, double median) {
      */
     static final int GPU_BLOCK = 5;
 
+    /** Steps a timed block on {@code backend}: {@link #GPU_BLOCK} on cuda, 1 on the CPU (each step waits on itself). */
+    static int block(String backend) {
+        return backend.equals("cuda") ? GPU_BLOCK : 1;
+    }
+
     /**
      * Runs {@code step} {@code warmup} times untimed, then {@code steps} times in blocks of {@code block} (at least
      * one block), each block timed until {@code sync} has waited for its work; a step's time is its block's over

@@ -6,9 +6,9 @@ import org.gridrun.engine.backend.LossSums;
 
 /**
  * Loss sums in GPU memory: 16 bytes a slot, as {@code gr_rows_finish} writes them (the sum, then the first row whose
- * label is not a class index). {@link #read()} downloads every slot in one copy, which waits for the step's work;
- * {@link #startRead()} has the copy made once a launched step graph has finished, before the next one can write the
- * slots again ({@link StepGraph#readAfterGraph}).
+ * label is not a class index), downloaded in one copy: {@link #startRead()} has it made once a launched step graph
+ * has finished, before the next one can write the slots again ({@link StepGraph#readAfterGraph}), or at once where
+ * none runs; {@link #read()} is the two halves together, so it waits for the step's work.
  */
 final class DeviceLossSums extends LossSums {
     private static final int SLOT_BYTES = 16;
@@ -16,13 +16,12 @@ final class DeviceLossSums extends LossSums {
     private final StepGraph gpu;
     private final CudaReductions reductions;
     private final long address;
-    private final byte[] bytes;
     /** Per slot: whether the device wrote it since the last read, and the labels and classes it was computed with. */
     private final boolean[] written;
     private final long[] labels;
     private final int[] classes;
     /** The same for the read {@link #startRead()} started, and the bytes it downloads into. */
-    private final byte[] laterBytes;
+    private final byte[] bytes;
     private final boolean[] laterWritten;
     private final long[] laterLabels;
     private final int[] laterClasses;
@@ -33,11 +32,10 @@ final class DeviceLossSums extends LossSums {
         this.gpu = gpu;
         this.reductions = reductions;
         this.address = gpu.allocate((long) SLOT_BYTES * slots);
-        this.bytes = new byte[SLOT_BYTES * slots];
         this.written = new boolean[slots];
         this.labels = new long[slots];
         this.classes = new int[slots];
-        this.laterBytes = new byte[SLOT_BYTES * slots];
+        this.bytes = new byte[SLOT_BYTES * slots];
         this.laterWritten = new boolean[slots];
         this.laterLabels = new long[slots];
         this.laterClasses = new int[slots];
@@ -63,25 +61,6 @@ final class DeviceLossSums extends LossSums {
     }
 
     @Override
-    public double[] read() {
-        boolean any = false;
-        for (boolean w : written) {
-            any |= w;
-        }
-        if (any) {
-            gpu.downloadBytes(address, bytes, bytes.length);
-            ByteBuffer finished = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-            for (int s = 0; s < written.length; s++) {
-                if (written[s]) {
-                    written[s] = false;
-                    super.put(s, reductions.rowsSum(finished, SLOT_BYTES * s, labels[s], classes[s]));
-                }
-            }
-        }
-        return super.read();
-    }
-
-    @Override
     public void startRead() {
         boolean any = false;
         for (int s = 0; s < written.length; s++) {
@@ -93,7 +72,7 @@ final class DeviceLossSums extends LossSums {
         }
         super.startRead();
         if (any) {
-            gpu.readAfterGraph(address, laterBytes, laterBytes.length);
+            gpu.readAfterGraph(address, bytes, bytes.length);
         }
     }
 
@@ -106,7 +85,7 @@ final class DeviceLossSums extends LossSums {
         }
         if (any) {
             gpu.finishReads();
-            ByteBuffer finished = ByteBuffer.wrap(laterBytes).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer finished = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
             for (int s = 0; s < laterWritten.length; s++) {
                 if (laterWritten[s]) {
                     laterWritten[s] = false;

@@ -282,7 +282,8 @@ final class StepGraph implements Gpu {
 
     /**
      * Makes the downloads {@link #readAfterGraph} put off, waiting for the graph they wait for if they are not made
-     * yet (a graph launched since, which they do not wait for, runs on).
+     * yet (a graph launched since, which they do not wait for, runs on). Every operation queued outside a replay calls
+     * it first, so that those downloads see the graph's results, not the operation's.
      */
     void finishReads() {
         if (!reads.isEmpty()) {
@@ -439,13 +440,6 @@ final class StepGraph implements Gpu {
         }
     }
 
-    /** Before an operation queued outside a replay: the downloads put off must see the graph's results, not its. */
-    private void readsFirst() {
-        if (!reads.isEmpty()) {
-            waitForGraph();
-        }
-    }
-
     /** Writes the kept uploads of the replayed step into their nodes' host buffers (the graph before has finished). */
     private void stageKept() {
         for (Staged s : staged) {
@@ -491,7 +485,7 @@ final class StepGraph implements Gpu {
             stage(src, srcOffset, null, count);
             return;
         }
-        readsFirst();
+        finishReads();
         device.upload(src, srcOffset, dst, count);
         record(Kind.UPLOAD, null, null, null, 0, dst, 4L * count, 0);
     }
@@ -502,7 +496,7 @@ final class StepGraph implements Gpu {
             stage(null, 0, src, count);
             return;
         }
-        readsFirst();
+        finishReads();
         device.uploadBytes(src, dst, count);
         record(Kind.UPLOAD, null, null, null, 0, dst, count, 0);
     }
@@ -527,7 +521,7 @@ final class StepGraph implements Gpu {
             next++;
             return;
         }
-        readsFirst();
+        finishReads();
         device.copy(src, dst, bytes);
         record(Kind.COPY, null, null, null, src, dst, bytes, 0);
     }
@@ -538,7 +532,7 @@ final class StepGraph implements Gpu {
             next++;
             return;
         }
-        readsFirst();
+        finishReads();
         device.fill32(dst, value, count);
         record(Kind.FILL, null, null, null, 0, dst, count, value);
     }
@@ -560,7 +554,7 @@ final class StepGraph implements Gpu {
                 return;
             }
         }
-        readsFirst();
+        finishReads();
         device.launch(kernel, gridX, gridY, gridZ, blockX, blockY, blockZ, args);
         record(Kind.LAUNCH, kernel, dims, args, 0, 0, 0, 0);
     }
