@@ -206,13 +206,20 @@ class ResumeTest {
         }
 
         TrainResult last = TrainJob.run(resumed, TrainListener.NONE);
-        assertFalse(last.stopped());
-        assertEquals(12, last.steps());
-        assertEquals(expected.finalAccuracy(), last.finalAccuracy(), 0);
-        assertEquals(expected.finalLoss(), last.finalLoss(), 0);
-
+        assertFalse(last.stopped(), method);
+        assertEquals(12, last.steps(), method);
         List<String> values = values(resumed);
-        assertEquals(values(straight), values);
+        if (!values.equals(values(straight))) {
+            // Which part lost what: the first record that differs names the step, and a second straight run says
+            // whether training itself repeats.
+            RunDir again = stage("again", "id-" + method, params);
+            TrainJob.run(again, TrainListener.NONE);
+            assertEquals(values(straight), values, method + ": the resumed run's records against the straight run's ("
+                    + (values(again).equals(values(straight)) ? "a second straight run repeats the first"
+                            : "a second straight run differs from the first too") + ")");
+        }
+        assertEquals(expected.finalAccuracy(), last.finalAccuracy(), 0, method);
+        assertEquals(expected.finalLoss(), last.finalLoss(), 0, method);
         if (method.equals("adam")) {
             // The rate each logged step used: warm-up over, then 0.01·0.1 after step 5, 0.01·0.01 after step 9.
             double[] lr = values.stream().filter(v -> v.startsWith("lr,")).mapToDouble(
