@@ -226,5 +226,7 @@ extern "C" __global__ void gr_rows_finish(const double* rowValues, int rows, con
         }
         result[0] = total;
         ((int*) (result + 1))[0] = first;
+        // the bad label itself, so that a sum read after the labels' buffer holds the next batch still names it
+        ((float*) (result + 1))[1] = first >= 0 ? labels[first] : 0.0f;
     }
 }

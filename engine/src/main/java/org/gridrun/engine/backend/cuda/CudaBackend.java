@@ -242,12 +242,12 @@ public final class CudaBackend implements Backend {
             return;
         }
         reductions.softmaxCrossEntropy(CudaBuffer.of(logits), logits.rows(), logits.cols(), CudaBuffer.of(labels),
-                CudaBuffer.ofNullable(grad), gradScale, device.slot(slot, CudaBuffer.of(labels), logits.cols()));
+                CudaBuffer.ofNullable(grad), gradScale, device.slot(slot, logits.cols()));
     }
 
     @Override
     public LossSums lossSums(int slots) {
-        DeviceLossSums sums = new DeviceLossSums(gpu, reductions, slots);
+        DeviceLossSums sums = new DeviceLossSums(gpu, slots);
         // each lane writes its own slot
         gpu.share(sums.address(), LaneOrder.Sharing.SLICES);
         return sums;

@@ -32,7 +32,6 @@ final class CudaReductions {
     private final Gpu gpu;
     private final Scratch scratch;
     private final byte[] result = new byte[16];
-    private final float[] badLabel = new float[1];
 
     CudaReductions(Gpu gpu, Scratch scratch) {
         this.gpu = gpu;
@@ -72,7 +71,7 @@ final class CudaReductions {
     double softmaxCrossEntropy(long logits, int rows, int cols, long labels, long grad, float gradScale) {
         long out = scratch.bytes(Scratch.Slot.RESULT, result.length);
         softmaxCrossEntropy(logits, rows, cols, labels, grad, gradScale, out);
-        return readRows(out, labels, cols);
+        return readRows(out, cols);
     }
 
     /**
@@ -94,12 +93,12 @@ final class CudaReductions {
                 KernelArgs.of().address(logits).i32(rows).i32(cols).address(labels).address(rowHit));
         long out = scratch.bytes(Scratch.Slot.RESULT, result.length);
         finishRows(rowHit, rows, labels, cols, out);
-        return (int) readRows(out, labels, cols);
+        return (int) readRows(out, cols);
     }
 
     /**
      * Adds the per-row values on the GPU into {@code out}: the sum (a double), then the first row whose label is not
-     * a class index (an int, −1 for none).
+     * a class index (an int, −1 for none) and that label (a float).
      */
     private void finishRows(long rowValues, int rows, long labels, int classes, long out) {
         gpu.launch("gr_rows_finish", 1, 1, 1, 256, 1, 1,
@@ -110,18 +109,19 @@ final class CudaReductions {
      * Downloads the sum {@link #finishRows} left at {@code out}; a row whose label is not a class index fails as
      * {@code CpuKernels.label} does (the CPU stops at the first such row).
      */
-    double readRows(long out, long labels, int classes) {
+    double readRows(long out, int classes) {
         gpu.downloadBytes(out, result, result.length);
-        return rowsSum(ByteBuffer.wrap(result).order(ByteOrder.LITTLE_ENDIAN), 0, labels, classes);
+        return rowsSum(ByteBuffer.wrap(result).order(ByteOrder.LITTLE_ENDIAN), 0, classes);
     }
 
-    /** The sum at {@code at} of {@code finished} ({@link #finishRows}' layout), failing on its bad label. */
-    double rowsSum(ByteBuffer finished, int at, long labels, int classes) {
-        int bad = finished.getInt(at + 8);
-        if (bad >= 0) {
-            gpu.download(labels + 4L * bad, badLabel, 0, 1);
+    /**
+     * The sum at {@code at} of {@code finished} ({@link #finishRows}' layout), failing on its bad label, which the
+     * layout holds: a sum read a step late finds the next batch's labels in the buffer.
+     */
+    static double rowsSum(ByteBuffer finished, int at, int classes) {
+        if (finished.getInt(at + 8) >= 0) {
             throw new IllegalArgumentException("label must be a class index in [0, " + classes + "), found "
-                    + badLabel[0]);
+                    + finished.getFloat(at + 12));
         }
         return finished.getDouble(at);
     }

@@ -6,7 +6,7 @@ import org.gridrun.engine.backend.LossSums;
 
 /**
  * Loss sums in GPU memory: 16 bytes a slot, as {@code gr_rows_finish} writes them (the sum, then the first row whose
- * label is not a class index), downloaded in one copy: {@link #startRead()} has it made once a launched step graph
+ * label is not a class index and that label), downloaded in one copy: {@link #startRead()} has it made once a launched step graph
  * has finished, before the next one can write the slots again ({@link StepGraph#readAfterGraph}), or at once where
  * none runs; {@link #read()} is the two halves together, so it waits for the step's work.
  */
@@ -14,30 +14,24 @@ final class DeviceLossSums extends LossSums {
     private static final int SLOT_BYTES = 16;
 
     private final StepGraph gpu;
-    private final CudaReductions reductions;
     private final long address;
-    /** Per slot: whether the device wrote it since the last read, and the labels and classes it was computed with. */
+    /** Per slot: whether the device wrote it since the last read, and the classes of the batch it was computed on. */
     private final boolean[] written;
-    private final long[] labels;
     private final int[] classes;
     /** The same for the read {@link #startRead()} started, and the bytes it downloads into. */
     private final byte[] bytes;
     private final boolean[] laterWritten;
-    private final long[] laterLabels;
     private final int[] laterClasses;
     private boolean closed;
 
-    DeviceLossSums(StepGraph gpu, CudaReductions reductions, int slots) {
+    DeviceLossSums(StepGraph gpu, int slots) {
         super(slots);
         this.gpu = gpu;
-        this.reductions = reductions;
         this.address = gpu.allocate((long) SLOT_BYTES * slots);
         this.written = new boolean[slots];
-        this.labels = new long[slots];
         this.classes = new int[slots];
         this.bytes = new byte[SLOT_BYTES * slots];
         this.laterWritten = new boolean[slots];
-        this.laterLabels = new long[slots];
         this.laterClasses = new int[slots];
     }
 
@@ -46,10 +40,9 @@ final class DeviceLossSums extends LossSums {
         return address;
     }
 
-    /** Where the device writes {@code slot}'s sum of a batch with {@code labels} of {@code classes} classes. */
-    long slot(int slot, long labels, int classes) {
+    /** Where the device writes {@code slot}'s sum of a batch of {@code classes} classes. */
+    long slot(int slot, int classes) {
         this.written[slot] = true;
-        this.labels[slot] = labels;
         this.classes[slot] = classes;
         return address + (long) SLOT_BYTES * slot;
     }
@@ -65,7 +58,6 @@ final class DeviceLossSums extends LossSums {
         boolean any = false;
         for (int s = 0; s < written.length; s++) {
             laterWritten[s] = written[s];
-            laterLabels[s] = labels[s];
             laterClasses[s] = classes[s];
             any |= written[s];
             written[s] = false;
@@ -89,7 +81,7 @@ final class DeviceLossSums extends LossSums {
             for (int s = 0; s < laterWritten.length; s++) {
                 if (laterWritten[s]) {
                     laterWritten[s] = false;
-                    sums[s] = reductions.rowsSum(finished, SLOT_BYTES * s, laterLabels[s], laterClasses[s]);
+                    sums[s] = CudaReductions.rowsSum(finished, SLOT_BYTES * s, laterClasses[s]);
                 }
             }
         }

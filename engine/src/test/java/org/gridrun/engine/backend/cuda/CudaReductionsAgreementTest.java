@@ -304,6 +304,14 @@ class CudaReductionsAgreementTest {
                         () -> f.cuda.softmaxCrossEntropy(logits.gpu, labels.gpu, null, 1f)).getMessage();
                 assertEquals(cpu, gpu);
                 assertTrue(gpu.endsWith("found " + b), gpu);
+                // Read a step late, once the next batch's labels (all class indices) are in the same buffer: the
+                // message still names the bad label of the batch the sum was made on.
+                try (org.gridrun.engine.backend.LossSums sums = f.cuda.lossSums(1)) {
+                    f.cuda.softmaxCrossEntropy(logits.gpu, labels.gpu, null, 1f, sums, 0);
+                    sums.startRead();
+                    f.cuda.upload(new float[rows], 0, labels.gpu);
+                    assertEquals(cpu, assertThrows(IllegalArgumentException.class, sums::finishRead).getMessage());
+                }
             }
         }
         try (Fixture f = new Fixture(target, 14)) {
