@@ -1,5 +1,6 @@
 package org.gridrun.engine.backend;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -55,8 +56,9 @@ public final class CpuParallel {
 
     /**
      * Runs {@code first} on the helper thread and {@code second} on this one, and returns when both are done; an
-     * exception of either is rethrown here. Called from the helper thread itself (a split inside a split), or with
-     * one thread, it runs both here, one after the other, rather than wait on itself.
+     * exception of either is rethrown here (this thread's first), and only once both parts have ended. Called from the
+     * helper thread itself (a split inside a split), or with one thread, it runs both here, one after the other,
+     * rather than wait on itself.
      */
     public static void both(Runnable first, Runnable second) {
         if (HELPER == null || Thread.currentThread().getName().equals(HELPER_NAME)) {
@@ -65,12 +67,28 @@ public final class CpuParallel {
             return;
         }
         Future<?> other = HELPER.submit(first);
-        second.run();
+        RuntimeException failed = null;
+        Error broke = null;
+        try {
+            second.run();
+        } catch (RuntimeException e) {
+            failed = e;
+        } catch (Error e) {
+            broke = e;
+        }
+        // Whatever happened here, not before the helper's part has ended: it writes into the arrays the caller uses
+        // next (an interrupt is kept for the caller, not acted on mid-step).
+        awaitEnd(other);
+        if (broke != null) {
+            throw broke;
+        }
+        if (failed != null) {
+            throw failed;
+        }
         try {
             other.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the helper thread", e);
+        } catch (InterruptedException | CancellationException e) {
+            throw new IllegalStateException("the helper thread's part did not end", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException r) {
@@ -80,6 +98,24 @@ public final class CpuParallel {
                 throw error;
             }
             throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Waits until {@code task} has ended, whatever its outcome; an interrupt is kept for the caller to see. */
+    private static void awaitEnd(Future<?> task) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                task.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | CancellationException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 }
