@@ -6,9 +6,9 @@ import org.gridrun.engine.backend.LossSums;
 
 /**
  * Loss sums in GPU memory: 16 bytes a slot, as {@code gr_rows_finish} writes them (the sum, then the first row whose
- * label is not a class index and that label), downloaded in one copy: {@link #startRead()} has it made once a launched step graph
- * has finished, before the next one can write the slots again ({@link StepGraph#readAfterGraph}), or at once where
- * none runs; {@link #read()} is the two halves together, so it waits for the step's work.
+ * label is not a class index and that label), downloaded in one copy: {@link #startRead()} has it made once a
+ * launched step graph has finished, before the next one can write the slots again ({@link StepGraph#readAfterGraph}),
+ * or at once where none runs; {@link #read()} is the two halves together, so it waits for the step's work.
  */
 final class DeviceLossSums extends LossSums {
     private static final int SLOT_BYTES = 16;
