@@ -67,55 +67,54 @@ public final class CpuParallel {
             return;
         }
         Future<?> other = HELPER.submit(first);
-        RuntimeException failed = null;
-        Error broke = null;
+        Throwable mine = null;
         try {
             second.run();
-        } catch (RuntimeException e) {
-            failed = e;
-        } catch (Error e) {
-            broke = e;
+        } catch (RuntimeException | Error e) {
+            mine = e;
         }
         // Whatever happened here, not before the helper's part has ended: it writes into the arrays the caller uses
         // next (an interrupt is kept for the caller, not acted on mid-step).
-        awaitEnd(other);
-        if (broke != null) {
-            throw broke;
-        }
-        if (failed != null) {
-            throw failed;
-        }
+        Throwable helpers = awaitEnd(other);
+        rethrow(mine != null ? mine : helpers);
+    }
+
+    /**
+     * Waits until {@code task} has ended, whatever its outcome, and returns what it threw (null if nothing); an
+     * interrupt is kept for the caller to see.
+     */
+    private static Throwable awaitEnd(Future<?> task) {
+        boolean interrupted = false;
         try {
-            other.get();
-        } catch (InterruptedException | CancellationException e) {
-            throw new IllegalStateException("the helper thread's part did not end", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException r) {
-                throw r;
+            while (true) {
+                try {
+                    task.get();
+                    return null;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    return e.getCause();
+                } catch (CancellationException e) {
+                    return e;
+                }
             }
-            if (cause instanceof Error error) {
-                throw error;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
-            throw new IllegalStateException(cause);
         }
     }
 
-    /** Waits until {@code task} has ended, whatever its outcome; an interrupt is kept for the caller to see. */
-    private static void awaitEnd(Future<?> task) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                task.get();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException | CancellationException e) {
-                break;
-            }
+    /** Throws {@code failure} as it is (wrapped where it is checked); nothing when it is null. */
+    private static void rethrow(Throwable failure) {
+        if (failure instanceof RuntimeException r) {
+            throw r;
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw new IllegalStateException(failure);
         }
     }
 }
