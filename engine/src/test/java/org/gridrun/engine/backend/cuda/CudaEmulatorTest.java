@@ -314,6 +314,35 @@ class CudaEmulatorTest {
         assertArrayEquals(new float[] {1f / 3f, x, Math.fma(x, x, -1f), x}, download(out, 4), 1e-6f);
     }
 
+    /**
+     * As on a GPU, a launched graph runs after the launch returned: its uploads copy their host buffers as they are by
+     * then, its kernels keep the launch's arguments. So a host that stages the next step too early shows it here.
+     */
+    @Test
+    void aGraphRunsAfterItsLaunchReturnedWithItsLaunchsArguments() {
+        int n = 4;
+        long x = gpu.allocate(4 * n);
+        long y = gpu.allocate(4 * n);
+        long z = gpu.allocate(4 * n);
+        try (DeviceGraph graph = gpu.newGraph()) {
+            graph.upload(x, 4 * n, new int[0]);
+            graph.kernel("gr_selftest_copy", new int[] {1, 1, 1, 32, 1, 1},
+                    KernelArgs.of().address(x).address(y).i32(n), new int[] {0});
+            graph.instantiate();
+            graph.stage(0, new float[] {1, 2, 3, 4}, 0, null, n);
+            graph.launch();
+            graph.stage(0, new float[] {5, 6, 7, 8}, 0, null, n);
+            graph.setArgs(1, "gr_selftest_copy", new int[] {1, 1, 1, 32, 1, 1},
+                    KernelArgs.of().address(x).address(z).i32(n));
+            assertArrayEquals(new float[] {5, 6, 7, 8}, download(y, n));
+            assertTrue(Float.isNaN(download(z, n)[0]), "the arguments set after the launch are for later launches");
+
+            graph.uploadNow(0);
+            graph.stage(0, new float[] {9, 10, 11, 12}, 0, null, n);
+            assertArrayEquals(new float[] {9, 10, 11, 12}, download(x, n));
+        }
+    }
+
     @Test
     void misuseOfTheDeviceFailsInJava() {
         assertThrows(GpuOutOfMemoryException.class, () -> gpu.allocate(Long.MAX_VALUE / 2));

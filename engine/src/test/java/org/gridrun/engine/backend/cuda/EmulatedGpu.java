@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -20,10 +21,15 @@ import java.util.stream.Stream;
  * ({@code scripts/build-cuda-emu.sh}), each thread of a block run as a fiber on the calling thread, device memory as
  * host memory.
  *
- * <p>Everything runs when called, so an error is thrown by the call that caused it: a kernel that deadlocks, writes
+ * <p>Operations run when called, so an error is thrown by the call that caused it: a kernel that deadlocks, writes
  * outside its allocations or gets the wrong arguments fails its {@link #launch} with an
  * {@link IllegalStateException} that says where. New memory is NaN (all bytes 0xFF), so that a kernel reading what
  * nothing wrote shows it.
+ *
+ * <p>Graph launches and uploads from a graph's host buffers are the exception ({@link #later}): as on a GPU, they run
+ * after their call has returned, here at the next operation of this device, as late as a stream could run them. So a
+ * host that writes a graph's host buffers before the graph has run changes what that launch uploads, as it would on
+ * a GPU.
  */
 final class EmulatedGpu implements Gpu {
     private static final String LIBRARY = "libgridrun-cuda-emu.so";
@@ -35,6 +41,9 @@ final class EmulatedGpu implements Gpu {
     private final int[] dims = new int[6];
     private int[] kinds = new int[16];
     private long[] slots = new long[16];
+    /** Work queued to run after its call returned, in order ({@link #later}). */
+    private final ArrayDeque<Runnable> queued = new ArrayDeque<>();
+    private boolean runningQueued;
 
     private EmulatedGpu(long handle) {
         this.handle = handle;
@@ -171,20 +180,41 @@ final class EmulatedGpu implements Gpu {
 
     @Override
     public void synchronize() {
-        device();  // launches and copies are done when they return
+        device();  // runs what was queued; the other operations are done when they return
+    }
+
+    /**
+     * Queues {@code work} (a graph's launch, an upload from its host buffer), which runs before the next operation of
+     * this device, at the latest at {@link #synchronize()}, not now.
+     */
+    void later(Runnable work) {
+        device();
+        queued.add(work);
     }
 
     @Override
     public void close() {
+        queued.clear();
         if (handle != 0) {
             nClose(handle);
             handle = 0;
         }
     }
 
+    /** The device's handle, once the work queued before this operation has run. */
     private long device() {
         if (handle == 0) {
             throw new IllegalStateException("the emulated GPU is closed");
+        }
+        if (!runningQueued) {
+            runningQueued = true;
+            try {
+                while (!queued.isEmpty()) {
+                    queued.poll().run();
+                }
+            } finally {
+                runningQueued = false;
+            }
         }
         return handle;
     }

@@ -6,15 +6,20 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 /**
- * The emulator's device graph: the appended operations, run one after another through the emulated GPU when launched,
- * in an order their waits allow that departs from the appended one as far as it can: of the operations whose waits are
- * done, the one appended last runs first. So a step's lanes, which the appended order runs one after another, run in
- * the opposite order wherever nothing orders them, and a lane that reads or writes what another writes without
- * waiting for it computes other bits. An upload node keeps its staged bytes; a kernel node its latest arguments. It
- * fails, as a CUDA graph would, when used before {@link #instantiate()} or appended to after it.
+ * The emulator's device graph: the appended operations, run one after another through the emulated GPU, in an order
+ * their waits allow that departs from the appended one as far as it can: of the operations whose waits are done, the
+ * one appended last runs first. So a step's lanes, which the appended order runs one after another, run in the
+ * opposite order wherever nothing orders them, and a lane that reads or writes what another writes without waiting
+ * for it computes other bits.
+ *
+ * <p>A launch, and an upload queued on its own, run after the call returns, at the GPU's next operation
+ * ({@link EmulatedGpu#later}): an upload node copies its host buffer as it is then, and a kernel node runs with the
+ * arguments it had at the launch. So staging the next step's data while a launched graph has not run yet changes what
+ * it uploads, as on a GPU. It fails, as a CUDA graph would, when used before {@link #instantiate()} or appended to
+ * after it.
  */
 final class EmulatedGraph implements DeviceGraph {
-    private final Gpu gpu;
+    private final EmulatedGpu gpu;
     private final boolean refusesLaunches;
     private final List<Runnable> nodes = new ArrayList<>();
     private final List<byte[]> staged = new ArrayList<>();
@@ -24,7 +29,7 @@ final class EmulatedGraph implements DeviceGraph {
     private int launches;
 
     /** A graph on {@code gpu}; with {@code refusesLaunches} every launch fails, as a driver might refuse one. */
-    EmulatedGraph(Gpu gpu, boolean refusesLaunches) {
+    EmulatedGraph(EmulatedGpu gpu, boolean refusesLaunches) {
         this.gpu = gpu;
         this.refusesLaunches = refusesLaunches;
     }
@@ -56,7 +61,7 @@ final class EmulatedGraph implements DeviceGraph {
     @Override
     public void upload(long dst, long bytes, int[] waits) {
         int node = nodes.size();
-        append(() -> uploadNow(node), new byte[Math.toIntExact(bytes)], dst, waits);
+        append(() -> uploadStaged(node), new byte[Math.toIntExact(bytes)], dst, waits);
     }
 
     @Override
@@ -97,6 +102,11 @@ final class EmulatedGraph implements DeviceGraph {
 
     @Override
     public void uploadNow(int node) {
+        gpu.later(() -> uploadStaged(node));
+    }
+
+    /** Copies upload node {@code node}'s host buffer as it is now. */
+    private void uploadStaged(int node) {
         byte[] host = staged.get(node);
         gpu.uploadBytes(host, targets.get(node), host.length);
     }
@@ -108,9 +118,11 @@ final class EmulatedGraph implements DeviceGraph {
             throw new IllegalStateException("CUDA_ERROR_NOT_SUPPORTED (emulated)");
         }
         launches++;
+        List<Runnable> run = new ArrayList<>(nodes.size());
         for (int node : order()) {
-            nodes.get(node).run();
+            run.add(nodes.get(node));  // the kernels' arguments of this launch; later changes are for later ones
         }
+        gpu.later(() -> run.forEach(Runnable::run));
     }
 
     /** The order the nodes run in: of those whose waits are done, the last appended first. */
@@ -157,6 +169,7 @@ final class EmulatedGraph implements DeviceGraph {
 
     @Override
     public void close() {
+        gpu.synchronize();  // as JCudaGraph does before it frees the host buffers a launch may still read
         nodes.clear();
         staged.clear();
         after.clear();
