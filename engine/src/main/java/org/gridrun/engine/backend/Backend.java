@@ -356,6 +356,15 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Whether the steps {@link #beginStep()} brackets may be replayed as graphs now: false where this backend runs
+     * every operation as usual, and once it has turned graphs off. Only a timing depends on it: work queued in a
+     * replayed step is not waited for to time it.
+     */
+    default boolean replaysSteps() {
+        return false;
+    }
+
+    /**
      * How the steps {@link #beginStep()} bracketed ran so far, in words, for a benchmark or a log (the CUDA backend:
      * how many replayed as graphs, how many began while the graph before still ran); empty where steps run as usual.
      */

@@ -122,9 +122,10 @@ final class DeviceEncoding {
     }
 
     /**
-     * Forgets the last step's plans; call before the first worker's encode of a step. {@code graphed}: the step is
-     * replayed as one graph, so its encodes and decodes are not waited for to time them (nothing of the step is queued
-     * before its end, and a wait would hold the host until the graph before has finished).
+     * Forgets the last step's plans; call before the first worker's encode of a step. {@code graphed}: the step may be
+     * replayed as one graph ({@link Backend#replaysSteps()}), so its encodes and decodes are not waited for to time
+     * them (nothing of the step is queued before its end, and a wait would hold the host until the graph before has
+     * finished).
      */
     void beginStep(boolean graphed) {
         Arrays.fill(plans, null);

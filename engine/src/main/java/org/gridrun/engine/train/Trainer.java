@@ -382,7 +382,7 @@ public final class Trainer implements AutoCloseable {
             return Double.NaN;
         }
         if (onDevice) {
-            deviceEncoding.beginStep(graphed);
+            deviceEncoding.beginStep(graphed && backend.replaysSteps());
         }
         if (graphed) {
             backend.beginStep();

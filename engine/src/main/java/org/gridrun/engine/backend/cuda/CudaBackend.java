@@ -484,6 +484,11 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
+    public boolean replaysSteps() {
+        return gpu.disabledBecause() == null;
+    }
+
+    @Override
     public void lane(int lane) {
         gpu.lane(lane);
         scratch.lane(lane);

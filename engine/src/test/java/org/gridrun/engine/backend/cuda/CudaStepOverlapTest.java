@@ -15,6 +15,7 @@ import org.gridrun.engine.train.TrainListener;
 import org.gridrun.engine.train.TrainResult;
 import org.gridrun.engine.train.Trainer;
 import org.gridrun.engine.train.TrainerConfig;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -114,6 +115,42 @@ class CudaStepOverlapTest {
                     Arrays.toString(b), what);
             assertEquals(Arrays.toString(a), Arrays.toString(b), what);
         }
+    }
+
+    /**
+     * Once the device has refused a graph and graphs are off, steps run kernel by kernel and their encodes are timed
+     * as with {@code cuda_graph: false}: waited for (a replayed step's are not, so {@code encode_ms} there is the
+     * host's time to queue them).
+     */
+    @Test
+    void onceGraphsAreOffEncodesAreTimedAsWithoutGraphs() {
+        Map<String, Object> params = mlp(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L));
+        Gpu refusing = GpuTarget.EMULATOR.open();
+        ((EmulatedGpu) refusing).refuseGraphLaunches = true;
+        long[] graphsOff = stepsSixteenToTwenty(refusing, params);
+        params.put("cuda_graph", false);
+        long[] withoutGraphs = stepsSixteenToTwenty(GpuTarget.EMULATOR.open(), params);
+        // 3 encodes and the decode a step, waited for to time them
+        assertTrue(withoutGraphs[6] >= 5 * 4, "without graphs: " + Arrays.toString(withoutGraphs));
+        assertEquals(Arrays.toString(withoutGraphs), Arrays.toString(graphsOff),
+                "(allocations, frees, uploads, bytes, downloads, bytes, synchronizations, launches)");
+    }
+
+    /** What {@code gpu} was asked for in steps 16 to 20 of a run of {@code params} (logged every 5 steps). */
+    private long[] stepsSixteenToTwenty(Gpu device, Map<String, Object> params) {
+        CountingGpu gpu = new CountingGpu(device);
+        List<long[]> atLogs = new ArrayList<>();
+        try (CudaBackend backend = new CudaBackend(gpu);
+             Trainer trainer = new Trainer(TrainerConfig.from(TrainerConfig.resolve(params)), backend, DATA);
+             MetricSpool.Writer out = MetricSpool.append(dir.resolve("metrics-" + (++runs) + ".csv"))) {
+            trainer.run(out, new TrainListener() {
+                @Override
+                public void onLog(long step, long total, double loss, double samplesPerSecond) {
+                    atLogs.add(gpu.snapshot());
+                }
+            });
+        }
+        return difference(atLogs.get(3), atLogs.get(2));
     }
 
     private static long[] difference(long[] later, long[] earlier) {
