@@ -34,7 +34,7 @@ class AcSgdTest {
     @Test
     void theBitsFollowTheNormAndTheKeptCountKeepsTheBudget() {
         // n = 1000: w = 10, k0 = 50, budget T = 50·(10 + 4) = 700 bits.
-        float[] g = LevelOracle.gaussian(1000, 1);
+        float[] g = TestGradients.gaussian(1000, 1);
         AcSgd q = bare(true);
         Payload first = q.encode(g, 0, 1000);
         assertEquals(4, q.lastBits());
@@ -61,7 +61,7 @@ class AcSgdTest {
 
     @Test
     void keptValuesAreTheLargestAndDecodeOntoTheirLevels() {
-        float[] g = LevelOracle.gaussian(1000, 2);
+        float[] g = TestGradients.gaussian(1000, 2);
         AcSgd q = bare(false);
         Payload p = q.encode(g, 0, 1000);
         float[] out = new float[1000];
@@ -90,11 +90,11 @@ class AcSgdTest {
 
     @Test
     void aSampleThatOverestimatesTheThresholdStillKeepsTheExactTopK() {
-        float[] g = SparseTesting.gaussian(10_000, 21);
+        float[] g = TestGradients.gaussian(10_000, 21);
         Compressor prototype = Compressors.create("acsgd", Map.of("ratio", 0.3, "bits", 4L, "adapt", false,
                 "sample_ratio", 0.001), 3);
         for (int stream = 0; stream < 20; stream++) {
-            float[] out = SparseTesting.roundTrip(prototype.copy(stream), g);
+            float[] out = TestGradients.roundTrip(prototype.copy(stream), g);
             int kept = 0;
             for (float x : out) {
                 kept += x != 0f ? 1 : 0;
@@ -110,7 +110,7 @@ class AcSgdTest {
         assertEquals(true, c.config().get(ErrorFeedback.PARAMETER));
         Compressor asked = acsgd(Map.of(ErrorFeedback.PARAMETER, true));
         assertEquals(c.toString(), asked.toString(), "error_feedback: true does not wrap it twice");
-        float[] g = LevelOracle.gaussian(400, 3);
+        float[] g = TestGradients.gaussian(400, 3);
         Compressor worker = c.copy(1);
         float[] sent = new float[400];
         float[] out = new float[400];
@@ -128,7 +128,7 @@ class AcSgdTest {
 
     @Test
     void payloadsAreExactDeterministicAndRestorable() throws IOException {
-        float[] g = LevelOracle.gaussian(301, 9);
+        float[] g = TestGradients.gaussian(301, 9);
         Compressor c = acsgd(Map.of("ratio", 0.1));
         for (int n : new int[] {0, 1, 2, 301}) {
             Payload p = c.copy(0).encode(g, 0, n);

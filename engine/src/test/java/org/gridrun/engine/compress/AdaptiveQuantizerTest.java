@@ -32,7 +32,7 @@ class AdaptiveQuantizerTest {
 
     /** A heavy-tailed gradient: most values small, a few large, so fitted levels differ from the initial ones. */
     private static float[] gradient(int n, long seed) {
-        float[] g = LevelOracle.gaussian(n, seed);
+        float[] g = TestGradients.gaussian(n, seed);
         for (int i = 0; i < n; i += 17) {
             g[i] *= 12;
         }

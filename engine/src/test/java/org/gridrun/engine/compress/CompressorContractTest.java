@@ -41,7 +41,7 @@ class CompressorContractTest {
         List<byte[]> payloads = new ArrayList<>();
         float[] out = new float[N];
         for (int t = from; t < from + steps; t++) {
-            Payload p = c.encode(LevelOracle.gaussian(N, t), 0, N);
+            Payload p = c.encode(TestGradients.gaussian(N, t), 0, N);
             assertEquals((p.bits() + 7) / 8, p.bytes().length, c + ": bytes of step " + t);
             assertTrue(p.sideBits() >= 0 && p.sideBits() <= p.bits(), c + ": side bits " + p.sideBits());
             assertEquals(p.bits() - p.sideBits(), p.valueBits());

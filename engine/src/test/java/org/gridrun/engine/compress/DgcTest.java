@@ -24,12 +24,12 @@ class DgcTest {
         double[] sent = new double[n];
         double[] u = new double[n];
         for (int t = 0; t < 20; t++) {
-            float[] g = SparseTesting.gaussian(n, t);
+            float[] g = TestGradients.gaussian(n, t);
             for (int i = 0; i < n; i++) {
                 u[i] = momentum * u[i] + g[i];
                 corrected[i] += u[i];
             }
-            float[] out = SparseTesting.roundTrip(c, g);
+            float[] out = TestGradients.roundTrip(c, g);
             for (int i = 0; i < n; i++) {
                 sent[i] += out[i];
                 if (out[i] != 0f) {
@@ -47,7 +47,7 @@ class DgcTest {
     void sendsRoughlyTheTargetCountOfTheLargestAccumulatedValues() {
         int n = 20000;
         Dgc c = dgc(0.01, 0);
-        float[] g = SparseTesting.gaussian(n, 1);
+        float[] g = TestGradients.gaussian(n, 1);
         Payload p = c.encode(g, 0, n);
         float[] out = new float[n];
         c.decode(p, out, 0);
@@ -72,13 +72,13 @@ class DgcTest {
     void savedStateContinuesIdentically() throws IOException {
         Dgc c = dgc(0.05, 3);
         for (int t = 0; t < 4; t++) {
-            SparseTesting.roundTrip(c, SparseTesting.gaussian(300, t));
+            TestGradients.roundTrip(c, TestGradients.gaussian(300, t));
         }
         Dgc resumed = dgc(0.05, 3);
         SparseTesting.restore(resumed, SparseTesting.save(c));
         for (int t = 4; t < 8; t++) {
-            float[] g = SparseTesting.gaussian(300, t);
-            assertArrayEquals(SparseTesting.roundTrip(c, g), SparseTesting.roundTrip(resumed, g), "step " + t);
+            float[] g = TestGradients.gaussian(300, t);
+            assertArrayEquals(TestGradients.roundTrip(c, g), TestGradients.roundTrip(resumed, g), "step " + t);
         }
         assertArrayEquals(c.accumulator(), resumed.accumulator());
         assertThrows(IllegalStateException.class, () -> SparseTesting.restore(dgc(0.05, 4), SparseTesting.save(c)));

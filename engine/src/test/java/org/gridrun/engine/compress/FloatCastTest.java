@@ -12,26 +12,16 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Random;
 import org.gridrun.engine.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 class FloatCastTest {
-    static float[] gaussian(int n, long seed) {
-        Random rng = new Random(seed);
-        float[] g = new float[n];
-        for (int i = 0; i < n; i++) {
-            g[i] = (float) rng.nextGaussian();
-        }
-        return g;
-    }
-
     @Test
     void payloadIsOneCodePerValue() {
         Map<String, Integer> widths = Map.of("fp16", 16, "bf16", 16, "fp8", 8);
         for (var e : widths.entrySet()) {
             for (int n : new int[] {0, 1, 3, 101}) {
-                Payload p = Compressors.create(e.getKey(), Map.of(), 1).encode(gaussian(n, n), 0, n);
+                Payload p = Compressors.create(e.getKey(), Map.of(), 1).encode(TestGradients.gaussian(n, n), 0, n);
                 assertEquals((long) e.getValue() * n, p.bits(), e.getKey());
                 assertEquals((p.bits() + 7) / 8, p.bytes().length);
                 assertEquals(n, p.elements());
@@ -41,7 +31,7 @@ class FloatCastTest {
 
     @Test
     void nearestRoundTripMatchesTheCodecValueByValue() {
-        float[] g = gaussian(257, 2);
+        float[] g = TestGradients.gaussian(257, 2);
         g[0] = 70000f;
         g[1] = Float.NaN;
         g[2] = 0x1.0p-25f;
@@ -60,7 +50,7 @@ class FloatCastTest {
 
     @Test
     void stochasticDecodesToANeighbourAndAllReduces() {
-        float[] g = gaussian(100, 3);
+        float[] g = TestGradients.gaussian(100, 3);
         Compressor c = Compressors.create("fp8", Map.of(), 5);
         assertEquals(Aggregation.ALL_REDUCE, c.aggregation());
         float[] out = new float[g.length];
@@ -75,7 +65,7 @@ class FloatCastTest {
 
     @Test
     void aSeedAndStreamDetermineThePayload() throws IOException {
-        float[] g = gaussian(333, 8);
+        float[] g = TestGradients.gaussian(333, 8);
         Compressor a = Compressors.create("bf16", Map.of(), 21).copy(3);
         byte[] first = a.encode(g, 0, g.length).copy().bytes();
         assertArrayEquals(first, Compressors.create("bf16", Map.of(), 21).copy(3).encode(g, 0, g.length).bytes());

@@ -23,7 +23,7 @@ class FloatShiftSqueezeTest {
 
     @Test
     void squeezeAndShiftMapTheMeanToZeroAndTheMaxToFifteen() {
-        float[] g = FloatCastTest.gaussian(1000, 2);
+        float[] g = TestGradients.gaussian(1000, 2);
         g[3] = 0f;
         Payload p = s2fp8(Map.of()).encode(g, 0, g.length);
         assertEquals(64 + 8 * 1000, p.bits());
@@ -44,7 +44,7 @@ class FloatShiftSqueezeTest {
 
     @Test
     void roundTripErrorIsBoundedByE5m2s() {
-        float[] g = FloatCastTest.gaussian(1000, 3);
+        float[] g = TestGradients.gaussian(1000, 3);
         g[0] = 0f;
         g[1] = Float.NaN;
         Compressor c = s2fp8(Map.of("rounding", "nearest"));
@@ -104,7 +104,7 @@ class FloatShiftSqueezeTest {
 
     @Test
     void stochasticRoundingFollowsTheStream() {
-        float[] g = FloatCastTest.gaussian(200, 4);
+        float[] g = TestGradients.gaussian(200, 4);
         Compressor a = s2fp8(Map.of("rounding", "stochastic")).copy(1);
         byte[] first = a.encode(g, 0, g.length).copy().bytes();
         assertArrayEquals(first, s2fp8(Map.of("rounding", "stochastic")).copy(1).encode(g, 0, g.length).bytes());

@@ -33,7 +33,7 @@ class HalvesTest {
     /** Every method, with odd per-layer buckets where it has them: two threads give one thread's payloads and values. */
     @Test
     void bothPathsAgreeForEveryMethod() {
-        float[] g = LevelOracle.gaussian(9000, 11);
+        float[] g = TestGradients.gaussian(9000, 11);
         for (String name : Compressors.names()) {
             List<String> keys = Compressors.provider(name).parameters().stream().map(k -> k.name()).toList();
             Map<String, Object> params = new java.util.HashMap<>();

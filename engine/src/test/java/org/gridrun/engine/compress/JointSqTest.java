@@ -88,7 +88,7 @@ class JointSqTest {
         for (double rate : new double[] {0.01, 0.032, 0.1, 0.2}) {
             JointSq c = jointsq(rate, 1);
             for (int step = 0; step < 5; step++) {
-                float[] g = step % 2 == 0 ? heavy(LAYOUT.size(), step) : SparseTesting.gaussian(LAYOUT.size(), step);
+                float[] g = step % 2 == 0 ? heavy(LAYOUT.size(), step) : TestGradients.gaussian(LAYOUT.size(), step);
                 int[] widths = widths(c.encode(g, 0, g.length), LAYOUT);
                 for (TensorLayout.Tensor t : LAYOUT.tensors()) {
                     long used = valueBits(widths, t);
@@ -231,7 +231,7 @@ class JointSqTest {
         double[] sent = new double[n];
         for (int step = 0; step < 10; step++) {
             float[] g = heavy(n, step);
-            float[] out = SparseTesting.roundTrip(c, g);
+            float[] out = TestGradients.roundTrip(c, g);
             for (int i = 0; i < n; i++) {
                 given[i] += g[i];
                 sent[i] += out[i];
@@ -256,12 +256,12 @@ class JointSqTest {
         JointSq a = jointsq(0.05, 4);
         JointSq b = jointsq(0.05, 4);
         float[] g = heavy(LAYOUT.size(), 5);
-        assertArrayEquals(SparseTesting.roundTrip(a, g), SparseTesting.roundTrip(b, g));
+        assertArrayEquals(TestGradients.roundTrip(a, g), TestGradients.roundTrip(b, g));
         JointSq resumed = jointsq(0.05, 4);
         SparseTesting.restore(resumed, SparseTesting.save(a));
         for (int step = 0; step < 3; step++) {
             float[] next = heavy(LAYOUT.size(), 10 + step);
-            assertArrayEquals(SparseTesting.roundTrip(a, next), SparseTesting.roundTrip(resumed, next));
+            assertArrayEquals(TestGradients.roundTrip(a, next), TestGradients.roundTrip(resumed, next));
         }
         assertArrayEquals(a.residual(), resumed.residual());
     }

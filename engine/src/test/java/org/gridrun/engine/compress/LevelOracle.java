@@ -11,7 +11,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Random;
 
 /**
  * An independent oracle for the bucketed level quantizers: bucket norms, neighbouring levels and the exact
@@ -22,21 +21,6 @@ import java.util.Random;
  * @param bucket values per bucket (buckets over the whole vector)
  */
 record LevelOracle(double[] levels, boolean l2, int bucket) {
-    static float[] gaussian(int n, long seed) {
-        Random rng = new Random(seed);
-        float[] g = new float[n];
-        for (int i = 0; i < n; i++) {
-            g[i] = (float) rng.nextGaussian();
-        }
-        return g;
-    }
-
-    static float[] roundTrip(Compressor c, float[] g) {
-        float[] out = new float[g.length];
-        c.decode(c.encode(g, 0, g.length), out, 0);
-        return out;
-    }
-
     /** The norm of the bucket holding value {@code i}. */
     double norm(float[] g, int i) {
         int from = i / bucket * bucket;
@@ -71,7 +55,7 @@ record LevelOracle(double[] levels, boolean l2, int bucket) {
 
     /** Every decoded value is one of the two levels around its normalised input, times the bucket norm. */
     void assertOnNeighbouringLevels(Compressor c, float[] g) {
-        float[] out = roundTrip(c, g);
+        float[] out = TestGradients.roundTrip(c, g);
         for (int i = 0; i < g.length; i++) {
             double norm = norm(g, i);
             double[] around = neighbours(g[i] / norm);

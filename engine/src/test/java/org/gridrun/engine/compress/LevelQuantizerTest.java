@@ -55,7 +55,7 @@ class LevelQuantizerTest {
     @Test
     void perLayerBucketsRestartAtEveryTensor() {
         // 70 + 5 values, buckets of 32: per layer [0,32) [32,64) [64,70) [70,75), four norms; flat three.
-        float[] g = LevelOracle.gaussian(75, 2);
+        float[] g = TestGradients.gaussian(75, 2);
         Compressor layered = Compressors.create("qinf", Map.of("bits", 2L, "bucket_size", 32L, "per_layer", true), 1)
                 .copy(0);
         layered.bind(TWO_TENSORS);
@@ -87,7 +87,7 @@ class LevelQuantizerTest {
 
     @Test
     void perLayerNormsAreTheTensorsOwnUnderL2() {
-        float[] g = LevelOracle.gaussian(75, 3);
+        float[] g = TestGradients.gaussian(75, 3);
         Compressor nuq = Compressors.create("nuq", Map.of("bucket_size", 100L, "per_layer", true), 1).copy(0);
         nuq.bind(TWO_TENSORS);
         Payload p = nuq.encode(g, 0, 75);
@@ -98,7 +98,7 @@ class LevelQuantizerTest {
 
     @Test
     void learnedLevelsAreUsedAndSavedWithTheStream() throws IOException {
-        float[] g = LevelOracle.gaussian(100, 4);
+        float[] g = TestGradients.gaussian(100, 4);
         double[] learned = {-1, -0.3, -0.1, -0.02, 0.02, 0.1, 0.3, 1};
         Learned a = new Learned(7, 1);
         a.encode(g, 0, 100);
@@ -121,7 +121,7 @@ class LevelQuantizerTest {
 
     @Test
     void learnedLevelsAreUnbiased() {
-        float[] g = LevelOracle.gaussian(64, 5);
+        float[] g = TestGradients.gaussian(64, 5);
         double[] learned = {-1, -0.4, -0.05, 0.01, 0.2, 0.9, 1};
         Learned c = new Learned(3, 0);
         c.learn(learned);

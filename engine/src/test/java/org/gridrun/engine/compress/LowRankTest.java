@@ -12,8 +12,8 @@ class LowRankTest {
             int cols = 37;
             int r = 3;
             // magnitudes 2^-20 to 2^19: another order of the additions rounds differently
-            float[] m = scaled(LevelOracle.gaussian(5 + rows * cols, rows));
-            float[] q = scaled(LevelOracle.gaussian(2 + r * cols, 100 + rows));
+            float[] m = scaled(TestGradients.gaussian(5 + rows * cols, rows));
+            float[] q = scaled(TestGradients.gaussian(2 + r * cols, 100 + rows));
             float[] p = new float[rows * r];
             LowRank.times(m, 5, rows, cols, q, 2, r, p);
             for (int i = 0; i < rows; i++) {

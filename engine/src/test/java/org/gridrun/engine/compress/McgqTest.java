@@ -33,13 +33,13 @@ class McgqTest {
         int n = 20;
         int s = 5;
         int trials = 2000;
-        float[] g = SparseTesting.gaussian(n, 6);
+        float[] g = TestGradients.gaussian(n, 6);
         g[3] = 0f;
         double l1 = l1(g);
         double[] sum = new double[n];
         Compressor prototype = Compressors.create("mcgq", Map.of("samples", (long) s, "sampling", sampling), 1);
         for (int t = 0; t < trials; t++) {
-            float[] out = SparseTesting.roundTrip(prototype.copy(t), g);
+            float[] out = TestGradients.roundTrip(prototype.copy(t), g);
             for (int i = 0; i < n; i++) {
                 sum[i] += out[i];
             }
@@ -56,10 +56,10 @@ class McgqTest {
 
     @Test
     void systematicDrawsGiveEveryValueItsShareRoundedUpOrDown() {
-        float[] g = SparseTesting.gaussian(300, 8);
+        float[] g = TestGradients.gaussian(300, 8);
         double l1 = l1(g);
         int s = 1000;
-        float[] out = SparseTesting.roundTrip(mcgq(s, 4), g);
+        float[] out = TestGradients.roundTrip(mcgq(s, 4), g);
         for (int i = 0; i < g.length; i++) {
             double share = s * Math.abs(g[i]) / l1;
             double count = Math.abs(out[i]) * s / l1;
@@ -70,9 +70,9 @@ class McgqTest {
 
     @Test
     void everyDrawIsASignedShareOfTheNorm() {
-        float[] g = SparseTesting.gaussian(100, 2);
+        float[] g = TestGradients.gaussian(100, 2);
         double l1 = l1(g);
-        float[] out = SparseTesting.roundTrip(mcgq(7, 3), g);
+        float[] out = TestGradients.roundTrip(mcgq(7, 3), g);
         double draws = 0;
         for (int i = 0; i < g.length; i++) {
             if (out[i] != 0f) {
@@ -88,7 +88,7 @@ class McgqTest {
     @Test
     void payloadHoldsExactlyTheReportedBits() {
         for (int n : new int[] {1, 2, 100, 1024, 5000}) {
-            float[] g = SparseTesting.gaussian(n, n);
+            float[] g = TestGradients.gaussian(n, n);
             for (long s : new long[] {1, 2, 17}) {
                 Payload p = mcgq(s, 1).encode(g, 0, n);
                 float[] out = new float[n];
@@ -113,20 +113,20 @@ class McgqTest {
 
     @Test
     void drawsDependOnlyOnSeedStreamAndStep() throws IOException {
-        float[] g = SparseTesting.gaussian(500, 8);
+        float[] g = TestGradients.gaussian(500, 8);
         Compressor a = mcgq(0, 2).copy(1);
         Compressor b = mcgq(0, 2).copy(1);
-        assertArrayEquals(SparseTesting.roundTrip(a, g), SparseTesting.roundTrip(b, g));
-        assertFalse(Arrays.equals(SparseTesting.roundTrip(mcgq(0, 2).copy(2), g),
-                SparseTesting.roundTrip(mcgq(0, 2).copy(1), g)));
+        assertArrayEquals(TestGradients.roundTrip(a, g), TestGradients.roundTrip(b, g));
+        assertFalse(Arrays.equals(TestGradients.roundTrip(mcgq(0, 2).copy(2), g),
+                TestGradients.roundTrip(mcgq(0, 2).copy(1), g)));
         Compressor resumed = mcgq(0, 2).copy(1);
         SparseTesting.restore(resumed, SparseTesting.save(a));
-        assertArrayEquals(SparseTesting.roundTrip(a, g), SparseTesting.roundTrip(resumed, g));
+        assertArrayEquals(TestGradients.roundTrip(a, g), TestGradients.roundTrip(resumed, g));
     }
 
     @Test
     void aZeroGradientSendsOnlyItsNorm() {
-        float[] out = SparseTesting.roundTrip(mcgq(3, 1), new float[10]);
+        float[] out = TestGradients.roundTrip(mcgq(3, 1), new float[10]);
         assertArrayEquals(new float[10], out);
     }
 

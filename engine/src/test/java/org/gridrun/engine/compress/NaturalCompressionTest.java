@@ -25,7 +25,7 @@ class NaturalCompressionTest {
     }
 
     private static float[] values() {
-        float[] g = LevelOracle.gaussian(200, 7);
+        float[] g = TestGradients.gaussian(200, 7);
         g[0] = 0f;
         g[1] = 1.5e-40f;
         g[2] = -3e-39f;
@@ -38,14 +38,14 @@ class NaturalCompressionTest {
     @Test
     void payloadHoldsNineBitsPerValue() {
         for (int n : new int[] {0, 1, 7, 8, 1001}) {
-            LevelOracle.assertExactLength(natural(1), LevelOracle.gaussian(n, n), 9L * n);
+            LevelOracle.assertExactLength(natural(1), TestGradients.gaussian(n, n), 9L * n);
         }
     }
 
     @Test
     void everyValueBecomesASignedPowerOfTwoAroundIt() {
         float[] g = values();
-        float[] out = LevelOracle.roundTrip(natural(3), g);
+        float[] out = TestGradients.roundTrip(natural(3), g);
         for (int i = 0; i < g.length; i++) {
             double[] pair = around(g[i]);
             double a = Math.abs((double) out[i]);
@@ -80,7 +80,7 @@ class NaturalCompressionTest {
     @Test
     void nonFiniteValuesDecodeAsNaNAndTheTopPowerStays() {
         float[] g = {Float.NaN, Float.POSITIVE_INFINITY, 1.5f * 0x1.0p127f, Float.MAX_VALUE};
-        float[] out = LevelOracle.roundTrip(natural(1), g);
+        float[] out = TestGradients.roundTrip(natural(1), g);
         assertTrue(Float.isNaN(out[0]) && Float.isNaN(out[1]));
         assertEquals(0x1.0p127f, out[2]);
         assertEquals(0x1.0p127f, out[3]);

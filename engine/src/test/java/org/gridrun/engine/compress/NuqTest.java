@@ -37,7 +37,7 @@ class NuqTest {
         for (int n : new int[] {1, 7, 100, 1000}) {
             for (int bits = 1; bits <= 8; bits++) {
                 long buckets = (n + 63) / 64;
-                LevelOracle.assertExactLength(nuq(bits, 64, 0.5, 1), LevelOracle.gaussian(n, n), 32 * buckets
+                LevelOracle.assertExactLength(nuq(bits, 64, 0.5, 1), TestGradients.gaussian(n, n), 32 * buckets
                         + (long) bits * n);
             }
         }
@@ -45,7 +45,7 @@ class NuqTest {
 
     @Test
     void everyValueLandsOnALevelAroundIt() {
-        float[] g = LevelOracle.gaussian(1000, 1);
+        float[] g = TestGradients.gaussian(1000, 1);
         for (int bits = 1; bits <= 8; bits++) {
             Nuq nuq = nuq(bits, 128, 0.6, 5);
             oracle(nuq, 128).assertOnNeighbouringLevels(nuq, g);
@@ -56,7 +56,7 @@ class NuqTest {
     void decodedValuesAreUnbiasedIncludingBetweenTheSmallestLevels() {
         // Bucket 16 with 3 bits, p = 0.5: the smallest levels are ±1/8, and a few normalised values fall between
         // them, where rounding chooses between −1/8 and +1/8.
-        float[] g = LevelOracle.gaussian(64, 3);
+        float[] g = TestGradients.gaussian(64, 3);
         g[5] = 0f;
         g[6] = 0.01f;
         for (int bits : new int[] {1, 2, 3}) {
@@ -67,7 +67,7 @@ class NuqTest {
 
     @Test
     void seedStreamAndSavedStateDetermineThePayload() throws IOException {
-        float[] g = LevelOracle.gaussian(301, 9);
+        float[] g = TestGradients.gaussian(301, 9);
         LevelOracle.assertDeterministic(nuq(3, 64, 0.5, 21), g);
         LevelOracle.assertRestoredContinues(nuq(3, 64, 0.5, 21), g);
     }

@@ -22,7 +22,7 @@ class OneBitSgdTest {
     void payloadIsTwoFloatsPerBucketAndOneBitPerValue() {
         for (int n : new int[] {0, 1, 7, 64, 1000}) {
             for (int bucket : new int[] {1, 8, 8192}) {
-                Payload p = onebit(bucket).encode(FloatCastTest.gaussian(n, n), 0, n);
+                Payload p = onebit(bucket).encode(TestGradients.gaussian(n, n), 0, n);
                 assertEquals(64L * ((n + bucket - 1) / bucket) + n, p.bits(), n + "/" + bucket);
                 assertEquals((p.bits() + 7) / 8, p.bytes().length);
             }
@@ -47,7 +47,7 @@ class OneBitSgdTest {
         double[] sumSent = new double[n];
         float[] out = new float[n];
         for (int step = 0; step < 15; step++) {
-            float[] g = FloatCastTest.gaussian(n, 100 + step);
+            float[] g = TestGradients.gaussian(n, 100 + step);
             c.decode(c.encode(g, 0, n), out, 0);
             for (int i = 0; i < n; i++) {
                 sumG[i] += g[i];
@@ -61,7 +61,7 @@ class OneBitSgdTest {
 
     @Test
     void aRestoredCopyEncodesWhatTheSavedOneWould() throws IOException {
-        float[] g = FloatCastTest.gaussian(90, 5);
+        float[] g = TestGradients.gaussian(90, 5);
         Compressor a = onebit(32);
         a.encode(g, 0, 90);
         ByteArrayOutputStream state = new ByteArrayOutputStream();

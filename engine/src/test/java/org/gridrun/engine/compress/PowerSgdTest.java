@@ -35,7 +35,7 @@ class PowerSgdTest {
     private static float[][] gradients(int workers, long seed) {
         float[][] g = new float[workers][];
         for (int w = 0; w < workers; w++) {
-            g[w] = SparseTesting.gaussian(N, seed * 31 + w);
+            g[w] = TestGradients.gaussian(N, seed * 31 + w);
         }
         return g;
     }
@@ -94,7 +94,7 @@ class PowerSgdTest {
     void oneWorkersGradientPlusResidualIsOutputPlusNewResidual() {
         PowerSgd c = group(1, Map.of(), 5)[0];
         for (int t = 0; t < 5; t++) {
-            float[] g = SparseTesting.gaussian(N, t);
+            float[] g = TestGradients.gaussian(N, t);
             float[] original = new float[N];
             for (int i = 0; i < N; i++) {
                 original[i] = g[i] + (t == 0 ? 0f : c.residual()[i]);
@@ -115,7 +115,7 @@ class PowerSgdTest {
         PowerSgd c = group(1, Map.of(PowerSgd.KEEP_RESIDUAL, false), 5)[0];
         assertEquals(false, c.config().get(PowerSgd.KEEP_RESIDUAL));
         for (int t = 0; t < 3; t++) {
-            float[] g = SparseTesting.gaussian(N, t);
+            float[] g = TestGradients.gaussian(N, t);
             float[] out = step(new PowerSgd[] {c}, new float[][] {g});
             for (int i = 0; i < N; i++) {
                 assertEquals(g[i], out[i] + c.residual()[i], 1e-5, "step " + t + ", value " + i);
@@ -162,14 +162,14 @@ class PowerSgdTest {
     void gramSchmidtAndHouseholderGiveOrthonormalColumns() {
         int rows = 50;
         for (int r : new int[] {1, 2, 4, 6}) {
-            float[] p = SparseTesting.gaussian(rows * r, r);
+            float[] p = TestGradients.gaussian(rows * r, r);
             if (r == 6) {
                 System.arraycopy(p, 0, p, 5 * rows, rows);  // dependent columns: Householder still orthonormal
             }
             new Orthonormalizer().apply(p, rows, r);
             assertOrthonormal(p, rows, r);
         }
-        float[] p = SparseTesting.gaussian(rows * 4, 3);
+        float[] p = TestGradients.gaussian(rows * 4, 3);
         Orthonormalizer.gramSchmidt(p, rows, 4);
         assertOrthonormal(p, rows, 4);
     }
@@ -189,7 +189,7 @@ class PowerSgdTest {
     @Test
     void vectorsAndSmallMatricesGoRawAndExact() {
         PowerSgd c = group(1, Map.of(), 1)[0];
-        float[] g = SparseTesting.gaussian(N, 4);
+        float[] g = TestGradients.gaussian(N, 4);
         Payload p = c.encode(g, 0, N);
         float[] out = new float[N];
         c.decode(p, out, 0);
@@ -197,7 +197,7 @@ class PowerSgdTest {
             assertEquals(g[i], out[i], "value " + i);
         }
         PowerSgd unbound = (PowerSgd) Compressors.create("powersgd", Map.of(), 1).copy(0);
-        assertArrayEquals(g, SparseTesting.roundTrip(unbound, g), "an unbound gradient is one vector: raw");
+        assertArrayEquals(g, TestGradients.roundTrip(unbound, g), "an unbound gradient is one vector: raw");
         assertEquals(32L * N, unbound.sentBits());
     }
 
@@ -239,7 +239,7 @@ class PowerSgdTest {
         for (int iterations = 1; iterations <= 3; iterations++) {
             Map<String, Object> params = Map.of("iters_per_step", (long) iterations);
             PowerSgd c = group(1, params, 2)[0];
-            Payload p = c.encode(SparseTesting.gaussian(N, 1), 0, N);
+            Payload p = c.encode(TestGradients.gaussian(N, 1), 0, N);
             long bits = 32L * (raw + (long) iterations * factors);
             assertEquals(bits, p.bits());
             assertEquals(bits, 8L * p.bytes().length);
@@ -258,8 +258,8 @@ class PowerSgdTest {
         PowerSgd encoder = group(1, Map.of("iters_per_step", 2L), 6)[0];
         PowerSgd stepper = group(1, Map.of("iters_per_step", 2L), 6)[0];
         for (int t = 0; t < 3; t++) {
-            float[] g = SparseTesting.gaussian(N, t);
-            float[] decoded = SparseTesting.roundTrip(encoder, g);
+            float[] g = TestGradients.gaussian(N, t);
+            float[] decoded = TestGradients.roundTrip(encoder, g);
             float[] out = step(new PowerSgd[] {stepper}, new float[][] {g});
             assertArrayEquals(out, decoded, 1e-6f, "step " + t);
             assertArrayEquals(stepper.residual(), encoder.residual(), "step " + t);
@@ -302,8 +302,8 @@ class PowerSgdTest {
         PowerSgd encoder = group(1, alternating, 6)[0];
         PowerSgd stepper = group(1, alternating, 6)[0];
         for (int t = 0; t < 4; t++) {
-            float[] g = SparseTesting.gaussian(N, t);
-            float[] decoded = SparseTesting.roundTrip(encoder, g);
+            float[] g = TestGradients.gaussian(N, t);
+            float[] decoded = TestGradients.roundTrip(encoder, g);
             float[] out = step(new PowerSgd[] {stepper}, new float[][] {g});
             assertArrayEquals(out, decoded, 1e-6f, "step " + t);
             assertArrayEquals(stepper.residual(), encoder.residual(), "step " + t);
@@ -311,7 +311,7 @@ class PowerSgdTest {
         PowerSgd resumed = group(1, alternating, 6)[0];
         SparseTesting.restore(resumed, SparseTesting.save(stepper));
         for (int t = 4; t < 7; t++) {
-            float[][] g = {SparseTesting.gaussian(N, t)};
+            float[][] g = {TestGradients.gaussian(N, t)};
             assertArrayEquals(step(new PowerSgd[] {stepper}, g), step(new PowerSgd[] {resumed}, g), "step " + t);
         }
     }
@@ -327,14 +327,14 @@ class PowerSgdTest {
     @Test
     void copyAndResetStartAfresh() {
         PowerSgd c = group(1, Map.of(), 4)[0];
-        float[] g = SparseTesting.gaussian(N, 1);
-        float[] first = SparseTesting.roundTrip(c, g);
-        SparseTesting.roundTrip(c, g);
+        float[] g = TestGradients.gaussian(N, 1);
+        float[] first = TestGradients.roundTrip(c, g);
+        TestGradients.roundTrip(c, g);
         PowerSgd copy = (PowerSgd) c.copy(100);
         copy.bind(LAYOUT);
-        assertArrayEquals(first, SparseTesting.roundTrip(copy, g));
+        assertArrayEquals(first, TestGradients.roundTrip(copy, g));
         c.reset();
-        assertArrayEquals(first, SparseTesting.roundTrip(c, g));
+        assertArrayEquals(first, TestGradients.roundTrip(c, g));
     }
 
     @Test

@@ -22,7 +22,7 @@ class QinfTest {
         for (int n : new int[] {1, 7, 100, 1000}) {
             for (int bits = 1; bits <= 8; bits++) {
                 long buckets = (n + 63) / 64;
-                LevelOracle.assertExactLength(qinf(bits, 64, 1), LevelOracle.gaussian(n, n), 32 * buckets
+                LevelOracle.assertExactLength(qinf(bits, 64, 1), TestGradients.gaussian(n, n), 32 * buckets
                         + (long) bits * n);
             }
         }
@@ -30,7 +30,7 @@ class QinfTest {
 
     @Test
     void everyValueLandsOnALevelAroundIt() {
-        float[] g = LevelOracle.gaussian(1000, 1);
+        float[] g = TestGradients.gaussian(1000, 1);
         for (int bits = 1; bits <= 8; bits++) {
             oracle(bits, 128).assertOnNeighbouringLevels(qinf(bits, 128, 5), g);
         }
@@ -38,7 +38,7 @@ class QinfTest {
 
     @Test
     void decodedValuesAreUnbiased() {
-        float[] g = LevelOracle.gaussian(64, 3);
+        float[] g = TestGradients.gaussian(64, 3);
         g[5] = 0f;
         for (int bits : new int[] {1, 2, 3}) {
             oracle(bits, 16).assertUnbiased(qinf(bits, 16, 17), g, 2000);
@@ -48,14 +48,14 @@ class QinfTest {
     @Test
     void theLargestValueOfABucketIsSentExactly() {
         float[] g = {0.5f, -4f, 1f, 2f, 3f, -1f};
-        float[] out = LevelOracle.roundTrip(qinf(2, 3, 1), g);
+        float[] out = TestGradients.roundTrip(qinf(2, 3, 1), g);
         assertEquals(-4f, out[1]);
         assertEquals(3f, out[4]);
     }
 
     @Test
     void seedStreamAndSavedStateDetermineThePayload() throws IOException {
-        float[] g = LevelOracle.gaussian(301, 9);
+        float[] g = TestGradients.gaussian(301, 9);
         LevelOracle.assertDeterministic(qinf(3, 64, 21), g);
         LevelOracle.assertRestoredContinues(qinf(3, 64, 21), g);
     }

@@ -13,22 +13,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Random;
 import org.gridrun.engine.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 class QsgdTest {
     private static Compressor qsgd(int bits, int bucket, long seed) {
         return Compressors.create("qsgd", Map.of("bits", (long) bits, "bucket_size", (long) bucket), seed);
-    }
-
-    private static float[] gaussian(int n, long seed) {
-        Random rng = new Random(seed);
-        float[] g = new float[n];
-        for (int i = 0; i < n; i++) {
-            g[i] = (float) rng.nextGaussian();
-        }
-        return g;
     }
 
     private static double norm(float[] g, int from, int to) {
@@ -39,18 +29,12 @@ class QsgdTest {
         return Math.sqrt(sum);
     }
 
-    private static float[] roundTrip(Compressor c, float[] g) {
-        float[] out = new float[g.length];
-        c.decode(c.encode(g, 0, g.length), out, 0);
-        return out;
-    }
-
     @Test
     void everyValueLandsWithinOneLevelSpacingTimesItsBucketNorm() {
-        float[] g = gaussian(1000, 1);
+        float[] g = TestGradients.gaussian(1000, 1);
         int bucket = 128; // 7 full buckets and a last one of 104
         for (int bits = 1; bits <= 8; bits++) {
-            float[] out = roundTrip(qsgd(bits, bucket, 5), g);
+            float[] out = TestGradients.roundTrip(qsgd(bits, bucket, 5), g);
             double spacing = 2.0 / ((1 << bits) - 1);
             for (int i = 0; i < g.length; i++) {
                 int b = i / bucket;
@@ -66,7 +50,7 @@ class QsgdTest {
         int[] sizes = {1, 7, 100, 1000, 8193};
         int[] buckets = {1, 3, 64, 8192};
         for (int n : sizes) {
-            float[] g = gaussian(n, n);
+            float[] g = TestGradients.gaussian(n, n);
             for (int bucket : buckets) {
                 for (int bits = 1; bits <= 8; bits++) {
                     Payload p = qsgd(bits, bucket, 1).encode(g, 0, n);
@@ -87,7 +71,7 @@ class QsgdTest {
         int n = 64;
         int bucket = 16;
         int draws = 4000;
-        float[] g = gaussian(n, 3);
+        float[] g = TestGradients.gaussian(n, 3);
         g[5] = 0.0f;
         for (int bits : new int[] {1, 2, 3}) {
             Compressor c = qsgd(bits, bucket, 17);
@@ -119,9 +103,9 @@ class QsgdTest {
 
     @Test
     void zeroBucketDecodesToZeros() {
-        float[] g = gaussian(48, 4);
+        float[] g = TestGradients.gaussian(48, 4);
         Arrays.fill(g, 16, 32, 0f);
-        float[] out = roundTrip(qsgd(3, 16, 2), g);
+        float[] out = TestGradients.roundTrip(qsgd(3, 16, 2), g);
         for (int i = 16; i < 32; i++) {
             assertEquals(0f, out[i], "value " + i);
         }
@@ -149,7 +133,7 @@ class QsgdTest {
 
     @Test
     void aSeedAndStreamDetermineThePayload() {
-        float[] g = gaussian(500, 8);
+        float[] g = TestGradients.gaussian(500, 8);
         Compressor a = qsgd(4, 64, 21).copy(3);
         Compressor b = qsgd(4, 64, 21).copy(3);
         byte[] first = a.encode(g, 0, g.length).copy().bytes();
@@ -162,7 +146,7 @@ class QsgdTest {
 
     @Test
     void aRestoredCopyEncodesWhatTheSavedOneWouldHave() throws IOException {
-        float[] g = gaussian(301, 9);
+        float[] g = TestGradients.gaussian(301, 9);
         Compressor saved = qsgd(2, 64, 21).copy(5);
         saved.encode(g, 0, g.length);
         saved.encode(g, 0, g.length);
@@ -182,11 +166,11 @@ class QsgdTest {
     @Test
     void perLayerBucketsRestartAtEachTensorOfTheBoundLayout() {
         // Tensors of 3 and 5 values, buckets of 4: per layer [0,3) [3,7) [7,8); network-wide [0,4) [4,8).
-        float[] g = gaussian(8, 4);
+        float[] g = TestGradients.gaussian(8, 4);
         TensorLayout layout = TensorLayout.of(java.util.List.of("w", "b"), java.util.List.of(new int[] {3},
                 new int[] {5}));
-        Compressor layered = Compressors.create("qsgd", Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true, "ignore_small_buckets", false), 1)
-                .copy(0);
+        Compressor layered = Compressors.create("qsgd", Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true,
+                "ignore_small_buckets", false), 1).copy(0);
         layered.bind(layout);
         Payload p = layered.encode(g, 0, 8);
         assertEquals(3 * 32 + 2 * 8, p.bits());
@@ -207,12 +191,13 @@ class QsgdTest {
         Compressor flat = qsgd(2, 4, 1).copy(0);
         flat.bind(layout);
         assertEquals(2 * 32 + 2 * 8, flat.encode(g, 0, 8).bits(), "network-wide by default");
-        assertEquals(Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true, "ignore_small_buckets", false), layered.config());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true, "ignore_small_buckets", false),
+                layered.config());
     }
 
     @Test
     void encodeReadsOnlyItsRange() {
-        float[] g = gaussian(30, 6);
+        float[] g = TestGradients.gaussian(30, 6);
         float[] padded = new float[40];
         System.arraycopy(g, 0, padded, 5, 30);
         padded[0] = 1e9f;
@@ -240,7 +225,8 @@ class QsgdTest {
     void configAndAggregationAreReported() {
         Compressor c = qsgd(2, 512, 1);
         assertEquals("qsgd", c.name());
-        assertEquals(Map.of("bits", 2L, "bucket_size", 512L, "per_layer", false, "ignore_small_buckets", false), c.config());
+        assertEquals(Map.of("bits", 2L, "bucket_size", 512L, "per_layer", false, "ignore_small_buckets", false),
+                c.config());
         assertEquals(Aggregation.ALL_GATHER, c.aggregation());
         assertEquals(Map.of("bits", 4L, "bucket_size", 8192L, "per_layer", false, "ignore_small_buckets", false),
                 Compressors.create("qsgd", Map.of(), 1).config());

@@ -64,7 +64,7 @@ class QsgdVarianceTest {
     @Test
     void empiricalVarianceMatchesTheOracleAndMeetsTheNOverSSquaredBound() {
         for (int n : new int[] {16, 256}) {
-            float[] v = LevelOracle.gaussian(n, n);
+            float[] v = TestGradients.gaussian(n, n);
             for (int bits = 1; bits <= 8; bits++) {
                 Compressor qsgd = Compressors.create("qsgd", Map.of("bits", (long) bits, "bucket_size", (long) n), 3);
                 LevelOracle oracle = new LevelOracle(LevelQuantizer.uniformLevels(1 << bits), true, n);
@@ -82,7 +82,7 @@ class QsgdVarianceTest {
     @Test
     void theSqrtNOverSTermNeedsAZeroLevel() {
         int n = 1024;
-        float[] v = LevelOracle.gaussian(n, 5);
+        float[] v = TestGradients.gaussian(n, 5);
         LevelOracle seed = new LevelOracle(LevelQuantizer.uniformLevels(4), true, n);
         double squaredNorm = seed.norm(v, 0) * seed.norm(v, 0);
         double noZero = meanSquaredError(Compressors.create("qsgd", Map.of("bits", 2L, "bucket_size", (long) n), 3), v);

@@ -34,7 +34,7 @@ class QuantizerOptionsTest {
 
     /** Mostly small values with a positive shift and a few large ones: fitted levels are far from uniform. */
     private static float[] skewed(int n, long seed) {
-        float[] g = LevelOracle.gaussian(n, seed);
+        float[] g = TestGradients.gaussian(n, seed);
         for (int i = 0; i < n; i++) {
             g[i] += 0.8f;
         }
@@ -47,7 +47,7 @@ class QuantizerOptionsTest {
     @Test
     void smallBucketsAreSentAsFloat32AndTheOthersQuantized() {
         // 10 values, buckets of 4: [0,4) [4,8) quantized, the short [8,10) raw.
-        float[] g = LevelOracle.gaussian(10, 5);
+        float[] g = TestGradients.gaussian(10, 5);
         Compressor q = Compressors.create("qsgd", Map.of("bits", 2L, "bucket_size", 4L, "ignore_small_buckets", true),
                 1).copy(0);
         Payload p = q.encode(g, 0, 10);
@@ -66,7 +66,7 @@ class QuantizerOptionsTest {
     @Test
     void perLayerSmallBucketsAreEveryTensorsShortTail() {
         // Tensors of 3 and 5, buckets of 4: [0,3) raw, [3,7) quantized, [7,8) raw.
-        float[] g = LevelOracle.gaussian(8, 6);
+        float[] g = TestGradients.gaussian(8, 6);
         Compressor q = Compressors.create("qinf", Map.of("bits", 2L, "bucket_size", 4L, "per_layer", true,
                 "ignore_small_buckets", true), 1).copy(0);
         q.bind(TensorLayout.of(List.of("w", "b"), List.of(new int[] {3}, new int[] {5})));
@@ -88,7 +88,7 @@ class QuantizerOptionsTest {
         // One full bucket of 64 and a tail of 6 with another shape: the mixture has two parts unless the tail is left
         // out, when one bucket remains.
         float[] g = new float[70];
-        System.arraycopy(LevelOracle.gaussian(64, 2), 0, g, 0, 64);
+        System.arraycopy(TestGradients.gaussian(64, 2), 0, g, 0, 64);
         for (int i = 64; i < 70; i++) {
             g[i] = i % 2 == 0 ? 3f : -1f;
         }
@@ -164,7 +164,7 @@ class QuantizerOptionsTest {
                 "number_of_samples", 3L));
         sampled.bindSampler((draw, out) -> {
             draws.add(draw);
-            float[] gaussian = LevelOracle.gaussian(out.length, 100 + draw);
+            float[] gaussian = TestGradients.gaussian(out.length, 100 + draw);
             System.arraycopy(gaussian, 0, out, 0, out.length);
         });
         sampled.encode(g, 0, g.length);
@@ -174,7 +174,7 @@ class QuantizerOptionsTest {
         assertFalse(Arrays.equals(alone.levels(), sampled.levels()), method + ": the samples decide the levels");
 
         AdaptiveQuantizer same = adaptive(method, Map.of("dist_num", 4L, "osnap_iter", "2", "number_of_samples", 3L));
-        same.bindSampler((draw, out) -> System.arraycopy(LevelOracle.gaussian(out.length, 100 + draw), 0, out, 0,
+        same.bindSampler((draw, out) -> System.arraycopy(TestGradients.gaussian(out.length, 100 + draw), 0, out, 0,
                 out.length));
         float[] other = skewed(512, 99);
         same.encode(other, 0, other.length);
@@ -189,7 +189,7 @@ class QuantizerOptionsTest {
         List<Long> draws = new ArrayList<>();
         wrapped.bindSampler((draw, out) -> {
             draws.add(draw);
-            System.arraycopy(LevelOracle.gaussian(out.length, draw), 0, out, 0, out.length);
+            System.arraycopy(TestGradients.gaussian(out.length, draw), 0, out, 0, out.length);
         });
         wrapped.encode(skewed(128, 1), 0, 128);
         assertEquals(10, draws.size(), "number_of_samples defaults to 10");

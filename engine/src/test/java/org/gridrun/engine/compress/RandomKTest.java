@@ -29,11 +29,11 @@ class RandomKTest {
     void decodedMeanOverStepsIsTheGradientWithinFiveStandardErrors() {
         int n = 50;
         int steps = 2000;
-        float[] g = SparseTesting.gaussian(n, 11);
+        float[] g = TestGradients.gaussian(n, 11);
         Compressor c = randomk(0.1, 3).copy(0);
         double[] sum = new double[n];
         for (int t = 0; t < steps; t++) {
-            float[] out = SparseTesting.roundTrip(c, g);
+            float[] out = TestGradients.roundTrip(c, g);
             for (int i = 0; i < n; i++) {
                 sum[i] += out[i];
             }
@@ -63,7 +63,7 @@ class RandomKTest {
                         int t = shared.nextInt(j + 1);
                         taken.add(taken.contains(t) ? j : t);
                     }
-                    float[] out = SparseTesting.roundTrip(c, g);
+                    float[] out = TestGradients.roundTrip(c, g);
                     for (int i = 0; i < n; i++) {
                         assertEquals(taken.contains(i), out[i] != 0f, "n " + n + ", ratio " + ratio + ", step "
                                 + step + ", position " + i);
@@ -78,12 +78,12 @@ class RandomKTest {
         Compressor prototype = randomk(0.05, 8);
         Compressor a = prototype.copy(0);
         Compressor b = prototype.copy(1);
-        float[] ga = SparseTesting.gaussian(400, 1);
-        float[] gb = SparseTesting.gaussian(400, 2);
+        float[] ga = TestGradients.gaussian(400, 1);
+        float[] gb = TestGradients.gaussian(400, 2);
         float[] previous = null;
         for (int t = 0; t < 5; t++) {
-            float[] outA = SparseTesting.roundTrip(a, ga);
-            float[] outB = SparseTesting.roundTrip(b, gb);
+            float[] outA = TestGradients.roundTrip(a, ga);
+            float[] outB = TestGradients.roundTrip(b, gb);
             assertEquals(20, nonZeros(outA));
             for (int i = 0; i < 400; i++) {
                 assertEquals(outA[i] != 0f, outB[i] != 0f, "step " + t + ", value " + i);
@@ -102,7 +102,7 @@ class RandomKTest {
     @Test
     void payloadIsThirtyTwoBitsPerKeptValue() {
         for (int n : new int[] {1, 3, 100, 1001}) {
-            Payload p = randomk(0.01, 1).encode(SparseTesting.gaussian(n, n), 0, n);
+            Payload p = randomk(0.01, 1).encode(TestGradients.gaussian(n, n), 0, n);
             assertEquals(32L * (int) Math.ceil(0.01 * n), p.bits());
             assertEquals((p.bits() + 7) / 8, p.bytes().length);
         }
@@ -111,19 +111,19 @@ class RandomKTest {
     @Test
     void savedStateContinuesIdentically() throws IOException {
         Compressor c = randomk(0.1, 5).copy(2);
-        float[] g = SparseTesting.gaussian(100, 4);
+        float[] g = TestGradients.gaussian(100, 4);
         for (int t = 0; t < 3; t++) {
-            SparseTesting.roundTrip(c, g);
+            TestGradients.roundTrip(c, g);
         }
         byte[] state = SparseTesting.save(c);
         Compressor resumed = randomk(0.1, 5).copy(2);
         SparseTesting.restore(resumed, state);
         for (int t = 0; t < 3; t++) {
-            assertArrayEquals(SparseTesting.roundTrip(c, g), SparseTesting.roundTrip(resumed, g));
+            assertArrayEquals(TestGradients.roundTrip(c, g), TestGradients.roundTrip(resumed, g));
         }
         c.reset();
         Compressor fresh = randomk(0.1, 5).copy(7);
-        assertArrayEquals(SparseTesting.roundTrip(fresh, g), SparseTesting.roundTrip(c, g));
+        assertArrayEquals(TestGradients.roundTrip(fresh, g), TestGradients.roundTrip(c, g));
     }
 
     @Test

@@ -10,7 +10,7 @@ class SideBitsTest {
     private static final int N = 10000;
 
     private static Payload encode(String method, Map<String, Object> params) {
-        return Compressors.create(method, params, 3).copy(0).encode(LevelOracle.gaussian(N, 1), 0, N);
+        return Compressors.create(method, params, 3).copy(0).encode(TestGradients.gaussian(N, 1), 0, N);
     }
 
     @Test

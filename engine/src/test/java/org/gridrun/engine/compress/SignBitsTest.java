@@ -22,7 +22,7 @@ class SignBitsTest {
     @ValueSource(booleans = {false, true})
     void eachBitIsTheValuesSignAndReadsBackAsItsSide(boolean vectors) {
         Vectors.enabled = vectors;
-        float[] v = LevelOracle.gaussian(32 * SignBits.CHUNK * 2 + 45, 5);
+        float[] v = TestGradients.gaussian(32 * SignBits.CHUNK * 2 + 45, 5);
         v[0] = -0f;
         v[1] = Float.NaN;
         v[2] = Float.intBitsToFloat(0xFFC00001);

@@ -40,7 +40,7 @@ class SmaqTest {
     @Test
     void mainValuesCostSixBitsOutliersEightAndEscapesTheirWidthMore() {
         for (int n : new int[] {1, 5, 100, 1001, 20000}) {
-            float[] g = FloatCastTest.gaussian(n, n);
+            float[] g = TestGradients.gaussian(n, n);
             Payload p = smaq(1).encode(g, 0, n);
             long expected = 72;
             int outliers = 0;
@@ -68,7 +68,7 @@ class SmaqTest {
 
     @Test
     void decodedValuesLieWithinOneQuantisationStep() {
-        float[] g = FloatCastTest.gaussian(2000, 4);
+        float[] g = TestGradients.gaussian(2000, 4);
         g[7] = 40f;
         g[8] = -25f;
         Compressor c = smaq(2);
@@ -119,7 +119,7 @@ class SmaqTest {
 
     @Test
     void everyValueIsUnbiasedEscapesIncluded() {
-        float[] g = FloatCastTest.gaussian(64, 9);
+        float[] g = TestGradients.gaussian(64, 9);
         g[0] = 0f;
         g[1] = 30f;
         g[2] = -12f;
@@ -148,7 +148,7 @@ class SmaqTest {
 
     @Test
     void sampledStatisticsComeFromTheStream() throws IOException {
-        float[] g = FloatCastTest.gaussian(500, 6);
+        float[] g = TestGradients.gaussian(500, 6);
         Compressor a = Compressors.create("smaq", Map.of("num_samples", 50L), 7).copy(2);
         byte[] first = a.encode(g, 0, g.length).copy().bytes();
         assertFalse(Arrays.equals(first, smaq(7).copy(2).encode(g, 0, g.length).bytes()), "sampled stats differ");

@@ -31,20 +31,20 @@ class TernGradTest {
     @Test
     void payloadHoldsNormsThenTwoBitsPerValue() {
         for (int n : new int[] {1, 7, 100, 1000}) {
-            LevelOracle.assertExactLength(trn(64, false, 1), LevelOracle.gaussian(n, n),
+            LevelOracle.assertExactLength(trn(64, false, 1), TestGradients.gaussian(n, n),
                     32 * ((n + 63) / 64) + 2L * n);
         }
     }
 
     @Test
     void everyValueLandsOnALevelAroundIt() {
-        float[] g = LevelOracle.gaussian(1000, 1);
+        float[] g = TestGradients.gaussian(1000, 1);
         new LevelOracle(new double[] {-1, 0, 1}, false, 128).assertOnNeighbouringLevels(trn(128, false, 5), g);
     }
 
     @Test
     void decodedValuesAreUnbiased() {
-        float[] g = LevelOracle.gaussian(64, 3);
+        float[] g = TestGradients.gaussian(64, 3);
         g[5] = 0f;
         TERNARY.assertUnbiased(trn(16, false, 17), g, 2000);
     }
@@ -53,11 +53,11 @@ class TernGradTest {
     void clippingLeavesNoValueAboveTwoAndAHalfSigmas() {
         // A spike of 50 in a bucket of unit Gaussians: its σ is about 6, so clipping bounds every decoded value by
         // about 15, where without clipping the spike itself is the scale and survives.
-        float[] g = LevelOracle.gaussian(256, 4);
+        float[] g = TestGradients.gaussian(256, 4);
         g[10] = 50f;
         g[200] = -40f;
-        float[] clipped = LevelOracle.roundTrip(trn(128, true, 2), g);
-        float[] plain = LevelOracle.roundTrip(trn(128, false, 2), g);
+        float[] clipped = TestGradients.roundTrip(trn(128, true, 2), g);
+        float[] plain = TestGradients.roundTrip(trn(128, false, 2), g);
         for (int b = 0; b < 2; b++) {
             double bound = 2.5 * sigma(g, 128 * b, 128 * b + 128);
             for (int i = 128 * b; i < 128 * b + 128; i++) {
@@ -71,7 +71,7 @@ class TernGradTest {
 
     @Test
     void clippedDecodingIsUnbiasedForTheClippedValues() {
-        float[] g = LevelOracle.gaussian(64, 5);
+        float[] g = TestGradients.gaussian(64, 5);
         g[3] = 30f;
         float[] clippedInput = g.clone();
         for (int b = 0; b < 4; b++) {
@@ -85,7 +85,7 @@ class TernGradTest {
 
     @Test
     void seedStreamAndSavedStateDetermineThePayload() throws IOException {
-        float[] g = LevelOracle.gaussian(301, 9);
+        float[] g = TestGradients.gaussian(301, 9);
         LevelOracle.assertDeterministic(trn(64, true, 21), g);
         LevelOracle.assertRestoredContinues(trn(64, true, 21), g);
     }

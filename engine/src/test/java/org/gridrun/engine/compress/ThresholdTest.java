@@ -15,10 +15,10 @@ class ThresholdTest {
 
     @Test
     void sendsEveryValueAtOrAboveTheThresholdExactly() {
-        float[] g = SparseTesting.gaussian(2000, 4);
+        float[] g = TestGradients.gaussian(2000, 4);
         g[7] = 1.5f;
         g[8] = -1.5f;
-        float[] out = SparseTesting.roundTrip(threshold(1.5), g);
+        float[] out = TestGradients.roundTrip(threshold(1.5), g);
         for (int i = 0; i < g.length; i++) {
             float want = Math.abs(g[i]) >= 1.5f ? g[i] : 0f;
             assertEquals(want, out[i], "value " + i);
@@ -30,7 +30,7 @@ class ThresholdTest {
     @Test
     void payloadHoldsExactlyTheReportedBits() {
         for (int n : new int[] {1, 2, 100, 1024, 1025}) {
-            float[] g = SparseTesting.gaussian(n, n);
+            float[] g = TestGradients.gaussian(n, n);
             int k = 0;
             for (float v : g) {
                 k += Math.abs(v) >= 1.0 ? 1 : 0;
@@ -44,7 +44,7 @@ class ThresholdTest {
 
     @Test
     void nothingAboveTheThresholdDecodesToZeros() {
-        float[] out = SparseTesting.roundTrip(threshold(100), SparseTesting.gaussian(64, 2));
+        float[] out = TestGradients.roundTrip(threshold(100), TestGradients.gaussian(64, 2));
         for (float v : out) {
             assertEquals(0f, v);
         }

@@ -34,7 +34,7 @@ class TopKSelectorTest {
 
     @Test
     void aLongGaussianVectorIsSelectedAmongTheValuesReachingTheSampledBound() {
-        float[] g = SparseTesting.gaussian(N + 3, 5);
+        float[] g = TestGradients.gaussian(N + 3, 5);
         g[1234] = Float.NaN;
         g[99_999] = Float.NEGATIVE_INFINITY;
         for (int k : new int[] {1, 20, 2000, N / TopKSelector.SAMPLED_SHARE}) {
@@ -44,7 +44,7 @@ class TopKSelectorTest {
 
     @Test
     void tiesAtTheKthMagnitudeKeepTheLowestPositions() {
-        float[] g = SparseTesting.gaussian(N + 3, 6);
+        float[] g = TestGradients.gaussian(N + 3, 6);
         int k = 2000;
         float[] magnitudes = new float[N];
         for (int i = 0; i < N; i++) {
@@ -60,7 +60,7 @@ class TopKSelectorTest {
 
     @Test
     void theKthLargestMagnitudeIsWhatASortOfTheMagnitudesHoldsThere() {
-        float[] g = SparseTesting.gaussian(5000, 9);
+        float[] g = TestGradients.gaussian(5000, 9);
         g[10] = -0f;
         g[11] = Float.NEGATIVE_INFINITY;
         g[12] = Float.NaN;
@@ -83,7 +83,7 @@ class TopKSelectorTest {
     @Test
     void aSampleThatSawOnlyTheLargestValuesFallsBackToTheWholeVector() {
         // the sampled positions hold the largest values, each its own, so fewer than k reach the sample's bound
-        float[] g = SparseTesting.gaussian(N + 3, 7);
+        float[] g = TestGradients.gaussian(N + 3, 7);
         for (int s = 0; s < TopKSelector.SAMPLE; s++) {
             g[3 + s * STEP] = 1000f + s;
         }

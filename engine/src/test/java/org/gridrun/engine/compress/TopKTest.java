@@ -28,10 +28,10 @@ class TopKTest {
     @Test
     void keepsExactlyTheLargestMagnitudesAndZeroesTheRest() {
         for (int n : new int[] {1, 2, 7, 100, 1000, 4099}) {
-            float[] g = SparseTesting.gaussian(n, n);
+            float[] g = TestGradients.gaussian(n, n);
             for (double ratio : new double[] {0.001, 0.01, 0.1, 0.5, 1.0}) {
                 int k = (int) Math.ceil(ratio * n);
-                assertArrayEquals(expected(g, k), SparseTesting.roundTrip(topk(ratio), g), n + "/" + ratio);
+                assertArrayEquals(expected(g, k), TestGradients.roundTrip(topk(ratio), g), n + "/" + ratio);
             }
         }
     }
@@ -42,7 +42,7 @@ class TopKTest {
         for (int i = 0; i < g.length; i++) {
             g[i] = (i % 2 == 0 ? 1f : -1f) * (i % 5);
         }
-        float[] out = SparseTesting.roundTrip(topk(0.2), g);
+        float[] out = TestGradients.roundTrip(topk(0.2), g);
         assertArrayEquals(expected(g, 10), out);
     }
 
@@ -56,7 +56,7 @@ class TopKTest {
         g[17] = Float.NaN;
         g[200] = Float.NEGATIVE_INFINITY;
         for (int k : new int[] {1, 2, 3, 50, 299}) {
-            float[] out = SparseTesting.roundTrip(topk(k / 300.0), g);
+            float[] out = TestGradients.roundTrip(topk(k / 300.0), g);
             assertTrue(Float.isNaN(out[17]), "NaN kept, k " + k);
             assertEquals(k >= 2 ? Float.NEGATIVE_INFINITY : 0f, out[200], "k " + k);
             out[17] = 0f;
@@ -71,7 +71,7 @@ class TopKTest {
     @Test
     void payloadHoldsExactlyTheReportedBits() {
         for (int n : new int[] {1, 2, 3, 100, 1024, 1025}) {
-            Payload p = topk(0.05).encode(SparseTesting.gaussian(n, 3), 0, n);
+            Payload p = topk(0.05).encode(TestGradients.gaussian(n, 3), 0, n);
             int k = (int) Math.ceil(0.05 * n);
             assertEquals((long) k * (SparseTesting.ceilLog2(n) + 32), p.bits(), "n " + n);
             assertEquals((p.bits() + 7) / 8, p.bytes().length);
@@ -80,7 +80,7 @@ class TopKTest {
 
     @Test
     void encodesASliceAndDecodesAtAnOffset() {
-        float[] g = SparseTesting.gaussian(300, 9);
+        float[] g = TestGradients.gaussian(300, 9);
         Compressor c = topk(0.1);
         float[] out = new float[120];
         c.decode(c.encode(g, 100, 100), out, 20);

@@ -52,7 +52,7 @@ class VectorLevelsTest {
                 }
             }
             SplittableRandom random = new SplittableRandom(bits);
-            float[] gaussian = LevelOracle.gaussian(4099, bits);
+            float[] gaussian = TestGradients.gaussian(4099, bits);
             for (double inverse : new double[] {1.0 / 64, 1.0 / 3}) {
                 assertSameCodes(search, gaussian, random.nextInt(1 << 16), inverse, jmax, "gaussian bits " + bits);
             }
@@ -146,7 +146,7 @@ class VectorLevelsTest {
      */
     private static float[] boundaryGradient() {
         SplittableRandom random = new SplittableRandom(5);
-        float[] g = LevelOracle.gaussian(20_000, 11);
+        float[] g = TestGradients.gaussian(20_000, 11);
         // VectorPathTest.run encodes from value 3 on: the buckets start there
         int i = 3;
         for (int b = 0; b < 64; b++, i += 16) {

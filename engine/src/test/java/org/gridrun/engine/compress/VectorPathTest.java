@@ -148,7 +148,7 @@ class VectorPathTest {
      * overflows), a NaN and an infinity, values at the norm exactly.
      */
     private static float[] gradient(int n) {
-        float[] g = LevelOracle.gaussian(n, 17);
+        float[] g = TestGradients.gaussian(n, 17);
         for (int i = 1000; i < 1700; i++) {
             g[i] = 0f;
         }
