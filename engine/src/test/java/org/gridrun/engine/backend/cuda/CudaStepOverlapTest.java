@@ -91,20 +91,7 @@ class CudaStepOverlapTest {
                 Map.of("method", "topk", "ratio", 0.05), Map.of("method", "powersgd", "rank", 2L),
                 Map.of("method", "signsgd"), Map.of("method", "smaq"), Map.of("method", "jointsq"),
                 Map.of("method", "dgc", "ratio", 0.05))) {
-            CountingGpu gpu = new CountingGpu(target.open());
-            List<long[]> atLogs = new ArrayList<>();
-            Map<String, Object> params = mlp(method);
-            Path spool = dir.resolve("metrics-" + (++runs) + ".csv");
-            try (CudaBackend backend = new CudaBackend(gpu);
-                 Trainer trainer = new Trainer(TrainerConfig.from(TrainerConfig.resolve(params)), backend, DATA);
-                 MetricSpool.Writer out = MetricSpool.append(spool)) {
-                trainer.run(out, new TrainListener() {
-                    @Override
-                    public void onLog(long step, long total, double loss, double samplesPerSecond) {
-                        atLogs.add(gpu.snapshot());
-                    }
-                });
-            }
+            List<long[]> atLogs = countsAtLogs(target.open(), mlp(method));
             // logs at steps 5, 10, 15 and 20: the steps 11 to 15 against 16 to 20
             long[] a = difference(atLogs.get(2), atLogs.get(1));
             long[] b = difference(atLogs.get(3), atLogs.get(2));
@@ -127,17 +114,22 @@ class CudaStepOverlapTest {
         Map<String, Object> params = mlp(Map.of("method", "qsgd", "bits", 3L, "bucket_size", 100L));
         Gpu refusing = GpuTarget.EMULATOR.open();
         ((EmulatedGpu) refusing).refuseGraphLaunches = true;
-        long[] graphsOff = stepsSixteenToTwenty(refusing, params);
+        List<long[]> off = countsAtLogs(refusing, params);
         params.put("cuda_graph", false);
-        long[] withoutGraphs = stepsSixteenToTwenty(GpuTarget.EMULATOR.open(), params);
+        List<long[]> without = countsAtLogs(GpuTarget.EMULATOR.open(), params);
+        // logs at steps 5, 10, 15 and 20: steps 16 to 20
+        long[] graphsOff = difference(off.get(3), off.get(2));
+        long[] withoutGraphs = difference(without.get(3), without.get(2));
         // 3 encodes and the decode a step, waited for to time them
         assertTrue(withoutGraphs[6] >= 5 * 4, "without graphs: " + Arrays.toString(withoutGraphs));
         assertEquals(Arrays.toString(withoutGraphs), Arrays.toString(graphsOff),
                 "(allocations, frees, uploads, bytes, downloads, bytes, synchronizations, launches)");
     }
 
-    /** What {@code gpu} was asked for in steps 16 to 20 of a run of {@code params} (logged every 5 steps). */
-    private long[] stepsSixteenToTwenty(Gpu device, Map<String, Object> params) {
+    /**
+     * What {@code device} had been asked for ({@link CountingGpu#snapshot()}) at each log of a run of {@code params}.
+     */
+    private List<long[]> countsAtLogs(Gpu device, Map<String, Object> params) {
         CountingGpu gpu = new CountingGpu(device);
         List<long[]> atLogs = new ArrayList<>();
         try (CudaBackend backend = new CudaBackend(gpu);
@@ -150,7 +142,7 @@ class CudaStepOverlapTest {
                 }
             });
         }
-        return difference(atLogs.get(3), atLogs.get(2));
+        return atLogs;
     }
 
     private static long[] difference(long[] later, long[] earlier) {
