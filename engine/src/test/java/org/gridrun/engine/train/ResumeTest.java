@@ -209,13 +209,14 @@ class ResumeTest {
         assertFalse(last.stopped(), method);
         assertEquals(12, last.steps(), method);
         List<String> values = values(resumed);
-        if (!values.equals(values(straight))) {
+        List<String> straightValues = values(straight);
+        if (!values.equals(straightValues)) {
             // Which part lost what: the first record that differs names the step, and a second straight run says
             // whether training itself repeats.
             RunDir again = stage("again", "id-" + method, params);
             TrainJob.run(again, TrainListener.NONE);
-            assertEquals(values(straight), values, method + ": the resumed run's records against the straight run's ("
-                    + (values(again).equals(values(straight)) ? "a second straight run repeats the first"
+            assertEquals(straightValues, values, method + ": the resumed run's records against the straight run's ("
+                    + (values(again).equals(straightValues) ? "a second straight run repeats the first"
                             : "a second straight run differs from the first too") + ")");
         }
         assertEquals(expected.finalAccuracy(), last.finalAccuracy(), 0, method);

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Random;
 import org.gridrun.engine.backend.Backend;
 import org.gridrun.engine.backend.CpuBackend;
+import org.gridrun.engine.backend.LossSums;
 import org.gridrun.engine.backend.Tensor;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -306,7 +307,7 @@ class CudaReductionsAgreementTest {
                 assertTrue(gpu.endsWith("found " + b), gpu);
                 // Read a step late, once the next batch's labels (all class indices) are in the same buffer: the
                 // message still names the bad label of the batch the sum was made on.
-                try (org.gridrun.engine.backend.LossSums sums = f.cuda.lossSums(1)) {
+                try (LossSums sums = f.cuda.lossSums(1)) {
                     f.cuda.softmaxCrossEntropy(logits.gpu, labels.gpu, null, 1f, sums, 0);
                     sums.startRead();
                     f.cuda.upload(new float[rows], 0, labels.gpu);
