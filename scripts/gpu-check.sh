@@ -268,7 +268,7 @@ run_unpacked() {
   # The CUDA backend's tests (every operation against the CPU, whole-model gradients, training runs) and the resume
   # tests, whose default backend (auto) is the GPU here; GPU_CHECK_TESTS (a regular expression of class names) runs
   # fewer, where a lease is short.
-  local all_tests='^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming|StepGraph)Test|train\.(ResumeTest|TrainJobTest))$'
+  local all_tests='^org\.gridrun\.engine\.(backend\.cuda\.(Cuda\w*|DeviceCodecTiming|RadixSelect|StepGraph)Test|train\.(ResumeTest|TrainJobTest))$'
   step tests "$java" -jar "$dir/junit.jar" execute --disable-banner --details=tree \
       --class-path "$dir/grid-run.jar:$dir/engine-tests.jar" --scan-classpath "$dir/engine-tests.jar" \
       --include-classname "${GPU_CHECK_TESTS:-$all_tests}" \
