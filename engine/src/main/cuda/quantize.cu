@@ -92,25 +92,27 @@ __device__ __forceinline__ float gr_clamp(float v, float bound) {
     return gr_java_minf(gr_java_maxf(v, -bound), bound);
 }
 
-// The norm of the `len` values at x (a bucket of g, or its copy in shared memory) and their clipping bound (+∞
+// The norm of a bucket's `len` values and their clipping bound (+∞
 // without clipping; the kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5):
 // the L2 norm (linf = 0) or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound,
-// computed by a block of GR_CHAINS threads, thread j taking values j, j + 128, … in order (gr_chain_fold):
+// computed by a block of GR_CHAINS threads, thread j folding values j, j + 128, … in order (its chain):
 //   - the bound (TernGrad.clipBound): clipSigmas standard deviations, the mean and the squared deviations each summed
 //     in ChainSums' chains and tree;
 //   - L2: the squares (of the clamped values where the bound is finite) in the same chains and tree;
 //   - L∞: the largest magnitude, a maximum whose order does not matter: sign-cleared bit patterns where unclipped,
 //     the clamped values' magnitudes in double (a NaN wins, as Math.max) where clipped.
 // Every thread of the block calls it and gets the norm (not yet canonical) and the bound; sums and largest are the
-// block's shared GR_CHAINS doubles and ints, which may be written again when it returns.
-__device__ __forceinline__ float gr_bucket_norm(const float* x, int len, int linf, float clipSigmas, double* sums,
-                                                int* largest, float* boundOut) {
+// block's shared GR_CHAINS doubles and ints, which may be written again when it returns. chain(acc, step) folds the thread's chain of the bucket (values j, j + GR_CHAINS, … below len, in that order) by
+// step, from acc: gr_chain_fold of x (gr_bucket_norm) or of the thread's own registers (gr_fused_encode).
+template <class Chain>
+__device__ __forceinline__ float gr_bucket_norm_by(Chain chain, int len, int linf, float clipSigmas, double* sums,
+                                                   int* largest, float* boundOut) {
     int j = threadIdx.x;
     float bound = __int_as_float(0x7F800000);
     if (clipSigmas != 0) {
-        sums[j] = gr_chain_fold(x, 0, len, 0.0, [](double acc, float v) { return __dadd_rn(acc, (double) v); });
+        sums[j] = chain(0.0, [](double acc, float v) { return __dadd_rn(acc, (double) v); });
         double mean = gr_chain_sum(sums) / (double) len;
-        sums[j] = gr_chain_fold(x, 0, len, 0.0, [&](double acc, float v) {
+        sums[j] = chain(0.0, [&](double acc, float v) {
             double d = __dsub_rn((double) v, mean);
             return __dadd_rn(acc, __dmul_rn(d, d));
         });
@@ -121,7 +123,7 @@ __device__ __forceinline__ float gr_bucket_norm(const float* x, int len, int lin
     bool clipped = bound != __int_as_float(0x7F800000);
     float norm;
     if (linf && !clipped) {
-        largest[j] = gr_chain_fold(x, 0, len, 0, [](int m, float v) {
+        largest[j] = chain(0, [](int m, float v) {
             return max(m, __float_as_int(v) & 0x7FFFFFFF);
         });
         __syncthreads();
@@ -133,7 +135,7 @@ __device__ __forceinline__ float gr_bucket_norm(const float* x, int len, int lin
         }
         norm = __int_as_float(largest[0]);
     } else if (linf) {
-        sums[j] = gr_chain_fold(x, 0, len, 0.0, [&](double acc, float v) {
+        sums[j] = chain(0.0, [&](double acc, float v) {
             double m = (double) fabsf(gr_clamp(v, bound));
             return acc != acc || m != m ? (double) __int_as_float(0x7FC00000) : (m > acc ? m : acc);
         });
@@ -148,7 +150,7 @@ __device__ __forceinline__ float gr_bucket_norm(const float* x, int len, int lin
         }
         norm = (float) sums[0];
     } else {
-        sums[j] = gr_chain_fold(x, 0, len, 0.0, [&](double acc, float v) {
+        sums[j] = chain(0.0, [&](double acc, float v) {
             double y = clipped ? (double) gr_clamp(v, bound) : (double) v;
             return __dadd_rn(acc, __dmul_rn(y, y));
         });
@@ -156,6 +158,13 @@ __device__ __forceinline__ float gr_bucket_norm(const float* x, int len, int lin
     }
     __syncthreads();
     return norm;
+}
+
+// gr_bucket_norm_by of the `len` values at x (a bucket of g).
+__device__ __forceinline__ float gr_bucket_norm(const float* x, int len, int linf, float clipSigmas, double* sums,
+                                                int* largest, float* boundOut) {
+    return gr_bucket_norm_by([&](auto acc, auto step) { return gr_chain_fold(x, 0, len, acc, step); }, len, linf,
+                             clipSigmas, sums, largest, boundOut);
 }
 
 // norms[k] of bucket k = [starts[k], starts[k + 1]) of g and its clipping bound bounds[k] (gr_bucket_norm), one
@@ -241,51 +250,104 @@ __device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, cons
     }
 }
 
-// The most values of a bucket the fused encode holds in shared memory (32 KB of floats, 8 KB of codes).
+// The most values of a bucket the fused encode takes: 64 a thread of GR_CHAINS, held in registers.
 #define GR_FUSED_BUCKET 8192
+#define GR_FUSED_VALUES (GR_FUSED_BUCKET / GR_CHAINS)
+
+// The codes of a warp's 32 consecutive values (lane l's code c at bits [l·bits, l·bits + bits) of their `bits`
+// words, the first value's code starting on a word) as words: lane k (k < bits) gets word k. Where a word holds a whole
+// number of codes (bits 1, 2, 4, 8) each aligned run of 32 / bits lanes ORs its shifted codes together and its first
+// lane hands the word to lane k; otherwise every word is an OR over the warp of each lane's part of it. Every lane
+// of the warp must call it.
+__device__ __forceinline__ unsigned gr_warp_words(unsigned c, int bits) {
+    int lane = threadIdx.x & 31;
+    if (32 % bits == 0) {
+        int per = 32 / bits;
+        unsigned part = c << ((lane & (per - 1)) * bits);
+        for (int m = 1; m < per; m <<= 1) {
+            part |= __shfl_xor_sync(0xFFFFFFFFu, part, m);
+        }
+        return __shfl_sync(0xFFFFFFFFu, part, (lane < bits ? lane : 0) * per);
+    }
+    unsigned mine = 0;
+    for (int k = 0; k < bits; k++) {
+        int low = lane * bits - 32 * k;
+        unsigned part = low >= 32 || low + bits <= 0 ? 0u : (low >= 0 ? c << low : c >> -low);
+        for (int m = 16; m > 0; m >>= 1) {
+            part |= __shfl_xor_sync(0xFFFFFFFFu, part, m);
+        }
+        mine = lane == k ? part : mine;
+    }
+    return mine;
+}
 
 // The whole encode of buckets whose codes start on word boundaries (starts[k]·bits a multiple of 32 for every k,
-// each bucket at most GR_FUSED_BUCKET values), one block of GR_CHAINS threads a bucket: the bucket is read once into
-// shared memory (sixteen loads in flight a thread), its norm and bound taken from there (gr_bucket_norm, the same
-// order), its codes computed four values (one draw) a thread at a time into shared memory, and its words written,
-// one a thread. Reading the gradient once instead of twice (the norms, then the codes) saves a third of the traffic
-// of norms, codes and decode. bucket(norm, bound) gives what the bucket's values share; code as gr_tiled_codes'.
+// each bucket at most GR_FUSED_BUCKET values), one block of GR_CHAINS threads a bucket, each thread holding its
+// chain's values (j, j + 128, …: every warp load 128 contiguous bytes, all 64 in flight at once) in registers:
+//   - the norm and bound from the registers (gr_bucket_norm_by, ChainSums' order);
+//   - pass i codes values 128·i + 32·warp + lane, so a warp's pass makes `bits` whole words (gr_warp_words), written
+//     by its first `bits` lanes;
+//   - value e takes its uniform from the draw of quad e/4, shared by 4 lanes: each lane makes one draw for four
+//     passes (quad lane & 7 of the warp's 8 in pass lane / 8) and the lanes take theirs by a shuffle.
+// The gradient is read once and nothing goes through shared memory but the norm's sums. bucket(norm, bound) gives
+// what the bucket's values share; code as gr_tiled_codes'.
 template <class MakeBucket, class Code>
 __device__ __forceinline__ void gr_fused_encode(const float* g, long long n, const int* starts, int buckets,
                                                 int linf, float clipSigmas, float* bounds, float* norms, int bits,
                                                 unsigned long long key, long long first, unsigned* words,
                                                 MakeBucket bucket, Code code) {
-    __shared__ float values[GR_FUSED_BUCKET];
-    __shared__ unsigned char codes[GR_FUSED_BUCKET];
     __shared__ double sums[GR_CHAINS];
     __shared__ int largest[GR_CHAINS];
     int t = threadIdx.x;
+    int lane = t & 31;
+    int warp = t >> 5;
     for (int k = blockIdx.x; k < buckets; k += gridDim.x) {
         long long from = starts[k];
         int len = starts[k + 1] - starts[k];
-        gr_for_ahead<16>(t, len, GR_CHAINS, [&](long long i) { return g[from + i]; },
-                         [&](long long i, float v) { values[i] = v; });
-        __syncthreads();
+        float v[GR_FUSED_VALUES];
+#pragma unroll
+        for (int i = 0; i < GR_FUSED_VALUES; i++) {
+            int e = t + GR_CHAINS * i;
+            v[i] = e < len ? g[from + e] : 0.0f;
+        }
         float bound;
-        float norm = gr_canonical(gr_bucket_norm(values, len, linf, clipSigmas, sums, largest, &bound));
+        float norm = gr_canonical(gr_bucket_norm_by([&](auto acc, auto step) {
+#pragma unroll
+            for (int i = 0; i < GR_FUSED_VALUES; i++) {
+                if (t + GR_CHAINS * i < len) {
+                    acc = step(acc, v[i]);
+                }
+            }
+            return acc;
+        }, len, linf, clipSigmas, sums, largest, &bound));
         if (t == 0) {
             bounds[k] = bound;
             norms[k] = norm;
         }
         auto b = bucket(norm, bound);
-        // from is a multiple of 4 (of 32 / gcd(bits, 32)), so the bucket's quads are whole
-        for (int q = t; 4 * q < len; q += GR_CHAINS) {
-            unsigned long long draw = gr_draw(key, (unsigned long long) (first + (from >> 2) + q));
-            for (int u = 0; u < 4 && 4 * q + u < len; u++) {
-                int e = 4 * q + u;
-                codes[e] = (unsigned char) code(b, values[e], gr_uniform16(draw, from + e));
-            }
-        }
-        __syncthreads();
+        // from is a multiple of 4 (of 32 / gcd(bits, 32)), so the bucket's quads are whole and value e's uniform
+        // sits at e mod 4 = lane mod 4 of its draw
+        unsigned long long quads = (unsigned long long) (first + (from >> 2));
         long long firstWord = from * bits / 32;
         long long endWord = ((long long) starts[k + 1] * bits + 31) / 32;
-        for (long long w = firstWord + t; w < endWord; w += GR_CHAINS) {
-            words[w] = gr_code_word(w, n, bits, [&](long long e) { return (unsigned) codes[e - from]; });
+#pragma unroll
+        for (int i0 = 0; i0 < GR_FUSED_VALUES; i0 += 4) {
+            if (GR_CHAINS * i0 >= len) {
+                break;
+            }
+            unsigned long long mine = gr_draw(key, quads + 32ULL * (i0 + (lane >> 3)) + 8 * warp + (lane & 7));
+#pragma unroll
+            for (int s = 0; s < 4; s++) {
+                int i = i0 + s;
+                unsigned long long draw = __shfl_sync(0xFFFFFFFFu, mine, 8 * s + (lane >> 2));
+                int e = t + GR_CHAINS * i;
+                unsigned c = e < len ? (unsigned) code(b, v[i], gr_uniform16(draw, from + e)) : 0u;
+                unsigned word = gr_warp_words(c, bits);
+                long long w = firstWord + (4LL * i + warp) * bits + lane;
+                if (lane < bits && w < endWord) {
+                    words[w] = word;
+                }
+            }
         }
         __syncthreads();
     }
