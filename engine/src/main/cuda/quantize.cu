@@ -4,7 +4,7 @@
 // The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
 // level index per value, least significant bit first, no padding. Where every bucket holds at most 8192 values and
 // its codes start on a 32-bit word (network-wide buckets of 8192 values, any width), one kernel encodes a bucket a
-// block, reading it once into shared memory (gr_level_uniform_fused, gr_level_search_fused: gr_fused_encode).
+// block, reading it once into registers (gr_level_uniform_fused, gr_level_search_fused: gr_fused_encode).
 // Other layouts take two kernels:
 //   - gr_level_norms: one block per bucket, the CPU's order of additions (128 interleaved double chains and a fixed
 //     tree; ChainSums.chains) or the largest sign-cleared bit pattern, each thread with eight loads in flight;
@@ -18,18 +18,33 @@
 // Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
 #include "gridrun.cuh"
 
-// The bucket holding value e: the last k with starts[k] <= e (Buckets.indexOf).
-__device__ __forceinline__ int gr_bucket_of(const int* starts, int buckets, long long e) {
-    return gr_last_at_most(starts, 0, buckets, e);
+// The last index i in [lo, hi) of the sorted array a with a[i] <= v, given a[lo] <= v, found by the 32 lanes of a
+// warp: each round a lane tests one of 32 evenly spaced candidates, and the bracket narrows to the last that holds
+// (the lanes that hold are a prefix, as a is sorted), so a search of 1,343 buckets takes 3 rounds of loads instead of
+// a binary search's 11, one after another. Every lane of the warp must call it, and all get the index.
+template <class T, class V>
+__device__ __forceinline__ int gr_warp_last_at_most(const T* a, int lo, int hi, V v) {
+    int lane = threadIdx.x & 31;
+    while (hi - lo > 1) {
+        int step = (hi - lo + 31) / 32;
+        int i = lo + lane * step;
+        unsigned held = __ballot_sync(0xFFFFFFFFu, i < hi && a[i] <= v);
+        lo += (__popc(held) - 1) * step;
+        hi = min(hi, lo + step);
+    }
+    return lo;
 }
 
-// The buckets of a block's values [from, to], found once by its first thread into range (shared; every thread of
-// the block must call it): a search of all the buckets a value made a kernel slow on a GPU.
+// The buckets of a block's values [from, to], found once by its first two warps (shared; every thread of the block
+// must call it, in a block of at least 64 threads): a search of all the buckets a value made a kernel slow on a GPU.
 __device__ __forceinline__ void gr_block_buckets(const int* starts, int buckets, long long from, long long to,
                                                  int* range) {
-    if (threadIdx.x == 0) {
-        range[0] = gr_bucket_of(starts, buckets, from);
-        range[1] = gr_bucket_of(starts, buckets, to);
+    int warp = threadIdx.x >> 5;
+    if (warp < 2) {
+        int k = gr_warp_last_at_most(starts, 0, buckets, warp == 0 ? from : to);
+        if ((threadIdx.x & 31) == 0) {
+            range[warp] = k;
+        }
     }
     __syncthreads();
 }
@@ -516,38 +531,48 @@ struct GrDecodeRead {
     float before;
 };
 
-// The values a block of gr_level_decode_mean decodes at a time: 8 a thread of 256.
-#define GR_DECODE_TILE 2048
+// The threads of a block of gr_level_decode_mean, and the values each decodes at a time: a tile of 4,096.
+#define GR_DECODE_THREADS 256
+#define GR_DECODE_EACH 16
+#define GR_DECODE_TILE (GR_DECODE_THREADS * GR_DECODE_EACH)
 
 // Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
 // after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
-// (1f/workers). A block decodes GR_DECODE_TILE values at a time, thread t the values t, t + blockDim.x, … of the tile
-// (coalesced), their buckets found as the codes kernels find them (GrBucketWalk), four values' index words and means
-// read before any is decoded (gr_for_ahead).
-extern "C" __global__ void gr_level_decode_mean(const unsigned char* payload, long long n, const int* starts,
-                                                int buckets, int bits, const double* levels, int count, int worker,
-                                                int workers, float inverse, float* mean) {
+// (1f/workers). A block decodes GR_DECODE_TILE values at a time, thread t the values t, t + 256, … of the tile
+// (coalesced): it loads all its values' index words and means first, so that they are in flight while the block
+// finds its buckets (gr_block_buckets) and each thread walks them (GrBucketWalk) to its values' norms.
+extern "C" __global__ void __launch_bounds__(GR_DECODE_THREADS) gr_level_decode_mean(
+        const unsigned char* payload, long long n, const int* starts, int buckets, int bits, const double* levels,
+        int count, int worker, int workers, float inverse, float* mean) {
     __shared__ int tileBuckets[2];
     const float* norms = (const float*) payload;
     const unsigned* stream = (const unsigned*) (payload + 4LL * buckets);
     for (long long base = (long long) blockIdx.x * GR_DECODE_TILE; base < n;
          base += (long long) gridDim.x * GR_DECODE_TILE) {
         long long end = min(base + GR_DECODE_TILE, n);
+        GrDecodeRead reads[GR_DECODE_EACH];
+#pragma unroll
+        for (int u = 0; u < GR_DECODE_EACH; u++) {
+            long long e = base + threadIdx.x + GR_DECODE_THREADS * u;
+            if (e < end) {
+                reads[u] = GrDecodeRead{gr_index_words(stream, e * bits, bits), worker != 0 ? mean[e] : 0.0f};
+            }
+        }
         gr_block_buckets(starts, buckets, base, end - 1, tileBuckets);
         GrBucketWalk walk;
         float scale = 0.0f;
-        gr_for_ahead<4>(base + threadIdx.x, end, blockDim.x,
-            [&](long long e) {
-                return GrDecodeRead{gr_index_words(stream, e * bits, bits), worker != 0 ? mean[e] : 0.0f};
-            },
-            [&](long long e, GrDecodeRead read) {
+#pragma unroll
+        for (int u = 0; u < GR_DECODE_EACH; u++) {
+            long long e = base + threadIdx.x + GR_DECODE_THREADS * u;
+            if (e < end) {
                 if (walk.moved(starts, tileBuckets, e)) {
                     scale = norms[walk.k];
                 }
-                float v = gr_level_value(levels, count, scale, gr_level_index(read.words, e * bits, bits));
-                float m = worker == 0 ? v : __fadd_rn(read.before, v);
+                float v = gr_level_value(levels, count, scale, gr_level_index(reads[u].words, e * bits, bits));
+                float m = worker == 0 ? v : __fadd_rn(reads[u].before, v);
                 mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
-            });
+            }
+        }
         __syncthreads();
     }
 }

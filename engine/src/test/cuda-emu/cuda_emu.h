@@ -89,6 +89,10 @@ inline unsigned __ballot_sync(unsigned mask, int predicate, const char* file = _
                               int line = __builtin_LINE()) {
     return (unsigned) gr_emu::warp(gr_emu::BALLOT, mask, predicate != 0 ? 1 : 0, 0, warpSize, file, line);
 }
+// The number of set bits.
+inline int __popc(unsigned x) {
+    return __builtin_popcount(x);
+}
 template <class T>
 inline T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = warpSize,
                           const char* file = __builtin_FILE(), int line = __builtin_LINE()) {

@@ -23,7 +23,7 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     /** The most values of a bucket the fused encode holds in shared memory ({@code GR_FUSED_BUCKET}). */
     private static final int FUSED_BUCKET = 8192;
     /** Values a block of {@code gr_level_decode_mean} decodes at a time ({@code GR_DECODE_TILE}). */
-    private static final int DECODE_TILE = 2048;
+    private static final int DECODE_TILE = 4096;
 
     private final Gpu gpu;
     private final List<Slot> slots = new ArrayList<>();
@@ -155,6 +155,7 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     @Override
     public void decodeIntoMean(int slot, LevelFormat format, int worker, int workers, long mean) {
         Slot s = slot(slot);
+        // GR_DECODE_THREADS is Launches.THREADS
         gpu.launch("gr_level_decode_mean", Launches.blocks(format.length(), DECODE_TILE), 1, 1, Launches.THREADS, 1, 1,
                 KernelArgs.of().address(s.payload.address())
                 .i64(format.length()).address(s.starts(format)).i32(format.buckets())
