@@ -107,6 +107,13 @@ __device__ __forceinline__ float gr_clamp(float v, float bound) {
     return gr_java_minf(gr_java_maxf(v, -bound), bound);
 }
 
+// What a code is computed from: gr_clamp(v, bound) where a bound clips, else v itself. Without clipping (bound +∞)
+// the clamp would only make a NaN the canonical one, and every NaN gets code 0 alike, so the codes are the same;
+// the test is the same for a whole bucket, so a warp does not diverge on it.
+__device__ __forceinline__ float gr_clamp_if(float v, float bound) {
+    return bound == __int_as_float(0x7F800000) ? v : gr_clamp(v, bound);
+}
+
 // The norm of a bucket's `len` values and their clipping bound (+∞
 // without clipping; the kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5):
 // the L2 norm (linf = 0) or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound,
@@ -393,7 +400,7 @@ __device__ __forceinline__ unsigned gr_uniform_code(const GrUniformBucket& b, in
     if (b.zero) {
         return 0;
     }
-    float t = __fadd_rn(__fmul_rn(gr_clamp(v, b.bound), b.ratio), b.half);
+    float t = __fadd_rn(__fmul_rn(gr_clamp_if(v, b.bound), b.ratio), b.half);
     // Java's long sum wraps (a saturated t plus u goes negative); in unsigned arithmetic, as C's signed overflow is
     // undefined, then shifted as a signed value and cut to its low 32 bits, as Java's (int) of a long.
     long long sum = (long long) ((unsigned long long) gr_java_long(__fmul_rn(t, 65536.0f)) + (unsigned long long) u);
@@ -438,7 +445,7 @@ __device__ __forceinline__ unsigned gr_search_code(const GrSearchBucket& b, floa
     if (b.zero) {
         return 0;
     }
-    double r = __dmul_rn((double) gr_clamp(v, b.bound), b.inverse);
+    double r = __dmul_rn((double) gr_clamp_if(v, b.bound), b.inverse);
     if (!(r > levels[0])) {
         return 0;
     }
