@@ -939,9 +939,16 @@ extern "C" __global__ void gr_jsq_frequencies(int tensors, const int* chunkStart
     }
 }
 
+// The symbols the width map's coder takes at a time: their loads and table entries (which do not depend on the
+// coder's state) are all asked for before the first of their steps, so that the chain of dependent steps waits for
+// no load.
+#define GR_JSQ_AHEAD 8
+
 // One thread per chunk (of GR_JSQ_CHUNK symbols, every tensor's numbered one after another): the coder over the
 // chunk's symbols, last to first, its context starting at 0, into bytes[2·first + 8·g …] in the order it shifted
-// them out, and its byte count into chunkBytes[g].
+// them out, and its byte count into chunkBytes[g]. A thread has a chunk to itself, so the chain of steps is a
+// chunk's whole time: GR_JSQ_AHEAD symbols at a time, their slots' frequency, start and reciprocal are read before
+// their steps run.
 extern "C" __global__ void gr_jsq_code(const unsigned char* symbols, const int* offsets, const int* chunkStarts,
                                        int tensors, const int* frequencies, unsigned char* bytes, int* chunkBytes) {
     GR_FOR_EACH(g, chunkStarts[tensors]) {
@@ -956,17 +963,35 @@ extern "C" __global__ void gr_jsq_code(const unsigned char* symbols, const int* 
         unsigned char* out = bytes + 2 * first + 8 * g;
         int k = 0;
         unsigned long long x = GR_JSQ_LOW;
-        for (long long i = end - 1; i >= first; i--) {
-            int s = symbols[i];
-            int slot = (i > first ? symbols[i - 1] : 0) << 2 | s;
-            unsigned long long q = (unsigned long long) f[slot];
-            unsigned long long limit = q << (31 - GR_JSQ_PRECISION);
-            while (x >= limit) {
-                out[k++] = (unsigned char) x;
-                x >>= 8;
+        for (long long top = end - 1; top >= first; top -= GR_JSQ_AHEAD) {
+            unsigned long long q[GR_JSQ_AHEAD];
+            unsigned long long r[GR_JSQ_AHEAD];
+            int sh[GR_JSQ_AHEAD];
+            int st[GR_JSQ_AHEAD];
+#pragma unroll
+            for (int u = 0; u < GR_JSQ_AHEAD; u++) {
+                long long i = top - u;
+                if (i >= first) {
+                    int s = symbols[i];
+                    int slot = (i > first ? symbols[i - 1] : 0) << 2 | s;
+                    q[u] = (unsigned long long) f[slot];
+                    r[u] = reciprocal[slot];
+                    sh[u] = shift[slot];
+                    st[u] = start[5 * (slot >> 2) + s];
+                }
             }
-            unsigned long long d = x * reciprocal[slot] >> shift[slot];
-            x = (d << GR_JSQ_PRECISION) + (x - d * q) + (unsigned long long) start[5 * (slot >> 2) + s];
+#pragma unroll
+            for (int u = 0; u < GR_JSQ_AHEAD; u++) {
+                if (top - u >= first) {
+                    unsigned long long limit = q[u] << (31 - GR_JSQ_PRECISION);
+                    while (x >= limit) {
+                        out[k++] = (unsigned char) x;
+                        x >>= 8;
+                    }
+                    unsigned long long d = x * r[u] >> sh[u];
+                    x = (d << GR_JSQ_PRECISION) + (x - d * q[u]) + (unsigned long long) st[u];
+                }
+            }
         }
         out[k++] = (unsigned char) (x >> 24);
         out[k++] = (unsigned char) (x >> 16);
@@ -1288,21 +1313,53 @@ extern "C" __global__ void gr_jsq_read_map(const unsigned* payload, const long l
                 x |= (unsigned long long) gr_read_bits(payload, next, 8) << (8 * b);
                 next += 8;
             }
+            // each context's starts of symbols 1, 2 and 3 in 16-bit fields of a register, and the payload's bits
+            // from `next` on in a register window refilled a word at a time, so that a step reads no memory
+            unsigned long long starts[4];
+            for (int cx = 0; cx < 4; cx++) {
+                starts[cx] = (unsigned long long) start[5 * cx + 1] | (unsigned long long) start[5 * cx + 2] << 16
+                        | (unsigned long long) start[5 * cx + 3] << 32;
+            }
+            unsigned long long window = payload[next >> 5] >> (next & 31);
+            int held = 32 - (int) (next & 31);
+            long long word = (next >> 5) + 1;
+            long long k0 = 0;
+            long long k1 = 0;
+            long long k2 = 0;
+            long long k3 = 0;
             int previous = 0;
             for (long long i = first; i < end; i++) {
                 int slot = (int) (x & (GR_JSQ_TOTAL - 1));
-                int base = 5 * previous;
-                int s = (slot >= start[base + 1] ? 1 : 0) + (slot >= start[base + 2] ? 1 : 0)
-                        + (slot >= start[base + 3] ? 1 : 0);
-                x = (unsigned long long) f[previous << 2 | s] * (x >> GR_JSQ_PRECISION) + slot - start[base + s];
+                unsigned long long p = previous == 0 ? starts[0] : previous == 1 ? starts[1]
+                        : previous == 2 ? starts[2] : starts[3];
+                int s1 = (int) (p & 0xFFFF);
+                int s2 = (int) (p >> 16 & 0xFFFF);
+                int s3 = (int) (p >> 32 & 0xFFFF);
+                int s = (slot >= s1 ? 1 : 0) + (slot >= s2 ? 1 : 0) + (slot >= s3 ? 1 : 0);
+                int low = s == 0 ? 0 : s == 1 ? s1 : s == 2 ? s2 : s3;
+                int high = s == 0 ? s1 : s == 1 ? s2 : s == 2 ? s3 : GR_JSQ_TOTAL;
+                x = (unsigned long long) (high - low) * (x >> GR_JSQ_PRECISION) + slot - low;
                 while (x < GR_JSQ_LOW) {
-                    x = x << 8 | gr_read_bits(payload, next, 8);
+                    if (held < 8) {
+                        window |= (unsigned long long) payload[word++] << held;
+                        held += 32;
+                    }
+                    x = x << 8 | (window & 0xFF);
+                    window >>= 8;
+                    held -= 8;
                     next += 8;
                 }
                 symbols[i] = (unsigned char) s;
-                k[s]++;
+                k0 += s == 0;
+                k1 += s == 1;
+                k2 += s == 2;
+                k3 += s == 3;
                 previous = s;
             }
+            k[0] = k0;
+            k[1] = k1;
+            k[2] = k2;
+            k[3] = k3;
             if (last) {
                 mapBits[t] = next - at;
             }
