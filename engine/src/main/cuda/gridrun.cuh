@@ -12,7 +12,7 @@
 //     reached by every lane of the warp; warp shuffles (__shfl_sync, __shfl_down_sync, __shfl_xor_sync) and
 //     __ballot_sync, with the full mask, only in blocks of whole warps, all lanes taking part;
 //   - device math from this list: expf logf sqrtf rsqrtf fabsf fmaxf fminf fmaf floorf exp log sqrt fabs fmax fmin
-//     fma floor scalbn, min and max on ints, __popc, __float_as_uint __uint_as_float __float_as_int __int_as_float
+//     fma floor scalbn, min and max on ints, __popc __clz, __float_as_uint __uint_as_float __float_as_int __int_as_float
 //     __double_as_longlong __longlong_as_double, __ldg, the rounded
 //     __fadd_rn __fsub_rn __fmul_rn __fdiv_rn __fsqrt_rn __fmaf_rn __dadd_rn __dsub_rn __dmul_rn (no FMA contraction), float2/float4 and
 //     make_float2/make_float4 (16-byte accesses must be 16-byte aligned, as on the GPU).
@@ -70,6 +70,21 @@ __device__ __forceinline__ void gr_warp_walk(T* stage, int n, Load load, Use use
         }
         __syncwarp();
     }
+}
+
+// A warp's 32 keys sorted across its lanes, lane l getting the l-th smallest (a bitonic network of shuffles);
+// every lane of the warp must call it.
+__device__ __forceinline__ unsigned gr_warp_sort(unsigned key) {
+    int lane = threadIdx.x & 31;
+    for (int size = 2; size <= 32; size <<= 1) {
+        for (int stride = size >> 1; stride > 0; stride >>= 1) {
+            unsigned other = __shfl_xor_sync(0xFFFFFFFFu, key, stride);
+            bool ascending = (lane & size) == 0;
+            bool lower = (lane & stride) == 0;
+            key = lower == ascending ? min(key, other) : max(key, other);
+        }
+    }
+    return key;
 }
 
 // Bits [lowBit, lowBit + 32) of a stream of n codes of `bits` bits each (1 to 32), least significant bit first, zero

@@ -8,8 +8,8 @@
 // position order. Each tensor is cut into chunks of 8192 values (the width map's chunks, numbered one tensor after
 // another); sizes depend on the values, so the encode is eleven kernels, none with atomics:
 //   gr_jsq_stats      a block per chunk: c = g + e into the residual's place, the largest |c| and the magnitude
-//                     histogram (16 bins an octave; each thread counts the bins it owns); gr_jsq_merge, a block per
-//                     tensor, adds the chunks' (integer counts, any order);
+//                     histogram (16 bins an octave; each warp sorts its values' bins and counts their runs);
+//                     gr_jsq_merge, a block per tensor, adds the chunks' (integer counts, any order);
 //   gr_jsq_plan       a block per tensor (looping): JointSqSearch.plan on the histogram, the (K8, K4) pairs of each
 //                     scan evaluated by the block at once and the first best kept, as the host's loops keep it;
 //   gr_jsq_quota_counts, gr_jsq_symbols  a block per chunk: the values in the 2-bit group's last bin, then each
@@ -147,53 +147,68 @@ __device__ void gr_jsq_in_groups(const unsigned char* symbols, long long first, 
 // ---------------------------------------------------------------------------------------------------------------
 // Statistics.
 
+// The threads of gr_jsq_stats' block: 4 warps, each counting into a histogram of its own in shared memory.
+#define GR_JSQ_STATS_THREADS 128
+#define GR_JSQ_STATS_WARPS (GR_JSQ_STATS_THREADS / 32)
+
 // Per chunk (a block each): c = g + e into the residual's place, the chunk's largest |c| (its bits) and its magnitude
-// histogram, each thread counting the bins it owns.
-extern "C" __global__ void __launch_bounds__(GR_JSQ_THREADS) gr_jsq_stats(const float* g, float* r,
-                                                                          const int* offsets, const int* chunkStarts,
-                                                                          int tensors, int* hist, unsigned* linf) {
-    __shared__ int h[GR_JSQ_BINS];
-    __shared__ unsigned keys[GR_JSQ_THREADS];
+// histogram. Each warp takes 32 values at a time, sorts their bins across its lanes and adds each run of equal bins
+// at once, by the run's last lane, to the warp's own histogram (no two lanes add to one bin, and no atomics); the
+// block then sums the warps' counts (integers: any order gives the same).
+extern "C" __global__ void __launch_bounds__(GR_JSQ_STATS_THREADS) gr_jsq_stats(const float* g, float* r,
+                                                                                const int* offsets,
+                                                                                const int* chunkStarts, int tensors,
+                                                                                int* hist, unsigned* linf) {
+    __shared__ unsigned short counts[GR_JSQ_STATS_WARPS][GR_JSQ_BINS];
+    __shared__ unsigned most[GR_JSQ_STATS_THREADS];
     long long chunk = blockIdx.x;
     GrJsqChunk k = gr_jsq_chunk(offsets, chunkStarts, tensors, chunk);
     int j = threadIdx.x;
-    for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_THREADS) {
-        h[b] = 0;
+    int lane = j & 31;
+    int warp = j >> 5;
+    for (int b = j; b < GR_JSQ_STATS_WARPS * GR_JSQ_BINS; b += GR_JSQ_STATS_THREADS) {
+        counts[b / GR_JSQ_BINS][b % GR_JSQ_BINS] = 0;
     }
-    unsigned most = 0;
-    for (long long base = k.first; base < k.end; base += GR_JSQ_THREADS) {
-        long long i = base + j;
+    __syncthreads();
+    unsigned largest = 0;
+    for (long long base = k.first + 32 * warp; base < k.end; base += GR_JSQ_STATS_THREADS) {
+        long long i = base + lane;
+        unsigned key = 0xFFFFFFFFu;
         if (i < k.end) {
             float c = __fadd_rn(g[i], r[i]);
             r[i] = c;
             unsigned bits = __float_as_uint(c) & 0x7FFFFFFFu;
-            most = max(most, bits);
-            keys[j] = bits >> GR_JSQ_SHIFT;
+            largest = max(largest, bits);
+            key = bits >> GR_JSQ_SHIFT;
         }
-        __syncthreads();
-        int count = k.end - base < GR_JSQ_THREADS ? (int) (k.end - base) : GR_JSQ_THREADS;
-        for (int e = 0; e < count; e++) {
-            unsigned key = keys[e];
-            if ((int) (key % GR_JSQ_THREADS) == j) {
-                h[key]++;
-            }
+        key = gr_warp_sort(key);
+        unsigned before = __shfl_sync(0xFFFFFFFFu, key, lane > 0 ? lane - 1 : 0);
+        unsigned after = __shfl_sync(0xFFFFFFFFu, key, lane < 31 ? lane + 1 : 31);
+        unsigned starts = __ballot_sync(0xFFFFFFFFu, lane == 0 || before != key);
+        // the run's first lane: the last start at or below this lane
+        int from = 31 - __clz(starts & (0xFFFFFFFFu >> (31 - lane)));
+        if ((lane == 31 || after != key) && key != 0xFFFFFFFFu) {
+            counts[warp][key] = (unsigned short) (counts[warp][key] + lane - from + 1);
         }
-        __syncthreads();
     }
     __syncthreads();
-    for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_THREADS) {
-        hist[chunk * GR_JSQ_BINS + b] = h[b];
+    for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_STATS_THREADS) {
+        int sum = 0;
+        for (int w = 0; w < GR_JSQ_STATS_WARPS; w++) {
+            sum += counts[w][b];
+        }
+        hist[chunk * GR_JSQ_BINS + b] = sum;
     }
-    keys[j] = most;
+    most[j] = largest;
     __syncthreads();
-    for (int half = GR_JSQ_THREADS / 2; half > 0; half >>= 1) {
+    for (int half = GR_JSQ_STATS_THREADS / 2; half > 0; half >>= 1) {
         if (j < half) {
-            keys[j] = max(keys[j], keys[j + half]);
+            most[j] = max(most[j], most[j + half]);
         }
         __syncthreads();
     }
     if (j == 0) {
-        linf[chunk] = keys[0];
+        linf[chunk] = most[0];
     }
 }
 

@@ -93,6 +93,10 @@ inline unsigned __ballot_sync(unsigned mask, int predicate, const char* file = _
 inline int __popc(unsigned x) {
     return __builtin_popcount(x);
 }
+// The number of zero bits above the highest set bit (32 for 0).
+inline int __clz(unsigned x) {
+    return x == 0 ? 32 : __builtin_clz(x);
+}
 template <class T>
 inline T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = warpSize,
                           const char* file = __builtin_FILE(), int line = __builtin_LINE()) {

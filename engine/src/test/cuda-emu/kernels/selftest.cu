@@ -60,6 +60,12 @@ extern "C" __global__ void gr_selftest_warp(const float* x, float* down, float* 
     mirrored[t] = __shfl_sync(0xffffffffu, id, 31 - (int) lane);
 }
 
+// Each warp's 32 values of x (small non-negative integers) sorted across its lanes by gr_warp_sort into sorted.
+extern "C" __global__ void gr_selftest_warp_sort(const float* x, float* sorted) {
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    sorted[t] = (float) gr_warp_sort((unsigned) x[t]);
+}
+
 // `rounds` times: every thread passes its value to the thread before it through shared memory; so thread t ends
 // with the value thread (t + rounds) mod blockDim.x started with.
 extern "C" __global__ void gr_selftest_rotate(const float* x, float* y, int rounds) {

@@ -19,6 +19,8 @@ import org.gridrun.engine.backend.JointSqFormat;
  */
 final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
     private static final int THREADS = 256;
+    /** Threads of {@code gr_jsq_stats}' block ({@code GR_JSQ_STATS_THREADS}): 4 warps, a histogram each. */
+    private static final int STATS_THREADS = 128;
     private static final int BINS = 4096;
     /** The most blocks the allocation search runs on (each loops over tensors), bounding its scratch. */
     private static final int PLAN_BLOCKS = 64;
@@ -191,7 +193,7 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
         long chunkFirst = b.chunkPrefix.reserve(4L * Math.max(1, chunks));
         long code = b.codes.reserve(Math.max(1, n));
         if (tensors > 0) {
-            gpu.launch("gr_jsq_stats", chunks, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient)
+            gpu.launch("gr_jsq_stats", chunks, 1, 1, STATS_THREADS, 1, 1, KernelArgs.of().address(gradient)
                     .address(residual).address(offset).address(chunkStart).i32(tensors).address(chunkHistogram)
                     .address(chunkLinf));
             gpu.launch("gr_jsq_merge", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(chunkHistogram)

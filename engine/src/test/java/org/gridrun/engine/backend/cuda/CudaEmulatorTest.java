@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,25 @@ class CudaEmulatorTest {
         for (int w = 0; w < 4; w++) {
             assertEquals(sums[w], wides.getDouble(8 * w));
         }
+    }
+
+    @Test
+    void aWarpSortsItsKeysAcrossItsLanes() {
+        // a GPU loses one of two adds to one shared counter in one instruction, which the emulator's threads, one
+        // after another, do not: gr_jsq_stats counts each run of equal keys once, so the sort itself is checked here
+        int n = 128;
+        float[] x = new float[n];
+        Random rng = new Random(5);
+        for (int i = 0; i < n; i++) {
+            x[i] = i < 32 ? 31 - i : rng.nextInt(i < 64 ? 4 : 4096);
+        }
+        long sorted = gpu.allocate(4L * n);
+        gpu.launch("gr_selftest_warp_sort", 2, 1, 1, 64, 1, 1, KernelArgs.of().address(upload(x)).address(sorted));
+        float[] expected = x.clone();
+        for (int w = 0; w < n / 32; w++) {
+            Arrays.sort(expected, 32 * w, 32 * w + 32);
+        }
+        assertArrayEquals(expected, download(sorted, n));
     }
 
     @Test
