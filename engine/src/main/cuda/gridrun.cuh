@@ -12,9 +12,9 @@
 //     reached by every lane of the warp; warp shuffles (__shfl_sync, __shfl_down_sync, __shfl_xor_sync) and
 //     __ballot_sync, with the full mask, only in blocks of whole warps, all lanes taking part;
 //   - device math from this list: expf logf sqrtf rsqrtf fabsf fmaxf fminf fmaf floorf exp log sqrt fabs fmax fmin
-//     fma floor scalbn, min and max on ints, __popc __clz, __float_as_uint __uint_as_float __float_as_int __int_as_float
-//     __double_as_longlong __longlong_as_double, __ldg, the rounded
-//     __fadd_rn __fsub_rn __fmul_rn __fdiv_rn __fsqrt_rn __fmaf_rn __dadd_rn __dsub_rn __dmul_rn (no FMA contraction), float2/float4 and
+//     fma floor scalbn, min and max on ints, __popc __clz, __float_as_uint __uint_as_float __float_as_int
+//     __int_as_float __double_as_longlong __longlong_as_double, __ldg, the rounded __fadd_rn __fsub_rn __fmul_rn
+//     __fdiv_rn __fsqrt_rn __fmaf_rn __dadd_rn __dsub_rn __dmul_rn (no FMA contraction), float2/float4 and
 //     make_float2/make_float4 (16-byte accesses must be 16-byte aligned, as on the GPU).
 #pragma once
 

@@ -114,18 +114,19 @@ __device__ __forceinline__ float gr_clamp_if(float v, float bound) {
     return bound == __int_as_float(0x7F800000) ? v : gr_clamp(v, bound);
 }
 
-// The norm of a bucket's `len` values and their clipping bound (+∞
-// without clipping; the kernel arguments have no double, so clipSigmas comes as a float, exact for TernGrad's 2.5):
-// the L2 norm (linf = 0) or the largest magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound,
-// computed by a block of GR_CHAINS threads, thread j folding values j, j + 128, … in order (its chain):
+// The norm of a bucket's `len` values and their clipping bound (+∞ without clipping; the kernel arguments have no
+// double, so clipSigmas comes as a float, exact for TernGrad's 2.5): the L2 norm (linf = 0) or the largest
+// magnitude (LevelQuantizer.Norm.of) of the values clamped to the bound, computed by a block of GR_CHAINS threads,
+// thread j folding values j, j + 128, … in order (its chain):
 //   - the bound (TernGrad.clipBound): clipSigmas standard deviations, the mean and the squared deviations each summed
 //     in ChainSums' chains and tree;
 //   - L2: the squares (of the clamped values where the bound is finite) in the same chains and tree;
 //   - L∞: the largest magnitude, a maximum whose order does not matter: sign-cleared bit patterns where unclipped,
 //     the clamped values' magnitudes in double (a NaN wins, as Math.max) where clipped.
 // Every thread of the block calls it and gets the norm (not yet canonical) and the bound; sums and largest are the
-// block's shared GR_CHAINS doubles and ints, which may be written again when it returns. chain(acc, step) folds the thread's chain of the bucket (values j, j + GR_CHAINS, … below len, in that order) by
-// step, from acc: gr_chain_fold of x (gr_bucket_norm) or of the thread's own registers (gr_fused_encode).
+// block's shared GR_CHAINS doubles and ints, which may be written again when it returns. chain(acc, step) folds the
+// thread's chain of the bucket (values j, j + GR_CHAINS, … below len, in that order) by step, from acc:
+// gr_chain_fold of x (gr_bucket_norm) or of the thread's own registers (gr_fused_encode).
 template <class Chain>
 __device__ __forceinline__ float gr_bucket_norm_by(Chain chain, int len, int linf, float clipSigmas, double* sums,
                                                    int* largest, float* boundOut) {
