@@ -6,8 +6,11 @@
 //     ways, 256×16 / 128×32 for tall ones (a convolution's n = filters is often 16 or 32 while m = images·positions
 //     is 10^5), 32×128 / 16×256 for wide ones (a weight gradient has m = filters, n = patch). The launcher picks the
 //     shape that wastes the fewest padded elements, so a 16-column product does not run 75 % idle in 64×64 tiles.
+//     Plain products large both ways (an LSTM's output layer, a ViT's MLP) take 128×128 tiles instead
+//     (gr_gemm_*_128x128, CudaBlas.productShape).
 //   - Each thread owns a 4×4 register micro-tile: rows ty·4…ty·4+3, columns tx·4…tx·4+3, so each k step reads one
-//     4-float run of the A tile and one of the B tile from shared memory (16-byte loads on the GPU) for 16 FMAs.
+//     4-float run of the A tile and one of the B tile from shared memory (16-byte loads on the GPU) for 16 FMAs; in
+//     the 128×128 tiles, 2×2 such runs (8×8), four runs read for 64 FMAs.
 //   - K advances in 16-deep slices through two shared buffers: while a slice is multiplied, the next one is already
 //     in registers (loaded from global memory before the multiply, stored to the other buffer after it), so global
 //     latency overlaps arithmetic and each slice costs one barrier.
@@ -150,8 +153,10 @@ __device__ __forceinline__ void gemm_store(float (*tile)[PITCH], const float* r)
 }
 
 // C tile (blockIdx.x) of split blockIdx.y of c ← alpha·op(A)·op(B) + beta·c, op(A) m×k, op(B) k×n. MODE selects
-// how A and B are read (see the header); for the convolutions x is the image batch and g its geometry.
-template <int BM, int BN, bool TA, bool TB, int MODE>
+// how A and B are read (see the header); for the convolutions x is the image batch and g its geometry. A thread's
+// micro-tile is RM×RN runs of 4×4: rows gi·BM/RM + ty·4 + i, columns gj·BN/RN + tx·4 + j (gi < RM, gj < RN), so
+// each 4-float read of a slice row stays one 16-byte load that the warp's threads share or spread over the banks.
+template <int BM, int BN, bool TA, bool TB, int MODE, int RM = 1, int RN = 1>
 __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const float* __restrict__ a, int lda,
                                           const float* __restrict__ b, int ldb, float* __restrict__ c, int ldc, int m,
                                           int n, int k, float alpha, float beta, int kChunk, long long splitStride,
@@ -187,9 +192,9 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
 
     float ra[A_LOADS];
     float rb[B_LOADS];
-    float acc[4][4];
-    for (int i = 0; i < 4; i++) {
-        for (int j = 0; j < 4; j++) {
+    float acc[4 * RM][4 * RN];
+    for (int i = 0; i < 4 * RM; i++) {
+        for (int j = 0; j < 4 * RN; j++) {
             acc[i][j] = 0.0f;
         }
     }
@@ -226,8 +231,9 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
     }
     __syncthreads();
 
-    const int tx = t % (BN / 4);
-    const int ty = t / (BN / 4);
+    static_assert((BM / (4 * RM)) * (BN / (4 * RN)) == GEMM_THREADS, "a micro-tile a thread covers the tile");
+    const int tx = t % (BN / (4 * RN));
+    const int ty = t / (BN / (4 * RN));
     for (int s = 0; s < slices; s++) {
         int buf = s & 1;
         bool more = s + 1 < slices;
@@ -236,11 +242,15 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
         }
 #pragma unroll
         for (int kk = 0; kk < GEMM_BK; kk++) {
-            float av[4], bv[4];
-            gemm_read4(&sh.a[buf][kk][ty * 4], av);
-            gemm_read4(&sh.b[buf][kk][tx * 4], bv);
-            for (int i = 0; i < 4; i++) {
-                for (int j = 0; j < 4; j++) {
+            float av[4 * RM], bv[4 * RN];
+            for (int gi = 0; gi < RM; gi++) {
+                gemm_read4(&sh.a[buf][kk][gi * (BM / RM) + ty * 4], av + 4 * gi);
+            }
+            for (int gj = 0; gj < RN; gj++) {
+                gemm_read4(&sh.b[buf][kk][gj * (BN / RN) + tx * 4], bv + 4 * gj);
+            }
+            for (int i = 0; i < 4 * RM; i++) {
+                for (int j = 0; j < 4 * RN; j++) {
                     acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
                 }
             }
@@ -257,14 +267,14 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
         __syncthreads();
     }
 
-    for (int i = 0; i < 4; i++) {
-        int row = m0 + ty * 4 + i;
+    for (int i = 0; i < 4 * RM; i++) {
+        int row = m0 + (i / 4) * (BM / RM) + ty * 4 + i % 4;
         if (row >= m) {
-            break;
+            continue;
         }
         float* cr = c + (long long) row * ldc;
-        for (int j = 0; j < 4; j++) {
-            int col = n0 + tx * 4 + j;
+        for (int j = 0; j < 4 * RN; j++) {
+            int col = n0 + (j / 4) * (BN / RN) + tx * 4 + j % 4;
             if (col < n) {
                 float v = alpha == 0.0f ? 0.0f : alpha * acc[i][j];
                 if (beta != 0.0f) {
@@ -286,14 +296,22 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
 #define GEMM_PLAIN_PARAMS                                                                                           \
     const float *a, int lda, const float *b, int ldb, float *c, int ldc, int m, int n, int k, float alpha,           \
             float beta, int kChunk, long long splitStride
-#define GEMM_PRODUCT(BM, BN, TA, TB, A, B, C)                                                                       \
+#define GEMM_PRODUCT(BM, BN, TA, TB, A, B, C) GEMM_PRODUCT_MICRO(BM, BN, TA, TB, A, B, C, 1)
+#define GEMM_PRODUCT_MICRO(BM, BN, TA, TB, A, B, C, R)                                                              \
     {                                                                                                               \
         __shared__ GemmShared<BM, BN, TA, TB> sh;                                                                  \
         GemmGeometry g = {1, 1, 1, 1, 1, 1, 0, 1, 1};                                                              \
-        gemm_body<BM, BN, TA, TB, GEMM_PLAIN>(sh, A, lda, B, ldb, C, ldc, m, n, k, alpha, beta, kChunk,             \
-                                              splitStride, g);                                                     \
+        gemm_body<BM, BN, TA, TB, GEMM_PLAIN, R, R>(sh, A, lda, B, ldb, C, ldc, m, n, k, alpha, beta, kChunk,       \
+                                                    splitStride, g);                                               \
     }
 #define GEMM_PLAIN(BM, BN, TA, TB) GEMM_PRODUCT(BM, BN, TA, TB, a, b, c)
+
+// gr_gemm_<ab>_128x128: the products large both ways (m and n from 128), a thread computing 8×8 (2×2 runs of 4×4):
+// 64 multiply-adds for every 16 floats it reads from shared memory, where a 4×4 tile's 16 for 8 leave the
+// multiprocessor waiting on shared memory. Same order of additions as every shape, so the same bits. One block a
+// multiprocessor (__launch_bounds__(256, 1)): its 135 to 167 registers a thread would spill under the cap of 128
+// that two blocks need.
+#define GEMM_LARGE(TA, TB) GEMM_PRODUCT_MICRO(128, 128, TA, TB, a, b, c, 2)
 
 // gr_gemm_batched_<ab>_<BM>x<BN>: gridDim.z products of one shape in one launch, product z reading a + z·strideA and
 // b + z·strideB and writing c + z·strideC (attention's per-head products, which a launch each made thousands of
@@ -327,6 +345,14 @@ __device__ __forceinline__ void gemm_body(GemmShared<BM, BN, TA, TB>& sh, const 
                                                           splitStride, g);                                         \
     }
 
+extern "C" __global__ void __launch_bounds__(256, 1) gr_gemm_nn_128x128(GEMM_PLAIN_PARAMS)
+    GEMM_LARGE(false, false)
+extern "C" __global__ void __launch_bounds__(256, 1) gr_gemm_nt_128x128(GEMM_PLAIN_PARAMS)
+    GEMM_LARGE(false, true)
+extern "C" __global__ void __launch_bounds__(256, 1) gr_gemm_tn_128x128(GEMM_PLAIN_PARAMS)
+    GEMM_LARGE(true, false)
+extern "C" __global__ void __launch_bounds__(256, 1) gr_gemm_tt_128x128(GEMM_PLAIN_PARAMS)
+    GEMM_LARGE(true, true)
 extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_nn_64x64(GEMM_PLAIN_PARAMS)
     GEMM_PLAIN(64, 64, false, false)
 extern "C" __global__ void __launch_bounds__(256, 2) gr_gemm_nt_64x64(GEMM_PLAIN_PARAMS)

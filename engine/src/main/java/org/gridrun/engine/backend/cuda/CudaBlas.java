@@ -7,7 +7,8 @@ import org.gridrun.engine.backend.ConvGeometry;
  * row-major float32 matrices, shapes were checked by the caller.
  *
  * <p>Every product, plain or convolution, runs one tiled kernel of 256 threads per {@code BM×BN} tile of the
- * result, {@code BM·BN = 4096}; {@link #shape} picks the tile shape that pads the result least. Products whose tiles
+ * result, {@code BM·BN = 4096}; {@link #shape} picks the tile shape that pads the result least ({@link #productShape}:
+ * plain products large both ways take {@link #LARGE} 128×128 tiles instead). Products whose tiles
  * cannot fill the GPU but whose {@code k} is long (a convolution's weight gradient: {@code k} = images·positions)
  * are split along {@code k} ({@link #splits}): each split writes its partial product to the
  * {@link Scratch.Slot#SPLIT_K} scratch and {@code gr_gemm_reduce} adds them up in a fixed order. Convolutions never
@@ -35,6 +36,13 @@ final class CudaBlas {
     /** The tile shapes {@code {BM, BN}}, in order of preference when two pad alike (square first: fewer loads). */
     static final int[][] SHAPES = {{64, 64}, {128, 32}, {32, 128}, {256, 16}, {16, 256}};
 
+    /**
+     * The tile of the plain products large both ways ({@code gr_gemm_*_128x128}: 8×8 a thread, four times the
+     * multiply-adds a shared-memory read of the 4096-element shapes), taken where it fills the GPU without splitting
+     * k and pads at most a quarter more than the best of {@link #SHAPES} ({@link #productShape}).
+     */
+    static final int[] LARGE = {128, 128};
+
     /** The shapes with a batched kernel ({@code gr_gemm_batched_*}): the 16-wide ones would spill registers. */
     static final int[][] BATCHED_SHAPES = {{64, 64}, {128, 32}, {32, 128}};
 
@@ -52,7 +60,7 @@ final class CudaBlas {
      */
     void gemm(boolean transA, boolean transB, int m, int n, int k, float alpha, long a, int lda, long b, int ldb,
               float beta, long c, int ldc) {
-        int[] shape = shape(m, n);
+        int[] shape = productShape(m, n);
         int tiles = tiles(m, n, shape);
         int kChunk = kChunk(tiles, k);
         int splits = splits(k, kChunk);
@@ -78,7 +86,7 @@ final class CudaBlas {
      */
     void gemmBatched(boolean transA, boolean transB, int m, int n, int k, float alpha, long a, int lda, long strideA,
                      long b, int ldb, long strideB, float beta, long c, int ldc, long strideC, int count) {
-        int[] own = shape(m, n);
+        int[] own = productShape(m, n);
         if (splits(k, kChunk(tiles(m, n, own), k)) > 1) {
             for (int i = 0; i < count; i++) {
                 gemm(transA, transB, m, n, k, alpha, a + 4L * i * strideA, lda, b + 4L * i * strideB, ldb, beta,
@@ -190,6 +198,23 @@ final class CudaBlas {
                 .i32(g.outWidth()));
     }
 
+    /**
+     * The tile shape of a plain m×n product: {@link #LARGE} where it has a tile for every multiprocessor (half of
+     * {@link #FILL_BLOCKS}) and pads at most 5/4 of {@link #shape(int, int)}'s, else that shape.
+     */
+    static int[] productShape(int m, int n) {
+        int[] best = shape(m, n);
+        if (m < LARGE[0] || n < LARGE[1] || tiles(m, n, LARGE) < FILL_BLOCKS / 2) {
+            return best;
+        }
+        return 4 * padded(m, n, LARGE) <= 5 * padded(m, n, best) ? LARGE : best;
+    }
+
+    /** The elements of an m×n result padded to whole tiles of {@code shape}. */
+    private static long padded(int m, int n, int[] shape) {
+        return (long) Launches.ceilDiv(m, shape[0]) * shape[0] * ((long) Launches.ceilDiv(n, shape[1]) * shape[1]);
+    }
+
     /** The tile shape {@code {BM, BN}} that pads an m×n result least, the earlier of {@link #SHAPES} on a tie. */
     static int[] shape(int m, int n) {
         return shape(m, n, SHAPES);
@@ -200,7 +225,7 @@ final class CudaBlas {
         int[] best = shapes[0];
         long bestPadded = Long.MAX_VALUE;
         for (int[] s : shapes) {
-            long padded = (long) Launches.ceilDiv(m, s[0]) * s[0] * ((long) Launches.ceilDiv(n, s[1]) * s[1]);
+            long padded = padded(m, n, s);
             if (padded < bestPadded) {
                 best = s;
                 bestPadded = padded;

@@ -120,10 +120,13 @@ class CudaBlasAgreementTest {
         }
     }
 
-    /** {m, n, k}: single rows and columns, partial tiles, several tiles each way, k empty, short and split. */
+    /**
+     * {m, n, k}: single rows and columns, partial tiles, several tiles each way, k empty, short and split, and one
+     * large both ways with partial tiles (CudaBlas.LARGE's 8×8 a thread).
+     */
     private static final int[][] GEMM_SHAPES = {
             {1, 1, 1}, {1, 37, 5}, {37, 1, 9}, {3, 5, 0}, {67, 65, 33}, {5, 300, 17}, {300, 7, 20}, {20, 30, 700},
-            {2, 270, 260}, {130, 70, 19}, {128, 256, 784},
+            {2, 270, 260}, {130, 70, 19}, {128, 256, 784}, {1537, 1409, 21},
     };
 
     @ParameterizedTest
@@ -131,7 +134,7 @@ class CudaBlasAgreementTest {
     void gemmAgreesInAllTransposes(GpuTarget target) {
         withBackends(target, p -> {
             Random rng = new Random(11);
-            Coverage coverage = new Coverage();
+            Coverage coverage = new Coverage(true);
             for (int[] s : GEMM_SHAPES) {
                 coverage.add(s[0], s[1], s[2]);
                 for (int ab = 0; ab < 4; ab++) {
@@ -154,19 +157,28 @@ class CudaBlasAgreementTest {
         });
     }
 
-    /** The tile shapes and k splits a list of products runs with: every shape, one split and several. */
+    /**
+     * The tile shapes and k splits a list of products runs with: every shape, one split and several. Plain products
+     * choose among CudaBlas.productShape's shapes, convolutions among CudaBlas.shape's.
+     */
     private static final class Coverage {
         private final Set<String> shapes = new TreeSet<>();
         private final Set<Boolean> split = new TreeSet<>();
+        private final boolean products;
+
+        Coverage(boolean products) {
+            this.products = products;
+        }
 
         void add(int m, int n, int k) {
-            int[] shape = CudaBlas.shape(m, n);
+            int[] shape = products ? CudaBlas.productShape(m, n) : CudaBlas.shape(m, n);
             shapes.add(shape[0] + "x" + shape[1]);
             split.add(CudaBlas.splits(k, CudaBlas.kChunk(CudaBlas.tiles(m, n, shape), k)) > 1);
         }
 
         void assertComplete(String what) {
-            assertEquals(CudaBlas.SHAPES.length, shapes.size(), what + " covers the tile shapes " + shapes);
+            assertEquals(CudaBlas.SHAPES.length + (products ? 1 : 0), shapes.size(),
+                    what + " covers the tile shapes " + shapes);
             assertEquals(Set.of(false, true), split, what + " runs with and without split k");
         }
     }
@@ -213,8 +225,8 @@ class CudaBlasAgreementTest {
     void convolutionsAgree(GpuTarget target) {
         withBackends(target, p -> {
             Random rng = new Random(13);
-            Coverage forward = new Coverage();
-            Coverage weights = new Coverage();
+            Coverage forward = new Coverage(false);
+            Coverage weights = new Coverage(false);
             for (int[] s : CONV_SHAPES) {
                 int images = s[0];
                 int filters = s[8];
