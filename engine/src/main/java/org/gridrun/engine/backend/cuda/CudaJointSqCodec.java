@@ -196,8 +196,8 @@ final class CudaJointSqCodec implements KeptInSlots<JointSqFormat> {
             gpu.launch("gr_jsq_stats", chunks, 1, 1, STATS_THREADS, 1, 1, KernelArgs.of().address(gradient)
                     .address(residual).address(offset).address(chunkStart).i32(tensors).address(chunkHistogram)
                     .address(chunkLinf));
-            gpu.launch("gr_jsq_merge", tensors, 1, 1, THREADS, 1, 1, KernelArgs.of().address(chunkHistogram)
-                    .address(chunkLinf).address(chunkStart).address(histogram).address(linf));
+            gpu.launch("gr_jsq_merge", tensors, BINS / THREADS, 1, THREADS, 1, 1, KernelArgs.of()
+                    .address(chunkHistogram).address(chunkLinf).address(chunkStart).address(histogram).address(linf));
             long knapsack = 0;
             if (format.knapsack()) {
                 knapsack = b.knapsacks.reserve(8L * KNAPSACK * tensors);
