@@ -6,8 +6,8 @@
 //   gr_mcgq_chunks    a thread per chunk: its sum of |g|;
 //   gr_mcgq_offsets   one thread: each chunk's offset and ‖g‖₁;
 //   gr_mcgq_counts    a thread per chunk: each value's running sum, and how many points lie at or above the one
-//                     before it and below its own (binary searches of the points, computed as the host computes
-//                     them), and the chunk's count of drawn positions;
+//                     before it and below its own (searches of the points from the value before's count, the
+//                     points computed as the host computes them), and the chunk's count of drawn positions;
 //   gr_mcgq_first     one thread: where each chunk's positions start, d and the payload's bits;
 //   gr_mcgq_records   a thread per chunk: its positions' records, ascending;
 //   gr_mcgq_pack      a thread per 32-bit word: the norm, d and the records' fields that overlap it.
@@ -23,11 +23,17 @@ __device__ __forceinline__ double gr_mcgq_point(long long j, double norm, int dr
                        : __dmul_rn(__dadd_rn((double) j, uniforms[0]), norm) / (double) draws;
 }
 
-// How many points lie below x (the points ascend).
-__device__ __forceinline__ long long gr_mcgq_below(double x, double norm, int draws, int independent,
-                                                   const double* uniforms) {
-    long long lo = 0;
-    long long hi = draws;
+// How many points lie below x (the points ascend), given that the first `lo` do: a gallop from lo (steps 1, 2, 4, …)
+// to a point at or above x, then halving, so that a running sum that passes few points a value (an eighth, as MCGQ
+// draws) takes a step or two a value instead of a whole binary search of the points.
+__device__ __forceinline__ long long gr_mcgq_below_from(long long lo, double x, double norm, int draws,
+                                                        int independent, const double* uniforms) {
+    long long hi = lo;
+    for (long long step = 1; hi < draws && gr_mcgq_point(hi, norm, draws, independent, uniforms) < x; step <<= 1) {
+        lo = hi + 1;
+        hi += step;
+    }
+    hi = hi < draws ? hi : draws;
     while (lo < hi) {
         long long mid = (lo + hi) >> 1;
         if (gr_mcgq_point(mid, norm, draws, independent, uniforms) < x) {
@@ -44,9 +50,8 @@ extern "C" __global__ void gr_mcgq_chunks(const float* g, long long n, double* t
         long long from = c * GR_MCGQ_CHUNK;
         long long to = from + GR_MCGQ_CHUNK < n ? from + GR_MCGQ_CHUNK : n;
         double local = 0.0;
-        for (long long i = from; i < to; i++) {
-            local = __dadd_rn(local, (double) fabsf(g[i]));
-        }
+        gr_for_ahead<16>(from, to, 1, [&](long long i) { return g[i]; },
+                         [&](long long, float v) { local = __dadd_rn(local, (double) fabsf(v)); });
         totals[c] = local;
     }
 }
@@ -74,19 +79,21 @@ extern "C" __global__ void gr_mcgq_counts(const float* g, long long n, const dou
         long long from = c * GR_MCGQ_CHUNK;
         long long to = from + GR_MCGQ_CHUNK < n ? from + GR_MCGQ_CHUNK : n;
         double local = 0.0;
-        long long previous = sends ? gr_mcgq_below(offsets[c], total, draws, independent, uniforms) : 0;
+        long long previous = sends ? gr_mcgq_below_from(0, offsets[c], total, draws, independent, uniforms) : 0;
         int drawn = 0;
-        for (long long i = from; i < to; i++) {
+        // the running sum only grows, so each value's count of points below it starts from the value's before
+        gr_for_ahead<16>(from, to, 1, [&](long long i) { return g[i]; }, [&](long long i, float v) {
             int count = 0;
             if (sends) {
-                local = __dadd_rn(local, (double) fabsf(g[i]));
-                long long below = gr_mcgq_below(__dadd_rn(offsets[c], local), total, draws, independent, uniforms);
+                local = __dadd_rn(local, (double) fabsf(v));
+                long long below = gr_mcgq_below_from(previous, __dadd_rn(offsets[c], local), total, draws,
+                                                     independent, uniforms);
                 count = (int) (below - previous);
                 previous = below;
             }
             counts[i] = count;
             drawn += count > 0 ? 1 : 0;
-        }
+        });
         chunkDrawn[c] = drawn;
     }
 }
@@ -113,14 +120,14 @@ extern "C" __global__ void gr_mcgq_records(const float* g, long long n, const in
         long long from = c * GR_MCGQ_CHUNK;
         long long to = from + GR_MCGQ_CHUNK < n ? from + GR_MCGQ_CHUNK : n;
         long long k = first[c];
-        for (long long i = from; i < to; i++) {
-            if (counts[i] > 0) {
+        gr_for_ahead<16>(from, to, 1, [&](long long i) { return counts[i]; }, [&](long long i, int count) {
+            if (count > 0) {
                 indices[k] = (int) i;
-                multiplicities[k] = counts[i];
+                multiplicities[k] = count;
                 negatives[k] = g[i] < 0.0f ? 1 : 0;
                 k++;
             }
-        }
+        });
     }
 }
 
