@@ -285,10 +285,12 @@ run_unpacked() {
   step train-qsgd-eager "$java" -jar "$dir/grid-run.jar" bench train --backend cuda --model resnet20 \
       --method qsgd --set bits=3 --workers 4 --set cuda_graph=false
   step compressors "$java" -jar "$dir/grid-run.jar" bench compressors --backend cuda
-  # Where the time goes: each kernel's device time (GRIDRUN_CUDA_PROFILE=1), for the level quantizers and the
-  # selections, and for the steps furthest from their goals, kernel by kernel (a graph's kernels are not timed alone).
+  # Where the time goes: each kernel's device time (GRIDRUN_CUDA_PROFILE=1), for the level quantizers, the
+  # selections and the slowest of the other device codecs on the H200 (smaq, s2fp8, mcgq, randomk, dgc), and for
+  # the steps furthest from their goals, kernel by kernel (a graph's kernels are not timed alone).
   step compressors-kernels env GRIDRUN_CUDA_PROFILE=1 "$java" -jar "$dir/grid-run.jar" bench compressors \
-      --backend cuda --method qsgd --method nuq --method topk --method jointsq --repeat 3
+      --backend cuda --method qsgd --method nuq --method topk --method jointsq --method smaq --method s2fp8 \
+      --method mcgq --method randomk --method dgc --repeat 3
   step train-kernels env GRIDRUN_CUDA_PROFILE=1 "$java" -jar "$dir/grid-run.jar" bench train --backend cuda \
       --no-cuda-graph --no-torch --model resnet110 --model vit --model lstm --warmup 2 --steps 5
   step train-pair pair_bench "$java" "$dir"
