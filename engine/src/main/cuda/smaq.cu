@@ -11,7 +11,8 @@
 //   gr_smaq_records   per tile again: a block scan of the threads' counts gives each value's bit offset,
 //                     72 + 6e + 2·(outliers before e) + W·(escapes before e), and its record;
 //   gr_smaq_pack      one thread per 32-bit word: the header's bits, then the records that overlap the word, found
-//                     by a binary search of the offsets. No thread writes another's word.
+//                     by binary searches of the tiles' first offsets and of the tile's. No thread writes another's
+//                     word.
 // Decoding reads each value's record at its offset (kept per worker from its encode), one thread per value.
 #include "gridrun.cuh"
 
@@ -294,9 +295,38 @@ __device__ __forceinline__ int gr_smaq_width(unsigned c, int w) {
     return 6 + (int) ((c & 1u) << 1) + ((c & 0x7Fu) == 0x7Fu ? w : 0);
 }
 
-// Word k of the payload (bits[0] long): μ, σ, then W and the records that overlap the word; zero past the end.
-extern "C" __global__ void gr_smaq_pack(const unsigned* codes, const long long* offsets, long long n, const int* p,
-                                        const long long* bits, unsigned* words, long long wordCount) {
+// The last value e < n whose record starts at or before bit `low` (else 0): a search of the tiles' first offsets
+// (every `tile` values: a few KB that all words share in cache) and then of that tile's, where a search of all n
+// offsets took each word to a different part of an 8-byte-a-value array, about 24 loads from memory a word.
+__device__ __forceinline__ long long gr_smaq_first_record(const long long* offsets, long long n, long long tile,
+                                                         long long low) {
+    long long lo = 0;
+    long long hi = (n - 1) / tile;
+    while (lo < hi) {
+        long long mid = (lo + hi + 1) / 2;
+        if (offsets[mid * tile] <= low) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    hi = min(n - 1, lo * tile + tile - 1);
+    lo *= tile;
+    while (lo < hi) {
+        long long mid = (lo + hi + 1) / 2;
+        if (offsets[mid] <= low) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+// Word k of the payload (bits[0] long): μ, σ, then W and the records that overlap the word; zero past the end. The
+// records start at offsets[e], found from the tiles of `tile` values that gr_smaq_records wrote them in.
+extern "C" __global__ void gr_smaq_pack(const unsigned* codes, const long long* offsets, long long n, long long tile,
+                                        const int* p, const long long* bits, unsigned* words, long long wordCount) {
     long long used = (bits[0] + 31) / 32;
     int w = p[GR_P_WIDTH];
     GR_FOR_EACH(k, wordCount) {
@@ -310,17 +340,7 @@ extern "C" __global__ void gr_smaq_pack(const unsigned* codes, const long long* 
         long long low = 32 * k;
         unsigned long long word = k == 2 ? (unsigned long long) (w & 0xFF) : 0ULL;
         // the last value whose record starts at or before the word's first bit, else the first value
-        long long lo = 0;
-        long long hi = n - 1;
-        while (lo < hi) {
-            long long mid = (lo + hi + 1) / 2;
-            if (offsets[mid] <= low) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        for (long long e = lo; e < n && offsets[e] < low + 32; e++) {
+        for (long long e = gr_smaq_first_record(offsets, n, tile, low); e < n && offsets[e] < low + 32; e++) {
             unsigned c = codes[e];
             int width = gr_smaq_width(c, w);
             unsigned long long record = (unsigned long long) c & ((1ULL << width) - 1ULL);

@@ -88,8 +88,8 @@ final class CudaSmaqCodec implements FormatCodec<SmaqFormat> {
         gpu.launch("gr_smaq_records", tileCount, 1, 1, THREADS, 1, 1, KernelArgs.of().address(gradient).i64(n)
                 .i32(chunk).i32(clamp).address(p).address(tile).i64(key).i64(firstDraw).address(code)
                 .address(offset));
-        Launches.linear(gpu, "gr_smaq_pack", words, KernelArgs.of().address(code).address(offset).i64(n).address(p)
-                .address(bits).address(payload).i64(words));
+        Launches.linear(gpu, "gr_smaq_pack", words, KernelArgs.of().address(code).address(offset).i64(n)
+                .i64((long) THREADS * chunk).address(p).address(bits).address(payload).i64(words));
     }
 
     /** Downloads the bit count the encode of {@code slot} left on the device. */
