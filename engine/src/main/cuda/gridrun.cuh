@@ -122,11 +122,12 @@ __device__ __forceinline__ long long gr_java_long(float t) {
     return (long long) t;
 }
 
-// The last index of the bracket [lo, hi) of a non-decreasing sequence at(i) whose at(lo) <= v, halved down to one.
-template <class At, class V>
-__device__ __forceinline__ int gr_last_at_most_by(int lo, int hi, V v, At at) {
+// The last index of the bracket [lo, hi) of a non-decreasing sequence at(i) whose at(lo) <= v, halved down to one
+// (lo itself where at(lo) > v after all); I is the index type, int or long long.
+template <class I, class At, class V>
+__device__ __forceinline__ I gr_last_at_most_by(I lo, I hi, V v, At at) {
     while (hi - lo > 1) {
-        int mid = (lo + hi) >> 1;
+        I mid = (lo + hi) >> 1;
         if (at(mid) <= v) {
             lo = mid;
         } else {

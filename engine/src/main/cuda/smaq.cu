@@ -300,27 +300,9 @@ __device__ __forceinline__ int gr_smaq_width(unsigned c, int w) {
 // offsets took each word to a different part of an 8-byte-a-value array, about 24 loads from memory a word.
 __device__ __forceinline__ long long gr_smaq_first_record(const long long* offsets, long long n, long long tile,
                                                          long long low) {
-    long long lo = 0;
-    long long hi = (n - 1) / tile;
-    while (lo < hi) {
-        long long mid = (lo + hi + 1) / 2;
-        if (offsets[mid * tile] <= low) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    hi = min(n - 1, lo * tile + tile - 1);
-    lo *= tile;
-    while (lo < hi) {
-        long long mid = (lo + hi + 1) / 2;
-        if (offsets[mid] <= low) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
+    long long tiles = (n + tile - 1) / tile;
+    long long first = tile * gr_last_at_most_by(0LL, tiles, low, [&](long long b) { return offsets[b * tile]; });
+    return gr_last_at_most_by(first, min(n, first + tile), low, [&](long long e) { return offsets[e]; });
 }
 
 // Word k of the payload (bits[0] long): μ, σ, then W and the records that overlap the word; zero past the end. The
