@@ -38,8 +38,8 @@ final class CudaBlas {
 
     /**
      * The tile of the plain products large both ways ({@code gr_gemm_*_128x128}: 8×8 a thread, four times the
-     * multiply-adds a shared-memory read of the 4096-element shapes), taken where it fills the GPU without splitting
-     * k and pads at most a quarter more than the best of {@link #SHAPES} ({@link #productShape}).
+     * multiply-adds a shared-memory read of the 4096-element shapes), taken where it gives every multiprocessor a
+     * tile and pads at most a quarter more than the best of {@link #SHAPES} ({@link #productShape}).
      */
     static final int[] LARGE = {128, 128};
 

@@ -20,9 +20,12 @@ import org.gridrun.engine.backend.LevelSearchTable;
 final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     /** Threads of {@code gr_level_norms}' block, one per chain of {@code ChainSums.chains}; a block per bucket. */
     private static final int NORM_THREADS = 128;
-    /** The most values of a bucket the fused encode holds in shared memory ({@code GR_FUSED_BUCKET}). */
+    /** The most values of a bucket the fused encode holds in registers ({@code GR_FUSED_BUCKET}: 64 a thread). */
     private static final int FUSED_BUCKET = 8192;
-    /** Values a block of {@code gr_level_decode_mean} decodes at a time ({@code GR_DECODE_TILE}). */
+    /**
+     * Values a block of {@code gr_level_decode_mean} decodes at a time ({@code GR_DECODE_TILE}), a block being
+     * {@link Launches#THREADS} threads ({@code GR_DECODE_THREADS}).
+     */
     private static final int DECODE_TILE = 4096;
 
     private final Gpu gpu;
@@ -123,7 +126,7 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     }
 
     /**
-     * Whether the fused encode ({@code gr_level_*_fused}: one read of the gradient, a bucket a block in shared memory)
+     * Whether the fused encode ({@code gr_level_*_fused}: one read of the gradient, a bucket a block in registers)
      * takes {@code format}: every bucket at most {@code GR_FUSED_BUCKET} values and its codes starting on a 32-bit
      * word (bucket start · bits a multiple of 32), as network-wide buckets of 8192 values are for any width.
      */
@@ -155,7 +158,6 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     @Override
     public void decodeIntoMean(int slot, LevelFormat format, int worker, int workers, long mean) {
         Slot s = slot(slot);
-        // GR_DECODE_THREADS is Launches.THREADS
         gpu.launch("gr_level_decode_mean", Launches.blocks(format.length(), DECODE_TILE), 1, 1, Launches.THREADS, 1, 1,
                 KernelArgs.of().address(s.payload.address())
                 .i64(format.length()).address(s.starts(format)).i32(format.buckets())
