@@ -17,12 +17,7 @@ import org.junit.jupiter.api.Test;
  * class its default class-name pattern missed would pass CI on the emulator and never meet a GPU.
  */
 class GpuCheckCoverageTest {
-    private static final Path ROOT = root();
-
-    private static Path root() {
-        Path here = Path.of("").toAbsolutePath();
-        return Files.isDirectory(here.resolve("scripts")) ? here : here.getParent();
-    }
+    private static final Path ROOT = PtxTest.ROOT;
 
     /** The script's default pattern of test class names ({@code all_tests}), as a Java pattern. */
     private static Pattern defaultTests() throws IOException {

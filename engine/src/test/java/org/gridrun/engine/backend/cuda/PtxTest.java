@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * static shared memory than every GPU gives a block (48 KiB).
  */
 class PtxTest {
-    private static final Path ROOT = root();
+    /** The checkout's root, from the engine module's directory (Maven) or the root itself. */
+    static final Path ROOT = root();
     private static final Path SOURCES = ROOT.resolve("engine/src/main/cuda");
     private static final Path COMMITTED = ROOT.resolve("engine/src/main/resources/org/gridrun/engine/backend/cuda");
 
