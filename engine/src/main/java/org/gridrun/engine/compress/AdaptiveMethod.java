@@ -65,7 +65,8 @@ enum AdaptiveMethod {
                     + "the levels; their G.3 gradient, starts and last p, chosen on the upper half's proxy), to "
                     + "reproduce the paper's tables");
     private static final ConfigKey OSNAP_ITER = new ConfigKey("osnap_iter", ValueType.INT_LIST, "100,1000,10000",
-            "steps at which the levels are re-fitted, then every last value (the seed's g_osnap_iter)");
+            "counts of steps done after which the levels are re-fitted, then every multiple of the last value, and "
+                    + "always before the first step, as the seed counts them (its g_osnap_iter)");
 
     private final String methodName;
     private final Fit fit;
@@ -93,7 +94,7 @@ enum AdaptiveMethod {
         return fit == Fit.EXPONENTIAL;
     }
 
-    /** Uniform levels for ALQ, {@code ±0.5^j} for AMQ: what the seed starts from. */
+    /** Uniform levels for ALQ, {@code ±0.5^j} for AMQ: the state before the first step's fit. */
     double[] initialLevels(int bits) {
         int count = 1 << bits;
         return exponential() ? StartingLevels.exponential(count, STARTING_MULTIPLIER)
@@ -166,7 +167,8 @@ enum AdaptiveMethod {
         if (!(interval > 0 && interval <= 1)) {
             throw new ConfigException("truncated_interval must be in (0, 1], found " + ValueType.show(interval));
         }
-        // The seed's lists may start at 0 (a fit at the first step) and repeat their period: '0,80000,80000'.
+        // The seed's lists may start at 0 (the first step, which fits under every list) and repeat their period:
+        // '0,80000,80000'.
         List<Integer> osnap = s.nonNegativeIntList("osnap_iter");
         for (int i = 1; i < osnap.size(); i++) {
             if (osnap.get(i) < osnap.get(i - 1)) {

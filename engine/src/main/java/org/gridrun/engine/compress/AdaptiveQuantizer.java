@@ -19,10 +19,12 @@ import org.gridrun.engine.compress.levels.VarianceProxy;
  * variants): bucketed L2 quantization with unbiased stochastic rounding, whose {@code 2^bits} levels are re-fitted
  * on a schedule to the distribution of the normalised gradient values.
  *
- * <p>Schedule ({@code osnap_iter}, e.g. {@code 100,1000,10000}): the instance counts its {@code encode} calls from
- * 1; just before encoding step {@code t} it re-fits when {@code t} is in the list, or {@code t} is past the last
- * value {@code L} and {@code t − L} is a multiple of {@code L}. Before the first fit the levels are uniform (ALQ) or
- * {@code ±0.5^j} (AMQ), as in the seed.
+ * <p>Schedule ({@code osnap_iter}, e.g. {@code 100,1000,10000}), counted as the seed counts: by the steps done
+ * before the one about to be encoded, {@code n = t − 1} for the instance's {@code t}-th {@code encode} call. It re-fits
+ * just before that step when {@code n} is in the list or a multiple of the last value {@code L}. So the first step
+ * always fits (0 is a multiple of every period: the seed's optimizer fits at its iteration 0), then after 100, 1,000,
+ * 10,000, 20,000, … steps. The starting levels, uniform (ALQ) or {@code ±0.5^j} (AMQ), are only the fits' state
+ * before that first fit.
  *
  * <p>What the fit sees: as in the seed, {@code number_of_samples} freshly sampled gradients, drawn from the
  * {@link GradientSampler} the trainer binds (draws {@code (t − 1)·number_of_samples} onwards at step {@code t}, so a
@@ -47,6 +49,8 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
     private GradientSampler sampler;
     private float[] sampled = new float[0];
     private long step;
+    /** Whether {@link #fitNow} fitted the levels since the last step, standing for the next step's scheduled fit. */
+    private boolean fittedAhead;
     private long refits;
     private Density lastDensity;
     /** The variance proxy and AMQ's p of the levels in use, NaN before a kept re-fit (p: NaN for ALQ). */
@@ -63,14 +67,16 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
 
     /**
      * Whether step {@code t} (from 1) re-fits under the schedule {@code osnap}, a non-decreasing list ending in a
-     * positive period: at each listed step (0 meaning the first), then every last value.
+     * positive period: when the {@code t − 1} steps done before it are a listed count or a multiple of the last.
      */
     static boolean refitsAt(long t, List<Integer> osnap) {
-        long last = osnap.get(osnap.size() - 1);
-        if (t == 1 && osnap.get(0) == 0) {
-            return true;
-        }
-        return t <= last ? osnap.contains((int) t) : (t - last) % last == 0;
+        long done = t - 1;
+        return done % osnap.get(osnap.size() - 1) == 0 || done <= Integer.MAX_VALUE && osnap.contains((int) done);
+    }
+
+    /** Whether the step after the last one encoded re-fits: on schedule, unless {@link #fitNow} made its fit. */
+    private boolean refitsNext() {
+        return refitsAt(step + 1, params.osnapIter()) && !fittedAhead;
     }
 
     @Override
@@ -85,8 +91,10 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
      * sampler to {@code g} (which may then not be null).
      */
     private void nextStep(float[] g, int offset, int length) {
+        boolean refits = refitsNext();
         step++;
-        if (refitsAt(step, params.osnapIter())) {
+        fittedAhead = false;
+        if (refits) {
             refit(g, offset, length);
         }
     }
@@ -97,7 +105,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
      */
     @Override
     public Optional<DevicePlan> planDeviceEncode(int length) {
-        if (!encodesOnDevice(length) || refitsAt(step + 1, params.osnapIter()) && sampler == null) {
+        if (!encodesOnDevice(length) || refitsNext() && sampler == null) {
             return Optional.empty();
         }
         nextStep(null, 0, length);
@@ -106,7 +114,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
 
     @Override
     public boolean refitsInNextPlan() {
-        return sampler != null && refitsAt(step + 1, params.osnapIter());
+        return sampler != null && refitsNext();
     }
 
     @Override
@@ -132,7 +140,8 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
 
     /**
      * Fits the levels now to {@code samples}, gradients as long as the ones to encode (bound layout), as a scheduled
-     * re-fit does to sampled ones: for the {@code compress} command, which has no trainer to lend it gradients.
+     * re-fit does to sampled ones: for the {@code compress} command, which has no trainer to lend it gradients. The
+     * fit stands for the next step's, should the schedule fit there (the first step always does).
      *
      * @return the variance proxy, under the fitted density, of the levels before and after the fit
      */
@@ -143,6 +152,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
         }
         double[] before = levels();
         fit();
+        fittedAhead = true;
         return new double[] {VarianceProxy.value(lastDensity, before), VarianceProxy.value(lastDensity, levels())};
     }
 
@@ -220,6 +230,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
     public void reset() {
         super.reset();
         step = 0;
+        fittedAhead = false;
         refits = 0;
         lastDensity = null;
         fittedProxy = Double.NaN;
@@ -247,6 +258,7 @@ public final class AdaptiveQuantizer extends LevelQuantizer {
             throw new IllegalStateException("saved state holds step " + saved + ", not a count of steps");
         }
         step = saved;
+        fittedAhead = false;
         fittedProxy = in.readDouble();
         fittedMultiplier = in.readDouble();
     }

@@ -92,8 +92,9 @@ class AdaptiveQuantizerTest {
         double[] initial = q.levels();
         q.encode(g, 0, g.length);
         assertFalse(java.util.Arrays.equals(initial, q.levels()), "levels were refitted");
-        // The schedule "1" refits again only at steps 2, 3, … so fix the levels: a copy restored with them.
+        // The schedule "1" refits at every step, so fix the levels: a copy past its first step's fit, set to them.
         AdaptiveQuantizer fixed = create(method, 3, "100000");
+        fixed.encode(g, 0, g.length);
         fixed.setLevels(q.levels());
         new LevelOracle(q.levels(), true, 64).assertUnbiased(fixed, g, 2000);
     }
@@ -110,16 +111,23 @@ class AdaptiveQuantizerTest {
                 refitSteps.add(t);
             }
         }
-        // After the last value L, every step t with (t − L) a multiple of L: 8, 12, … (not 6, 10).
-        assertEquals(List.of(2, 4, 8, 12), refitSteps);
-        assertTrue(AdaptiveQuantizer.refitsAt(100, List.of(100, 1000, 10000)));
-        assertFalse(AdaptiveQuantizer.refitsAt(5000, List.of(100, 1000, 10000)));
-        assertTrue(AdaptiveQuantizer.refitsAt(20000, List.of(100, 1000, 10000)));
-        // The seed's '0,80000,80000': a fit at the first step, then every 80000.
+        // As the seed counts, by the steps done before: 0 (every period divides it), 2 listed, 4, 8 multiples of 4
+        // (not 6, 10): the steps t = 1, 3, 5, 9.
+        assertEquals(List.of(1, 3, 5, 9), refitSteps);
+        assertTrue(AdaptiveQuantizer.refitsAt(1, List.of(100, 1000, 10000)));
+        assertFalse(AdaptiveQuantizer.refitsAt(2, List.of(100, 1000, 10000)));
+        assertFalse(AdaptiveQuantizer.refitsAt(100, List.of(100, 1000, 10000)));
+        assertTrue(AdaptiveQuantizer.refitsAt(101, List.of(100, 1000, 10000)));
+        assertFalse(AdaptiveQuantizer.refitsAt(5001, List.of(100, 1000, 10000)));
+        assertTrue(AdaptiveQuantizer.refitsAt(20001, List.of(100, 1000, 10000)));
+        // The seed's '0,80000,80000': a fit at the first step, then after every 80000.
         assertTrue(AdaptiveQuantizer.refitsAt(1, List.of(0, 80000, 80000)));
         assertFalse(AdaptiveQuantizer.refitsAt(2, List.of(0, 80000, 80000)));
-        assertTrue(AdaptiveQuantizer.refitsAt(160000, List.of(0, 80000, 80000)));
-        assertFalse(AdaptiveQuantizer.refitsAt(15000, List.of(100, 1000, 10000)));
+        assertTrue(AdaptiveQuantizer.refitsAt(160001, List.of(0, 80000, 80000)));
+        assertFalse(AdaptiveQuantizer.refitsAt(15001, List.of(100, 1000, 10000)));
+        // '40000,60000,80000' (the seed's imagenet lists): listed counts below the period fit too.
+        assertTrue(AdaptiveQuantizer.refitsAt(60001, List.of(40000, 60000, 80000)));
+        assertFalse(AdaptiveQuantizer.refitsAt(120001, List.of(40000, 60000, 80000)));
     }
 
     @ParameterizedTest

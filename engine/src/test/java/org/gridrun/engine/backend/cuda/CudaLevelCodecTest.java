@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.gridrun.engine.compress.Compressor;
+import org.gridrun.engine.compress.GradientSampler;
 import org.gridrun.engine.compress.TensorLayout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -55,6 +56,17 @@ class CudaLevelCodecTest {
         String name = method.startsWith("trn") ? "trn" : method;
         Compressor[] host = CodecComparison.workers(name, params, SEED, WORKERS);
         Compressor[] device = CodecComparison.workers(name, params, SEED, WORKERS);
+        for (int w = 0; w < WORKERS; w++) {
+            // AMQ fits its levels before the first step: to sampled gradients (the same draws on both sides), which
+            // lets the device encode that step too
+            int worker = w;
+            GradientSampler sampler = (draw, out) -> {
+                float[] g = gradient(out.length, new Random(draw * 131L + worker + bits));
+                System.arraycopy(g, 0, out, 0, out.length);
+            };
+            host[w].bindSampler(sampler);
+            device[w].bindSampler(sampler);
+        }
         if (perLayer) {
             for (int w = 0; w < WORKERS; w++) {
                 host[w].bind(layout(length));
