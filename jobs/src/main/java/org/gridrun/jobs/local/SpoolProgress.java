@@ -2,8 +2,9 @@ package org.gridrun.jobs.local;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.gridrun.engine.run.MetricRecord;
+import org.gridrun.engine.run.SpoolLineParser;
 
 /**
  * Reads how far a running job is from the tail of its metric spool, without reading the whole file.
@@ -14,7 +15,10 @@ final class SpoolProgress {
     private SpoolProgress() {
     }
 
-    /** The step of the last complete record in {@code spool}, or 0 when there is none yet. */
+    /**
+     * The step of the spool's last complete line when that line is a record (checked lines verified, as ingest
+     * reads them), else 0: no spool yet, only its header, or a last line damaged or longer than the tail read.
+     */
     static long lastStep(Path spool) {
         try (RandomAccessFile file = new RandomAccessFile(spool.toFile(), "r")) {
             long length = file.length();
@@ -22,16 +26,28 @@ final class SpoolProgress {
             byte[] tail = new byte[size];
             file.seek(length - size);
             file.readFully(tail);
-            String text = new String(tail, StandardCharsets.UTF_8);
-            int end = text.lastIndexOf('\n');
+            int end = lastIndexOf(tail, size);
             if (end < 0) {
                 return 0;
             }
-            int start = text.lastIndexOf('\n', end - 1) + 1;
-            String[] parts = text.substring(start, end).split(",");
-            return parts.length == 4 ? Long.parseLong(parts[1]) : 0;
-        } catch (IOException | NumberFormatException e) {
+            int start = lastIndexOf(tail, end) + 1;
+            if (start == 0 && size < length) {
+                return 0;
+            }
+            MetricRecord record = new SpoolLineParser(false).parse(tail, start, end);
+            return record == null ? 0 : record.step();
+        } catch (IOException e) {
             return 0;
         }
+    }
+
+    /** The position of the last line break in {@code bytes[0, before)}, or −1. */
+    private static int lastIndexOf(byte[] bytes, int before) {
+        for (int i = before - 1; i >= 0; i--) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
     }
 }
