@@ -1,13 +1,20 @@
 package org.gridrun.jobs.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.RunState;
 import org.gridrun.grids.GridFile;
 import org.gridrun.jobs.Workspace;
+import org.gridrun.jobs.local.Stager;
+import org.gridrun.jobs.plan.ExperimentFilter;
 import org.gridrun.jobs.plan.Plan;
+import org.gridrun.jobs.plan.PlannedExperiment;
 import org.gridrun.jobs.plan.Planner;
 import org.gridrun.jobs.slurm.SlurmClient;
 import picocli.CommandLine.Command;
@@ -17,11 +24,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code grid-run resubmit --grid G --failed}: runs again only the experiments that ended FAILED or KILLED (and, with
- * {@code --diverged}, DIVERGED), locally or on SLURM, each resuming from its checkpoint when it has one.
+ * {@code --diverged}, DIVERGED), locally or on SLURM, each resuming from its checkpoint when it has one. With
+ * {@code --completed}, also the completed ones, from their first step (after a fix); {@code --where KEY=VALUE} limits
+ * any of these to the matching experiments.
  */
 @Command(name = "resubmit", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run again the experiments of a grid that failed or were killed (each resumes from its "
-                + "checkpoint when it has one); completed, queued and running ones are left alone.")
+                + "checkpoint when it has one); completed ones only with --completed, queued and running ones never.")
 final class ResubmitCommand implements Callable<Integer> {
     @Mixin
     GridSelection selection;
@@ -33,6 +42,15 @@ final class ResubmitCommand implements Callable<Integer> {
     @Option(names = "--diverged", description = "Also rerun DIVERGED experiments (a deterministic config diverges "
             + "again unless something changed, such as the trainer).")
     boolean diverged;
+
+    @Option(names = "--completed", description = "Also rerun COMPLETED experiments, from their first step: after a "
+            + "fix to a method or the trainer. Each one's checkpoint, metrics and log move to attempt-<k>/ in its run "
+            + "directory first; the store then holds the new run's results.")
+    boolean completed;
+
+    @Option(names = "--where", paramLabel = "KEY=VALUE", description = "Only the experiments whose config sets KEY "
+            + "to VALUE (repeat it: all must hold), such as --where method=alq.")
+    List<String> where = new ArrayList<>();
 
     @Mixin
     ExecutionOptions execution;
@@ -54,13 +72,34 @@ final class ResubmitCommand implements Callable<Integer> {
         if (diverged) {
             states.add(RunState.DIVERGED);
         }
+        if (completed) {
+            states.add(RunState.COMPLETED);
+        }
         Workspace workspace = common.workspace();
         GridFile file = selection.load(workspace);
         try (ResultsStore store = ResultsStore.open(workspace.database())) {
             SlurmClient slurm = execution.slurm();
             Plans.reconcile(workspace, store, file.name(), slurm, spec.commandLine().getOut());
-            Plan plan = new Planner(workspace, store).plan(file, selection.runs()).rerunning(states);
+            Plan all = new Planner(workspace, store).plan(file, selection.runs());
+            Plan plan = all.rerunning(states, ExperimentFilter.parse(where, all.experiments()));
+            if (!execution.dryRun) {
+                archiveCompleted(plan);
+            }
             return execution.execute(workspace, store, file, plan, slurm, spec.commandLine().getOut());
+        }
+    }
+
+    /** Moves aside the checkpoint, metrics and log of each completed experiment the plan reruns. */
+    private void archiveCompleted(Plan plan) {
+        PrintWriter out = spec.commandLine().getOut();
+        for (PlannedExperiment e : plan.toRun()) {
+            if (e.known() == RunState.COMPLETED) {
+                Path archive = Stager.archiveCompletedRun(e.dir());
+                if (archive != null) {
+                    out.println("  " + e.record().name() + ": completed results moved to " + archive.getFileName()
+                            + "/, rerun from its first step");
+                }
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.gridrun.analysis.ResultsStore;
 import org.gridrun.engine.run.RunDir;
@@ -17,8 +18,8 @@ import org.gridrun.jobs.plan.PlannedExperiment;
  * Prepares run directories for a new attempt without losing what an earlier attempt wrote.
  *
  * <p>The metric spool and log of an unfinished earlier attempt move to {@code attempt-<k>/} inside the run
- * directory, unless it left a checkpoint to resume from; {@code experiment.yaml} is rewritten and the state history
- * keeps growing.
+ * directory, unless it left a checkpoint to resume from (a completed run rerun from its start moves its checkpoint
+ * there too); {@code experiment.yaml} is rewritten and the state history keeps growing.
  */
 public final class Stager {
     private final ResultsStore store;
@@ -65,10 +66,26 @@ public final class Stager {
      * after the checkpoint's step) and log.
      */
     public static void archivePreviousAttempt(RunDir dir) {
-        Path metrics = dir.metricsFile();
-        Path log = dir.logFile();
-        if (Files.exists(dir.checkpointFile()) || !Files.exists(metrics) && !Files.exists(log)) {
-            return;
+        if (!Files.exists(dir.checkpointFile())) {
+            archive(dir, dir.metricsFile(), dir.logFile());
+        }
+    }
+
+    /**
+     * Moves a completed run's checkpoint, metric spool and log to {@code attempt-<k>/}, so that its next attempt
+     * trains from the first step (its checkpoint would resume it at its last) and what it wrote stays: for
+     * {@code resubmit --completed}, after a fix to a method or the trainer.
+     *
+     * @return the folder they went to, or null when the directory held none of them
+     */
+    public static Path archiveCompletedRun(RunDir dir) {
+        return archive(dir, dir.checkpointFile(), dir.metricsFile(), dir.logFile());
+    }
+
+    /** Moves those of {@code files} that exist to the run directory's next {@code attempt-<k>/}; null when none. */
+    private static Path archive(RunDir dir, Path... files) {
+        if (Arrays.stream(files).noneMatch(Files::exists)) {
+            return null;
         }
         try {
             int k = 1;
@@ -76,11 +93,12 @@ public final class Stager {
                 k++;
             }
             Path archive = Files.createDirectories(dir.path().resolve("attempt-" + k));
-            for (Path file : new Path[] {metrics, log}) {
+            for (Path file : files) {
                 if (Files.exists(file)) {
                     Files.move(file, archive.resolve(file.getFileName()), StandardCopyOption.ATOMIC_MOVE);
                 }
             }
+            return archive;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot archive the previous attempt in " + dir + ": " + e.getMessage(), e);
         }

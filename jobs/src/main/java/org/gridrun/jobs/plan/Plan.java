@@ -13,9 +13,11 @@ import org.gridrun.engine.run.RunState;
  * @param experiments every expanded experiment of the planned runs
  * @param graph       their dependencies
  * @param rerun       empty: run what each experiment's state calls for; else run exactly the experiments in these
- *                    states (a resubmission)
+ *                    states (a resubmission) that {@code where} takes
+ * @param where       the experiments a resubmission is limited to
  */
-public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph graph, Set<RunState> rerun) {
+public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph graph, Set<RunState> rerun,
+                   ExperimentFilter where) {
     public Plan {
         experiments = List.copyOf(experiments);
         rerun = rerun.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(rerun));
@@ -23,7 +25,7 @@ public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph gr
 
     /** A plan that runs what {@link PlannedExperiment#toRun()} says. */
     public Plan(String grid, List<PlannedExperiment> experiments, JobGraph graph) {
-        this(grid, experiments, graph, Set.of());
+        this(grid, experiments, graph, Set.of(), ExperimentFilter.all());
     }
 
     /** A plan without dependencies. */
@@ -33,15 +35,23 @@ public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph gr
 
     /** This plan, running only the experiments whose known state is one of {@code states} (a resubmission). */
     public Plan rerunning(Set<RunState> states) {
+        return rerunning(states, ExperimentFilter.all());
+    }
+
+    /**
+     * This plan, running only the experiments whose known state is one of {@code states} and that {@code where}
+     * takes (a resubmission).
+     */
+    public Plan rerunning(Set<RunState> states, ExperimentFilter where) {
         if (states.isEmpty()) {
             throw new IllegalArgumentException("a resubmission needs at least one state to rerun");
         }
-        return new Plan(grid, experiments, graph, states);
+        return new Plan(grid, experiments, graph, states, where);
     }
 
     /** Whether this plan runs {@code e}. */
     public boolean runs(PlannedExperiment e) {
-        return rerun.isEmpty() ? e.toRun() : e.known() != null && rerun.contains(e.known());
+        return rerun.isEmpty() ? e.toRun() : e.known() != null && rerun.contains(e.known()) && where.test(e);
     }
 
     /** The experiments that will run, in an order where each comes after what it waits for. */
