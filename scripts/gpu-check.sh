@@ -332,7 +332,9 @@ run() {
 #                    the store; of the checkpoints, the killed runs' that the next call's carry has room for, so
 #                    that it resumes them bit for bit: see below);
 #   PAPER_STATE=F    starts from such a state (default: paper-state.tar.xz beside FILE, when there), with its grid
-#                    file, whatever STEPS says.
+#                    file, whatever STEPS says;
+#   PAPER_RERUN='K=V …'  first runs again, from their first step, the state's completed runs that match (grid-run
+#                    resubmit --completed --where K=V …: values of one key are alternatives), as after a fix.
 # The full Fashion-MNIST is read from fashion-mnist.tar.xz beside FILE (PAPER_DATA), which bundle writes when
 # Debian's dataset-fashion-mnist is installed; without it the runs train on the shipped 6,000-image subset and say
 # so. PAPER_JOBS runs share the GPU at once (default 2: with 8, the H200 made fewer steps a second in all than one
@@ -426,8 +428,26 @@ paper() {
   local java="$dir/java/bin/java" start status=0; start=$(date +%s)
   local command=("$java" -jar "$dir/grid-run.jar" --grid "$grid" --workdir "$work" --jobs "${PAPER_JOBS:-2}"
       --report-every 0)
+  if [ -n "${PAPER_RERUN:-}" ]; then
+    # runs the state holds as completed under code since fixed: run again from their first step, first
+    local rerun=("$java" -jar "$dir/grid-run.jar" resubmit --grid "$grid" --workdir "$work" --completed
+        --jobs "${PAPER_JOBS:-2}" --report-every 0) condition
+    for condition in $PAPER_RERUN; do rerun+=(--where "$condition"); done
+    echo "gpu-check: paper-gpu reruns its completed runs where $PAPER_RERUN"
+    # its exit is not 0 while other runs of the grid have not completed; the grid's own run below says how it ends
+    if [ -n "${PAPER_SECONDS:-}" ]; then
+      timeout --signal=TERM --kill-after=60 "$PAPER_SECONDS" "${rerun[@]}" || true
+    else
+      "${rerun[@]}" || true
+    fi
+  fi
   if [ -n "${PAPER_SECONDS:-}" ]; then
-    timeout --signal=TERM --kill-after=60 "$PAPER_SECONDS" "${command[@]}" || status=$?
+    local left=$((PAPER_SECONDS - ($(date +%s) - start)))
+    if [ "$left" -gt 10 ]; then
+      timeout --signal=TERM --kill-after=60 "$left" "${command[@]}" || status=$?
+    else
+      status=124
+    fi
   else
     "${command[@]}" || status=$?
   fi

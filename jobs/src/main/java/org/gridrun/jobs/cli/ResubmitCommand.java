@@ -49,7 +49,8 @@ final class ResubmitCommand implements Callable<Integer> {
     boolean completed;
 
     @Option(names = "--where", paramLabel = "KEY=VALUE", description = "Only the experiments whose config sets KEY "
-            + "to VALUE (repeat it: all must hold), such as --where method=alq.")
+            + "to VALUE, such as --where method=alq; repeated, values of one key are alternatives and different keys "
+            + "must all hold (--where method=alq --where method=amq --where bits=3).")
     List<String> where = new ArrayList<>();
 
     @Mixin

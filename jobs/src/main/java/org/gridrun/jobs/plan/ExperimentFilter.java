@@ -11,13 +11,16 @@ import org.gridrun.jobs.UserInputException;
 
 /**
  * The experiments a resubmission is limited to: {@code --where KEY=VALUE}, each condition on the experiment's
- * resolved config (its grid's values and the trainer's defaults), all of them holding. A number matches a number of
- * the same value ({@code lr=0.1} and {@code lr=1e-1}), a boolean {@code true} or {@code false}, a string itself.
+ * resolved config (its grid's values and the trainer's defaults). Conditions on one key are alternatives
+ * ({@code --where method=alq --where method=amq}), conditions on different keys must all hold. A number matches a
+ * number of the same value ({@code lr=0.1} and {@code lr=1e-1}), a boolean {@code true} or {@code false}, a string
+ * itself.
  */
 public final class ExperimentFilter implements Predicate<PlannedExperiment> {
-    private final Map<String, String> conditions;
+    /** Each key's accepted values. */
+    private final Map<String, List<String>> conditions;
 
-    private ExperimentFilter(Map<String, String> conditions) {
+    private ExperimentFilter(Map<String, List<String>> conditions) {
         this.conditions = conditions;
     }
 
@@ -33,7 +36,7 @@ public final class ExperimentFilter implements Predicate<PlannedExperiment> {
      * @throws UserInputException for a condition without {@code =} or key, or a key no experiment of the plan has
      */
     public static ExperimentFilter parse(List<String> where, List<PlannedExperiment> experiments) {
-        Map<String, String> conditions = new LinkedHashMap<>();
+        Map<String, List<String>> conditions = new LinkedHashMap<>();
         for (String condition : where) {
             int eq = condition.indexOf('=');
             if (eq <= 0) {
@@ -44,14 +47,9 @@ public final class ExperimentFilter implements Predicate<PlannedExperiment> {
                 throw new UserInputException("--where " + condition + ": no experiment of the grid has the key '"
                         + key + "' (grid-run list keys names the trainer's keys)");
             }
-            conditions.put(key, condition.substring(eq + 1).trim());
+            conditions.computeIfAbsent(key, k -> new ArrayList<>()).add(condition.substring(eq + 1).trim());
         }
         return new ExperimentFilter(conditions);
-    }
-
-    /** Whether no condition was given. */
-    public boolean takesAll() {
-        return conditions.isEmpty();
     }
 
     @Override
@@ -59,10 +57,11 @@ public final class ExperimentFilter implements Predicate<PlannedExperiment> {
         return matches(e.record());
     }
 
-    /** Whether every condition holds for {@code experiment}'s config. */
+    /** Whether {@code experiment}'s config has, for every key, one of the values given for it. */
     public boolean matches(ExperimentRecord experiment) {
-        for (Map.Entry<String, String> c : conditions.entrySet()) {
-            if (!equal(experiment.config().get(c.getKey()), c.getValue())) {
+        for (Map.Entry<String, List<String>> c : conditions.entrySet()) {
+            Object value = experiment.config().get(c.getKey());
+            if (c.getValue().stream().noneMatch(wanted -> equal(value, wanted))) {
                 return false;
             }
         }
@@ -78,13 +77,5 @@ public final class ExperimentFilter implements Predicate<PlannedExperiment> {
             }
         }
         return value != null && Objects.equals(String.valueOf(value), wanted);
-    }
-
-    /** The conditions as given, for messages: {@code method=alq, bits=3}. */
-    @Override
-    public String toString() {
-        List<String> shown = new ArrayList<>();
-        conditions.forEach((k, v) -> shown.add(k + "=" + v));
-        return String.join(", ", shown);
     }
 }
