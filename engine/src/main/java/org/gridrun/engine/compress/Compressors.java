@@ -51,12 +51,18 @@ public final class Compressors {
 
     /**
      * Method {@code name} with its default parameters where, so configured, it plans its encodes on a device
-     * ({@link DeviceEncodable}); else empty, also for a method whose parameters have no defaults.
+     * ({@link DeviceEncodable}) as the trainer runs it, with a sampler to lend its level fits gradients (ALQ and AMQ
+     * fit before their first step); else empty, also for a method whose parameters have no defaults.
      */
     public static Optional<DeviceEncodable> onDevice(String name) {
         try {
-            if (create(name, Map.of(), 0) instanceof DeviceEncodable encodable
-                    && encodable.planDeviceEncode(4096).isPresent()) {
+            Compressor c = create(name, Map.of(), 0);
+            c.bindSampler((draw, out) -> {
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = (float) Math.sin(0.7 * i + draw);
+                }
+            });
+            if (c instanceof DeviceEncodable encodable && encodable.planDeviceEncode(4096).isPresent()) {
                 return Optional.of(encodable);
             }
         } catch (RuntimeException e) {
