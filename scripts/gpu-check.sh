@@ -381,6 +381,19 @@ completed_runs() {
   completed_status "$1" | wc -l
 }
 
+# Runs the command after $1 (paper's start, in seconds since the epoch) within what is left of PAPER_SECONDS, or
+# unbounded without it: SIGTERM when the time is up, so its trainers save checkpoints; exit 124 with under 10 s left.
+within_paper_seconds() {
+  local started="$1"; shift
+  if [ -z "${PAPER_SECONDS:-}" ]; then
+    "$@"
+    return
+  fi
+  local left=$((PAPER_SECONDS - ($(date +%s) - started)))
+  [ "$left" -gt 10 ] || return 124
+  timeout --signal=TERM --kill-after=60 "$left" "$@"
+}
+
 paper() {
   local file="${1:-$default_bundle}"
   local steps="${2:-5000}"
@@ -435,22 +448,9 @@ paper() {
     for condition in $PAPER_RERUN; do rerun+=(--where "$condition"); done
     echo "gpu-check: paper-gpu reruns its completed runs where $PAPER_RERUN"
     # its exit is not 0 while other runs of the grid have not completed; the grid's own run below says how it ends
-    if [ -n "${PAPER_SECONDS:-}" ]; then
-      timeout --signal=TERM --kill-after=60 "$PAPER_SECONDS" "${rerun[@]}" || true
-    else
-      "${rerun[@]}" || true
-    fi
+    within_paper_seconds "$start" "${rerun[@]}" || true
   fi
-  if [ -n "${PAPER_SECONDS:-}" ]; then
-    local left=$((PAPER_SECONDS - ($(date +%s) - start)))
-    if [ "$left" -gt 10 ]; then
-      timeout --signal=TERM --kill-after=60 "$left" "${command[@]}" || status=$?
-    else
-      status=124
-    fi
-  else
-    "${command[@]}" || status=$?
-  fi
+  within_paper_seconds "$start" "${command[@]}" || status=$?
   local seconds=$(( $(date +%s) - start ))
   local done; done="$(completed_runs "$work")"
   echo "gpu-check: paper-gpu, $steps steps a run: $seconds s wall this time; $done of 26 runs completed"

@@ -33,11 +33,6 @@ public record Plan(String grid, List<PlannedExperiment> experiments, JobGraph gr
         this(grid, experiments, JobGraph.of(experiments, List.of()));
     }
 
-    /** This plan, running only the experiments whose known state is one of {@code states} (a resubmission). */
-    public Plan rerunning(Set<RunState> states) {
-        return rerunning(states, ExperimentFilter.all());
-    }
-
     /**
      * This plan, running only the experiments whose known state is one of {@code states} and that {@code where}
      * takes (a resubmission).
