@@ -190,6 +190,9 @@ extern "C" __global__ void __launch_bounds__(GR_JSQ_STATS_THREADS) gr_jsq_stats(
         if ((lane == 31 || after != key) && key != 0xFFFFFFFFu) {
             counts[warp][key] = (unsigned short) (counts[warp][key] + lane - from + 1);
         }
+        // the next 32 values' run of a bin may end at another lane, which must read this addition: a shuffle or a
+        // ballot orders no memory between lanes, __syncwarp does (the emulator's race check finds it missing)
+        __syncwarp();
     }
     __syncthreads();
     for (int b = j; b < GR_JSQ_BINS; b += GR_JSQ_STATS_THREADS) {

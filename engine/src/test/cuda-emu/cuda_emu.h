@@ -235,7 +235,8 @@ GR_EMU_FORBID(atomicXor)
 #undef GR_EMU_FORBID
 
 // Launching by name: the build script registers every `extern "C" __global__ void NAME(` it finds with
-// register_kernel(NAME), which records how to unpack the launcher's 64-bit argument slots into the parameters.
+// register_kernel(NAME), which records how to unpack the launcher's 64-bit argument slots into the parameters, and
+// the most threads a block may have (the first argument of its __launch_bounds__).
 namespace gr_emu {
 // The ordinals of org.gridrun.engine.backend.cuda.KernelArgs.Kind.
 enum Kind : int { ADDRESS, INT, FLOAT, LONG };
@@ -249,6 +250,7 @@ struct Kernel {
     int params;
     const Kind* kinds;
     const char* const* types;
+    unsigned max_threads;  // its __launch_bounds__, else 1024: a GPU refuses a larger block
 };
 
 GR_EMU_API void add_kernel(const Kernel& kernel);
@@ -296,11 +298,12 @@ void invoke(void (*entry)(), const uint64_t* args) {
 }
 
 template <class... P>
-bool register_kernel(const char* name, void (*kernel)(P...)) {
+bool register_kernel(const char* name, void (*kernel)(P...), unsigned max_threads) {
     // One extra entry, so that a kernel without parameters still has arrays.
     static constexpr Kind kinds[] = {Param<P>::kind..., ADDRESS};
     static constexpr const char* types[] = {Param<P>::name..., ""};
-    add_kernel({name, reinterpret_cast<void (*)()>(kernel), &invoke<P...>, (int) sizeof...(P), kinds, types});
+    add_kernel({name, reinterpret_cast<void (*)()>(kernel), &invoke<P...>, (int) sizeof...(P), kinds, types,
+                max_threads});
     return true;
 }
 }  // namespace gr_emu

@@ -192,6 +192,14 @@ public:
         return contexts_[s];
     }
 
+    // The addresses of every stack, made or not.
+    uintptr_t begin() const {
+        return (uintptr_t) region_;
+    }
+    uintptr_t end() const {
+        return (uintptr_t) region_ + MAX_THREADS * (GUARD_PAGE + STACK_BYTES);
+    }
+
 private:
     char* base(int s) {
         return region_ + s * (GUARD_PAGE + STACK_BYTES) + GUARD_PAGE;
@@ -246,6 +254,7 @@ public:
     uint64_t warp(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* file, int line);
 
     static void runner_entry();
+    [[noreturn]] void fail(const std::string& message);
 
 private:
     [[noreturn]] void runner(int stack);
@@ -255,7 +264,6 @@ private:
     void wait(unsigned t);
     void release_barrier();
     void release_warp(Warp& w, unsigned first);
-    [[noreturn]] void fail(const std::string& message);
     std::string thread_name(unsigned t) const;
     std::string block_name() const;
     std::string deadlock() const;
@@ -319,8 +327,11 @@ void Scheduler::run(const Kernel& kernel, const uint64_t* slots, const unsigned 
                                                                         : (launches_ & 1) != 0;
     launches_++;
     error_.clear();
+    race_clock.stacks_begin = stacks_.begin();
+    race_clock.stacks_end = stacks_.end();
     next_block();
     active = this;
+    race_clock.checking = true;
     while (error_.empty()) {
         if (any_ready()) {
             unsigned t = pop();
@@ -337,6 +348,7 @@ void Scheduler::run(const Kernel& kernel, const uint64_t* slots, const unsigned 
         }
     }
     active = nullptr;
+    race_clock.checking = false;
     if (!stacks_.reset() && error_.empty()) {
         error_ = format("%s used more than %zu KiB of stack in a thread", kernel.name,
                         (STACK_BYTES - CANARY_BYTES) >> 10);
@@ -390,6 +402,9 @@ bool Scheduler::next_block() {
     next_index_ = {0, 0, 0};
     live_ = threads_;
     at_barrier_ = 0;
+    race_clock.block = b;
+    race_clock.barriers = 0;
+    std::memset(race_clock.warp_syncs, 0, sizeof race_clock.warp_syncs);
     ready_head_ = ready_tail_ = 0;
     for (unsigned t = 0; t < threads_; t++) {
         thread_[t].state = UNSTARTED;
@@ -402,6 +417,7 @@ bool Scheduler::next_block() {
 
 void Scheduler::resume(unsigned t) {
     current_ = t;
+    race_clock.thread = t;
     thread_[t].state = RUNNING;
     threadIdx = thread_[t].index;
 }
@@ -464,6 +480,7 @@ void Scheduler::barrier(const char* file, int line) {
 
 void Scheduler::release_barrier() {
     at_barrier_ = 0;
+    race_clock.barriers++;
     for (unsigned k = 0; k < threads_; k++) {
         unsigned u = reverse_ ? threads_ - 1 - k : k;
         if (thread_[u].state == AT_BARRIER && u != current_) {
@@ -544,6 +561,7 @@ void Scheduler::release_warp(Warp& w, unsigned first) {
         got[u - first] = thread_[from].value;
     }
     w.arrived = 0;
+    race_clock.warp_syncs[first / 32] += w.op == SYNCWARP ? 1 : 0;
     for (unsigned k = first; k < end; k++) {
         unsigned u = reverse_ ? end - 1 - (k - first) : k;
         if (thread_[u].state == AT_WARP) {
@@ -603,17 +621,20 @@ std::string Scheduler::deadlock() const {
 
 void check_configuration(const Kernel& k, const unsigned grid[3], const unsigned block[3]) {
     uint64_t threads = (uint64_t) block[0] * block[1] * block[2];
-    const char* problem = nullptr;
+    std::string problem;
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0 || block[0] == 0 || block[1] == 0 || block[2] == 0) {
         problem = "no dimension may be 0";
     } else if (threads > MAX_THREADS || block[0] > 1024 || block[1] > 1024 || block[2] > 64) {
         problem = "a block has at most 1024 threads, at most 1024 in x and y and 64 in z";
     } else if (grid[0] > 0x7fffffffu || grid[1] > 65535 || grid[2] > 65535) {
         problem = "a grid has at most 2^31 - 1 blocks in x and 65535 in y and z";
+    } else if (threads > k.max_threads) {
+        problem = format("its __launch_bounds__ allow at most %u threads a block (a GPU refuses the launch)",
+                         k.max_threads);
     }
-    if (problem) {
+    if (!problem.empty()) {
         throw Error(format("%s: grid (%u,%u,%u) of blocks (%u,%u,%u): %s", k.name, grid[0], grid[1], grid[2],
-                           block[0], block[1], block[2], problem));
+                           block[0], block[1], block[2], problem.c_str()));
     }
 }
 
@@ -663,6 +684,7 @@ void launch(Device& device, int kernel, const unsigned grid[3], const unsigned b
     static Scheduler* scheduler = new Scheduler();  // its stacks are kept for the life of the process
     std::string failure;
     try {
+        race_begin(device, k.name);
         scheduler->run(k, slots, grid, block);
     } catch (const Error& e) {
         failure = e.what();
@@ -680,6 +702,10 @@ void syncthreads(const char* file, int line) {
 
 uint64_t warp(WarpOp op, unsigned mask, uint64_t value, int arg, int width, const char* file, int line) {
     return active->warp(op, mask, value, arg, width, file, line);
+}
+
+void fail_launch(const std::string& message) {
+    active->fail(message);
 }
 
 }  // namespace gr_emu

@@ -44,4 +44,21 @@ int find_kernel(const char* name);
 void launch(Device& device, int kernel, const unsigned grid[3], const unsigned block[3], int count, const int* kinds,
             const uint64_t* slots);
 
+// What the race check (emu_race.cpp) needs to know of the running launch, kept up to date by the scheduler.
+struct RaceClock {
+    bool checking;            // a launch runs
+    uint64_t block;           // the running block's linear id
+    unsigned thread;          // the running thread's linear id in its block
+    uint32_t barriers;        // the __syncthreads the block has passed
+    uint32_t warp_syncs[32];  // the __syncwarp each warp of the block has passed
+    uintptr_t stacks_begin;   // the fibers' stacks, each private to the thread running on it
+    uintptr_t stacks_end;
+};
+extern RaceClock race_clock;
+
+// Forgets every access recorded: a new launch of `kernel` on `device` begins.
+void race_begin(Device& device, const char* kernel);
+// Fails the running launch with `message`, from inside a kernel's thread.
+[[noreturn]] void fail_launch(const std::string& message);
+
 }  // namespace gr_emu

@@ -186,3 +186,84 @@ extern "C" __global__ void gr_selftest_ballot(const float* x, unsigned* out) {
         out[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = word;
     }
 }
+
+// Counts of x's values (0 to 7) in a block's shared memory. `racy`: every thread adds one to its value's counter, so
+// threads with the same value race (on a GPU the lanes of one instruction lose all but one of their additions, the
+// emulator's threads one after another lose none). Otherwise thread b counts bin b over all values, after a barrier.
+template <bool racy>
+__device__ void shared_histogram(const float* x, float* counts, int n) {
+    __shared__ float values[256];
+    __shared__ float bins[8];
+    unsigned t = threadIdx.x;
+    if (t < 8) {
+        bins[t] = 0.0f;
+    }
+    values[t] = t < (unsigned) n ? x[t] : -1.0f;
+    __syncthreads();
+    if (racy) {
+        if (values[t] >= 0.0f) {
+            bins[(int) values[t]] += 1.0f;
+        }
+    } else if (t < 8) {
+        for (int i = 0; i < n; i++) {
+            bins[t] += values[i] == (float) t ? 1.0f : 0.0f;
+        }
+    }
+    __syncthreads();
+    if (t < 8) {
+        counts[t] = bins[t];
+    }
+}
+
+extern "C" __global__ void gr_selftest_histogram(const float* x, float* counts, int n) {
+    shared_histogram<false>(x, counts, n);
+}
+
+extern "C" __global__ void gr_selftest_histogram_racy(const float* x, float* counts, int n) {
+    shared_histogram<true>(x, counts, n);
+}
+
+// Each lane writes x into shared memory and reads its neighbour's (lane ^ 1); `synced` puts a __syncwarp between,
+// which orders a warp's shared memory on a GPU; a shuffle between (the other variant) does not.
+template <bool synced>
+__device__ void warp_exchange(const float* x, float* y) {
+    __shared__ float s[256];
+    unsigned t = threadIdx.x;
+    s[t] = x[blockIdx.x * blockDim.x + t];
+    if (synced) {
+        __syncwarp();
+    } else {
+        s[t] += __shfl_xor_sync(0xffffffffu, 0.0f, 1);
+    }
+    y[blockIdx.x * blockDim.x + t] = s[t ^ 1];
+}
+
+extern "C" __global__ void gr_selftest_warp_exchange(const float* x, float* y) {
+    warp_exchange<true>(x, y);
+}
+
+extern "C" __global__ void gr_selftest_warp_exchange_racy(const float* x, float* y) {
+    warp_exchange<false>(x, y);
+}
+
+// The lower half of the block writes its part of shared memory, then every thread reads its own element: the upper
+// half reads what no thread of its block wrote (on a GPU, whatever the memory held; here, what the last block left).
+extern "C" __global__ void gr_selftest_uninitialised(float* out) {
+    __shared__ float s[256];
+    unsigned t = threadIdx.x;
+    if (t < blockDim.x / 2) {
+        s[t] = (float) t;
+    }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = s[t];
+}
+
+// gr_selftest_copy for blocks of at most 64 threads (GR_SELFTEST_BOUND, a macro as kernels spell theirs): ptxas
+// fits its registers to that bound, and a GPU refuses a larger block.
+#define GR_SELFTEST_BOUND 64
+extern "C" __global__ void __launch_bounds__(GR_SELFTEST_BOUND, 2) gr_selftest_bounded_copy(const float* x, float* y,
+                                                                                            int n) {
+    GR_FOR_EACH(i, n) {
+        y[i] = x[i];
+    }
+}

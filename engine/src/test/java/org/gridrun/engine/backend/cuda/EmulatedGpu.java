@@ -30,9 +30,17 @@ import java.util.stream.Stream;
  * after their call has returned, here at the next operation of this device, as late as a stream could run them. So a
  * host that writes a graph's host buffers before the graph has run changes what that launch uploads, as it would on
  * a GPU.
+ *
+ * <p>With {@code GRIDRUN_EMU_RACECHECK=1} in the environment, the emulator also checks every launch for data races
+ * ({@code engine/src/test/cuda-emu/emu_race.cpp}): two threads touching the same byte, one of them writing, with no
+ * barrier between them that a GPU would honour. The first race fails the launch, naming both threads and both places
+ * in the source. The kernels then run several times slower, so the check is a separate run of chosen tests
+ * (the engine's {@code racecheck} test execution).
  */
 final class EmulatedGpu implements Gpu {
-    private static final String LIBRARY = "libgridrun-cuda-emu.so";
+    /** Whether this JVM's emulator checks launches for races, as the environment asks. */
+    static final boolean RACECHECK = "1".equals(System.getenv("GRIDRUN_EMU_RACECHECK"));
+    private static final String LIBRARY = RACECHECK ? "libgridrun-cuda-emu-race.so" : "libgridrun-cuda-emu.so";
     private static final String SCRIPT = "scripts/build-cuda-emu.sh";
     private static boolean loaded;
 
@@ -65,7 +73,7 @@ final class EmulatedGpu implements Gpu {
 
     @Override
     public String describe() {
-        return "host emulator";
+        return RACECHECK ? "host emulator (race check)" : "host emulator";
     }
 
     @Override
@@ -282,8 +290,12 @@ final class EmulatedGpu implements Gpu {
     }
 
     private static void runScript(Path root, Path library) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder("bash", root.resolve(SCRIPT).toString(), library.toString())
-                .directory(root.toFile()).redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of("bash", root.resolve(SCRIPT).toString()));
+        if (RACECHECK) {
+            command.add("--racecheck");
+        }
+        command.add(library.toString());
+        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
         Path jdk = Path.of(System.getProperty("java.home"));
         if (System.getenv("JAVA_HOME") == null && Files.isRegularFile(jdk.resolve("include/jni.h"))) {
             builder.environment().put("JAVA_HOME", jdk.toString());  // the headers of the JVM that will load it
