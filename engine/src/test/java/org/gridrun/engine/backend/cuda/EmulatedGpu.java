@@ -159,6 +159,7 @@ final class EmulatedGpu implements Gpu {
             }
             kernels.put(kernel, id);
         }
+        KernelRegisters.check(kernel, (long) blockX * blockY * blockZ);
         int count = args.count();
         if (count > kinds.length) {
             kinds = new int[count];

@@ -18,6 +18,12 @@ import org.junit.jupiter.api.Test;
  */
 class GpuCheckCoverageTest {
     private static final Path ROOT = PtxTest.ROOT;
+    /**
+     * How a test runs a case on the GPU: parameterised by every target, naming the device, or asking whether one is
+     * required (a class that opens only {@code GpuTarget.EMULATOR} has nothing for the GPU check to run).
+     */
+    private static final Pattern DEVICE_CASE = Pattern.compile(
+            "GpuTarget\\.class|GpuTarget\\.DEVICE|GpuTarget \\w+[,)]|GpuTarget\\.cudaRequired");
 
     /** The script's default pattern of test class names ({@code all_tests}), as a Java pattern. */
     private static Pattern defaultTests() throws IOException {
@@ -35,7 +41,7 @@ class GpuCheckCoverageTest {
         try (Stream<Path> files = Files.list(dir)) {
             withDevice = files.filter(f -> f.getFileName().toString().endsWith("Test.java"))
                     .filter(f -> !f.getFileName().toString().startsWith(GpuCheckCoverageTest.class.getSimpleName()))
-                    .filter(f -> read(f).contains("GpuTarget"))
+                    .filter(f -> DEVICE_CASE.matcher(read(f)).find())
                     .map(f -> "org.gridrun.engine.backend.cuda." + f.getFileName().toString().replace(".java", ""))
                     .sorted().toList();
         }
