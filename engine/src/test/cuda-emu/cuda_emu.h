@@ -200,13 +200,63 @@ inline double __dmul_rn(double a, double b) {
     return a * b;
 }
 
-// CUDA's vector types for 8- and 16-byte loads, aligned as on the GPU: a misaligned float4 access faults there, and
-// here it may fault too (SSE), which crashes the JVM rather than passing silently.
+// CUDA's vector types for 8- and 16-byte loads, aligned as on the GPU. A GPU faults on a vector load or store at an
+// address that is not a multiple of its size (a float4 from a float array at an odd offset); x86 may load it, or
+// fault and crash the JVM. So copying one from or to such an address fails the launch here, naming the place of a
+// load (the copy constructor's call site) or the kernel of a store.
+namespace gr_emu {
+GR_EMU_API void misaligned_vector(const void* p, unsigned size, bool write, const char* file, int line);
+
+inline void check_vector(const void* p, unsigned size, bool write, const char* file, int line) {
+    if (((uintptr_t) p & (size - 1)) != 0) {
+        misaligned_vector(p, size, write, file, line);
+    }
+}
+}  // namespace gr_emu
+
+// Members start at 0 so that the default constructor is constexpr: a `__shared__` array of them (a static
+// thread_local) is then initialised as the program loads, not at first use behind a guard variable that the race
+// check would take for shared memory read before any thread wrote it.
 struct __attribute__((aligned(8))) float2 {
-    float x, y;
+    float x = 0, y = 0;
+
+    constexpr float2() = default;
+    constexpr float2(float x_, float y_) : x(x_), y(y_) {}
+    // The check comes before the copy: a misaligned copy may fault on x86 too (an aligned SSE load).
+    float2(const float2& v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+        gr_emu::check_vector(&v, sizeof v, false, file, line);
+        x = v.x;
+        y = v.y;
+    }
+    float2& operator=(const float2& v) {
+        gr_emu::check_vector(&v, sizeof v, false, nullptr, 0);
+        gr_emu::check_vector(this, sizeof v, true, nullptr, 0);
+        x = v.x;
+        y = v.y;
+        return *this;
+    }
 };
 struct __attribute__((aligned(16))) float4 {
-    float x, y, z, w;
+    float x = 0, y = 0, z = 0, w = 0;
+
+    constexpr float4() = default;
+    constexpr float4(float x_, float y_, float z_, float w_) : x(x_), y(y_), z(z_), w(w_) {}
+    float4(const float4& v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+        gr_emu::check_vector(&v, sizeof v, false, file, line);
+        x = v.x;
+        y = v.y;
+        z = v.z;
+        w = v.w;
+    }
+    float4& operator=(const float4& v) {
+        gr_emu::check_vector(&v, sizeof v, false, nullptr, 0);
+        gr_emu::check_vector(this, sizeof v, true, nullptr, 0);
+        x = v.x;
+        y = v.y;
+        z = v.z;
+        w = v.w;
+        return *this;
+    }
 };
 inline float2 make_float2(float x, float y) {
     return {x, y};

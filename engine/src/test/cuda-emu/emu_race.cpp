@@ -17,7 +17,9 @@
 //    a race; shared memory belongs to one block at a time, what an earlier block did there is forgotten;
 //  - two launches are ordered: the shadow starts empty at every launch.
 // A thread's own fiber stack is private and not recorded. The first race fails the launch with both threads, both
-// places in the source (addr2line of the instrumented library, built with -g) and which memory.
+// places in the source (addr2line of the instrumented library, built with -g) and which memory. So do a read of
+// shared memory that no thread of the block wrote, and an access at an address not a multiple of its size (a float4
+// from a float array at an odd offset), on which a GPU faults.
 #include "cuda_emu.h"
 #include "emu_runtime.h"
 
@@ -209,18 +211,24 @@ std::string thread_name(uint32_t block, unsigned thread) {
     return text;
 }
 
-[[noreturn]] void report(const Access& now, const Access& before, uintptr_t granule, const Cell& cell) {
-    unsigned byte = (unsigned) __builtin_ctz(now.bytes & before.bytes);
-    uintptr_t address = granule + byte;
-    char memory[192];
-    if (cell.device) {
-        auto it = shadow.device->allocations.upper_bound(address);
-        --it;
-        std::snprintf(memory, sizeof memory, "byte %" PRIu64 " of allocation #%" PRIu64 " (%" PRIu64 " bytes)",
-                      (uint64_t) (address - it->first), it->second.id, it->second.bytes);
-    } else {
-        std::snprintf(memory, sizeof memory, "shared memory");
+bool in_device_memory(uintptr_t address);
+
+// Which memory the byte at `address` is: a byte of an allocation, shared memory, or else a static of the library.
+std::string memory_name(uintptr_t address) {
+    if (!in_device_memory(address)) {
+        return address >= shadow.shared_begin && address < shadow.shared_end ? "shared memory"
+                                                                              : "a static of the kernels' library";
     }
+    auto it = --shadow.device->allocations.upper_bound(address);
+    char text[192];
+    std::snprintf(text, sizeof text, "byte %" PRIu64 " of allocation #%" PRIu64 " (%" PRIu64 " bytes)",
+                  (uint64_t) (address - it->first), it->second.id, it->second.bytes);
+    return text;
+}
+
+[[noreturn]] void report(const Access& now, const Access& before, uintptr_t granule) {
+    unsigned byte = (unsigned) __builtin_ctz(now.bytes & before.bytes);
+    std::string memory = memory_name(granule + byte);
     const char* between = now.block != before.block ? "in another block of the same launch"
                           : now.thread / 32 == before.thread / 32
                               ? "in the same warp with no __syncwarp or __syncthreads between them"
@@ -321,12 +329,12 @@ void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
         return before.block != now.block || !ordered(before);
     };
     if (cell.written && races(cell.write)) {
-        report(now, cell.write, granule, cell);
+        report(now, cell.write, granule);
     }
     if (write) {
         for (int r = 0; r < cell.reads_held; r++) {
             if (races(cell.reads[r])) {
-                report(now, cell.reads[r], granule, cell);
+                report(now, cell.reads[r], granule);
             }
         }
         cell.write = now;
@@ -351,7 +359,23 @@ void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
     }
 }
 
-void access(const void* p, unsigned size, bool write, const void* return_address) {
+// An access of `size` bytes at an address not a multiple of size: a GPU faults (CUDA_ERROR_MISALIGNED_ADDRESS)
+// where x86 loads the bytes, or faults only for some instructions.
+[[noreturn]] void fail_misaligned(uintptr_t address, unsigned size, bool write, const std::string& where) {
+    fail_launch(std::string("misaligned access in ") + shadow.kernel + ": "
+                + thread_name((uint32_t) race_clock.block, race_clock.thread) + (write ? " writes " : " reads ")
+                + std::to_string(size) + " bytes at " + memory_name(address) + (where.empty() ? "" : " at " + where)
+                + ", an address that is not a multiple of " + std::to_string(size)
+                + " (a GPU faults: CUDA_ERROR_MISALIGNED_ADDRESS)");
+}
+
+[[noreturn]] void misaligned(uintptr_t address, unsigned size, bool write, uint32_t pc) {
+    fail_misaligned(address, size, write, place(pc));
+}
+
+// `aligned`: the compiler took the access for one of its type's alignment, as nvcc does (an access g++ knows may be
+// unaligned calls the __tsan_unaligned_ hooks, which nvcc would have compiled to smaller accesses too).
+void access(const void* p, unsigned size, bool write, const void* return_address, bool aligned) {
     if (!race_clock.checking) {
         return;
     }
@@ -360,6 +384,9 @@ void access(const void* p, unsigned size, bool write, const void* return_address
         return;
     }
     auto pc = (uint32_t) ((uintptr_t) return_address - library().base);
+    if (aligned && (address & (size - 1)) != 0) {
+        misaligned(address, size, write, pc);
+    }
     uintptr_t end = address + size;
     for (uintptr_t granule = address & ~(uintptr_t) 3; granule < end; granule += 4) {
         uint8_t bytes = 0;
@@ -371,6 +398,11 @@ void access(const void* p, unsigned size, bool write, const void* return_address
 }
 
 }  // namespace
+
+// Both emulators: a float2 or float4 copied from or to an address not a multiple of its size (cuda_emu.h).
+void misaligned_vector(const void* p, unsigned size, bool write, const char* file, int line) {
+    fail_misaligned((uintptr_t) p, size, write, file != nullptr ? std::string(file) + ":" + std::to_string(line) : "");
+}
 
 void race_begin(Device& device, const char* kernel) {
     SharedMemory shared = shared_memory();
@@ -387,10 +419,10 @@ void race_begin(Device& device, const char* kernel) {
 // The hooks g++'s -fsanitize=thread calls: a load or store of `size` bytes at p, by the running thread.
 #define GR_EMU_HOOK(kind, size, write)                                                          \
     extern "C" GR_EMU_API void __tsan_##kind##size(void* p) {                                   \
-        gr_emu::access(p, size, write, __builtin_return_address(0));                            \
+        gr_emu::access(p, size, write, __builtin_return_address(0), true);                      \
     }                                                                                           \
     extern "C" GR_EMU_API void __tsan_unaligned_##kind##size(void* p) {                         \
-        gr_emu::access(p, size, write, __builtin_return_address(0));                            \
+        gr_emu::access(p, size, write, __builtin_return_address(0), false);                     \
     }
 GR_EMU_HOOK(read, 1, false)
 GR_EMU_HOOK(read, 2, false)
@@ -405,10 +437,10 @@ GR_EMU_HOOK(write, 16, true)
 #undef GR_EMU_HOOK
 
 extern "C" GR_EMU_API void __tsan_read_range(void* p, unsigned long size) {
-    gr_emu::access(p, (unsigned) size, false, __builtin_return_address(0));
+    gr_emu::access(p, (unsigned) size, false, __builtin_return_address(0), false);
 }
 extern "C" GR_EMU_API void __tsan_write_range(void* p, unsigned long size) {
-    gr_emu::access(p, (unsigned) size, true, __builtin_return_address(0));
+    gr_emu::access(p, (unsigned) size, true, __builtin_return_address(0), false);
 }
 extern "C" GR_EMU_API void __tsan_init() {}
 extern "C" GR_EMU_API void __tsan_func_entry(void*) {}

@@ -267,3 +267,18 @@ extern "C" __global__ void __launch_bounds__(GR_SELFTEST_BOUND, 2) gr_selftest_b
         y[i] = x[i];
     }
 }
+
+// Copies 4 floats a thread with one 16-byte load and store from x + offset: an address a GPU faults on unless offset
+// is a multiple of 4 (the race-checking emulator says so; the plain one may crash its host on such a load).
+extern "C" __global__ void gr_selftest_load4(const float* x, float* y, int offset) {
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    float4 v = *reinterpret_cast<const float4*>(x + offset + 4 * t);
+    *reinterpret_cast<float4*>(y + 4 * t) = v;
+}
+
+// Reads a double a thread from the floats of x at x + offset + 2t: an 8-byte load a GPU faults on for an odd offset,
+// which x86 makes without complaint (only the race-checking emulator, which sees every access's size, says so).
+extern "C" __global__ void gr_selftest_load_double(const float* x, double* y, int offset) {
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    y[t] = *reinterpret_cast<const double*>(x + offset + 2 * t);
+}

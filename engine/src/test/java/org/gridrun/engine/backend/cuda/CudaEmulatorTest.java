@@ -283,6 +283,22 @@ class CudaEmulatorTest {
     }
 
     @Test
+    void aVectorLoadFromAnAddressNotAMultipleOfItsSizeFailsAsOnAGpu() {
+        float[] x = integers(68);
+        long from = upload(x);
+        long y = gpu.allocate(4 * 64);
+        gpu.launch("gr_selftest_load4", 1, 1, 1, 16, 1, 1, KernelArgs.of().address(from).address(y).i32(4));
+        assertArrayEquals(Arrays.copyOfRange(x, 4, 68), download(y, 64));
+        // 2 floats in: thread 0 reads at byte 8 (thread 15 at byte 248 in a reverse launch)
+        String message = failure(() -> gpu.launch("gr_selftest_load4", 1, 1, 1, 16, 1, 1,
+                KernelArgs.of().address(from).address(y).i32(2)));
+        assertTrue(message.matches("misaligned access in gr_selftest_load4: thread \\((0|15),0,0\\) of block "
+                + "\\(0,0,0\\) reads 16 bytes at byte (8|248) of allocation #\\d+ \\(272 bytes\\) at "
+                + "engine/src/test/cuda-emu/kernels/selftest.cu:\\d+, an address that is not a multiple of 16 \\(a "
+                + "GPU faults: CUDA_ERROR_MISALIGNED_ADDRESS\\)"), message);
+    }
+
+    @Test
     void aBlockLargerThanTheKernelsLaunchBoundsIsRefused() {
         float[] x = integers(200);
         long y = gpu.allocate(4L * x.length);

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The emulator's race check ({@code engine/src/test/cuda-emu/emu_race.cpp}) fails a launch whose threads race, and
- * names both places, or that reads shared memory its block did not write; kernels whose barriers order every shared
- * byte pass it. Runs in the engine's {@code racecheck}
+ * names both places, that reads shared memory its block did not write, or that accesses memory at an address not a
+ * multiple of the access's size; kernels whose barriers order every shared byte pass it. Runs in the engine's {@code racecheck}
  * test execution ({@code GRIDRUN_EMU_RACECHECK=1}), which also sets {@code gridrun.racecheck=required} so that this
  * class cannot pass there by skipping; elsewhere it skips. The kernels are in
  * {@code engine/src/test/cuda-emu/kernels/selftest.cu}.
@@ -118,6 +118,19 @@ class CudaRaceCheckTest {
                 + "(32|63),0,0\\) of block \\((0|1),0,0\\) reads shared memory at "
                 + "engine/src/test/cuda-emu/kernels/selftest.cu:\\d+ in gr_selftest_uninitialised that no thread of "
                 + "its block has written"), e.getMessage());
+    }
+
+    @Test
+    void anEightByteLoadFromAnAddressNotAMultipleOf8Fails() {
+        long x = upload(new float[40]);
+        long y = gpu.allocate(8 * 16);
+        gpu.launch("gr_selftest_load_double", 1, 1, 1, 16, 1, 1, KernelArgs.of().address(x).address(y).i32(2));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> gpu.launch(
+                "gr_selftest_load_double", 1, 1, 1, 16, 1, 1, KernelArgs.of().address(x).address(y).i32(1)));
+        assertTrue(e.getMessage().matches("misaligned access in gr_selftest_load_double: thread \\((0|15),0,0\\) of "
+                + "block \\(0,0,0\\) reads 8 bytes at byte (4|124) of allocation #\\d+ \\(160 bytes\\) at "
+                + "engine/src/test/cuda-emu/kernels/selftest.cu:\\d+ in gr_selftest_load_double, an address that is "
+                + "not a multiple of 8 \\(a GPU faults: CUDA_ERROR_MISALIGNED_ADDRESS\\)"), e.getMessage());
     }
 
     /** The message of the race that fails this launch of {@code kernel} (x blocks of x threads). */
