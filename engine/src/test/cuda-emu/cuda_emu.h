@@ -212,7 +212,26 @@ inline void check_vector(const void* p, unsigned size, bool write, const char* f
         misaligned_vector(p, size, write, file, line);
     }
 }
+
+// Copies a vector of `size` bytes after checking where it comes from and (a store) where it goes.
+inline void copy_vector(void* to, const void* from, unsigned size, bool store, const char* file, int line) {
+    check_vector(from, size, false, file, line);
+    if (store) {
+        check_vector(to, size, true, file, line);
+    }
+    std::memcpy(to, from, size);
+}
 }  // namespace gr_emu
+
+// A load is a copy construction (its call site is the place named), a store an assignment.
+#define GR_EMU_CHECKED_COPIES(V)                                                                       \
+    V(const V& v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {                \
+        gr_emu::copy_vector(this, &v, sizeof(V), false, file, line);                                 \
+    }                                                                                                \
+    V& operator=(const V& v) {                                                                       \
+        gr_emu::copy_vector(this, &v, sizeof(V), true, nullptr, 0);                                  \
+        return *this;                                                                                \
+    }
 
 // Members start at 0 so that the default constructor is constexpr: a `__shared__` array of them (a static
 // thread_local) is then initialised as the program loads, not at first use behind a guard variable that the race
@@ -222,42 +241,16 @@ struct __attribute__((aligned(8))) float2 {
 
     constexpr float2() = default;
     constexpr float2(float x_, float y_) : x(x_), y(y_) {}
-    // The check comes before the copy: a misaligned copy may fault on x86 too (an aligned SSE load).
-    float2(const float2& v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-        gr_emu::check_vector(&v, sizeof v, false, file, line);
-        x = v.x;
-        y = v.y;
-    }
-    float2& operator=(const float2& v) {
-        gr_emu::check_vector(&v, sizeof v, false, nullptr, 0);
-        gr_emu::check_vector(this, sizeof v, true, nullptr, 0);
-        x = v.x;
-        y = v.y;
-        return *this;
-    }
+    GR_EMU_CHECKED_COPIES(float2)
 };
 struct __attribute__((aligned(16))) float4 {
     float x = 0, y = 0, z = 0, w = 0;
 
     constexpr float4() = default;
     constexpr float4(float x_, float y_, float z_, float w_) : x(x_), y(y_), z(z_), w(w_) {}
-    float4(const float4& v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-        gr_emu::check_vector(&v, sizeof v, false, file, line);
-        x = v.x;
-        y = v.y;
-        z = v.z;
-        w = v.w;
-    }
-    float4& operator=(const float4& v) {
-        gr_emu::check_vector(&v, sizeof v, false, nullptr, 0);
-        gr_emu::check_vector(this, sizeof v, true, nullptr, 0);
-        x = v.x;
-        y = v.y;
-        z = v.z;
-        w = v.w;
-        return *this;
-    }
+    GR_EMU_CHECKED_COPIES(float4)
 };
+#undef GR_EMU_CHECKED_COPIES
 inline float2 make_float2(float x, float y) {
     return {x, y};
 }
