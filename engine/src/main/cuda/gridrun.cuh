@@ -15,7 +15,9 @@
 //     fma floor scalbn, min and max on ints, __popc __clz, __float_as_uint __uint_as_float __float_as_int
 //     __int_as_float __double_as_longlong __longlong_as_double, __ldg, the rounded __fadd_rn __fsub_rn __fmul_rn
 //     __fdiv_rn __fsqrt_rn __fmaf_rn __dadd_rn __dsub_rn __dmul_rn (no FMA contraction), float2/float4 and
-//     make_float2/make_float4 (16-byte accesses must be 16-byte aligned, as on the GPU).
+//     make_float2/make_float4 (16-byte accesses must be 16-byte aligned, as on the GPU);
+//   - an FMA only where written (fmaf, fma, __fmaf_rn): the PTX is built with --fmad=false, the emulator with
+//     -ffp-contract=off, so a * b + c is two roundings on both.
 #pragma once
 
 #ifndef GRIDRUN_EMULATED
