@@ -39,6 +39,22 @@ final class CodecComparison {
     private CodecComparison() {
     }
 
+    /**
+     * The gradient lengths the compacting codecs (topk, randomk, threshold) are compared on: 1, 7, 1001, 20,011 and
+     * 300,007, where each compaction thread takes two values and the scan has more tiles than threads. Under the
+     * emulator's race check (the engine's racecheck test execution), where the 300,007-value cases take minutes,
+     * the emulator compares the first four.
+     */
+    static int[] compactionLengths(GpuTarget target) {
+        return target == GpuTarget.EMULATOR && EmulatedGpu.RACECHECK ? new int[] {1, 7, 1001, 20_011}
+                : new int[] {1, 7, 1001, 20_011, 300_007};
+    }
+
+    /** The bytes {@link #compactionLengths} must have compared at least: {@code full}, or a tenth of it under it. */
+    static int enoughCompared(GpuTarget target, int full) {
+        return compactionLengths(target).length == 5 ? full : full / 10;
+    }
+
     /** Runs {@code comparisons} on a gpu of {@code target} with a device codec of one {@code family}. */
     static int onCodec(GpuTarget target, Function<Gpu, FormatCodec<?>> family, Comparisons comparisons) {
         Gpu gpu = target.open();
