@@ -144,13 +144,21 @@ void release_all(Device& device) {
     device.allocations.clear();
 }
 
-char* at(Device& device, uint64_t address, uint64_t bytes, const char* what) {
+const Allocation* allocation_below(Device& device, uint64_t address, uint64_t* base) {
     auto it = device.allocations.upper_bound(address);
-    if (it != device.allocations.begin()) {
-        --it;
-        if (address - it->first <= it->second.bytes && bytes <= it->second.bytes - (address - it->first)) {
-            return (char*) address;
-        }
+    if (it == device.allocations.begin()) {
+        return nullptr;
+    }
+    --it;
+    *base = it->first;
+    return &it->second;
+}
+
+char* at(Device& device, uint64_t address, uint64_t bytes, const char* what) {
+    uint64_t base;
+    const Allocation* a = allocation_below(device, address, &base);
+    if (a != nullptr && address - base <= a->bytes && bytes <= a->bytes - (address - base)) {
+        return (char*) address;
     }
     char text[192];
     std::snprintf(text, sizeof text, "%s: %" PRIu64 " bytes at 0x%" PRIx64 " are not inside one live allocation",

@@ -106,7 +106,8 @@ private:
 };
 
 struct Shadow {
-    uintptr_t shared_begin = 0;  // the launching thread's __shared__ variables (SharedMemory)
+    bool shared_known = false;   // whether this launch has found its thread's __shared__ variables (SharedMemory)
+    uintptr_t shared_begin = 0;
     uintptr_t shared_end = 0;
     Device* device = nullptr;
     const char* kernel = nullptr;
@@ -211,18 +212,18 @@ std::string thread_name(uint32_t block, unsigned thread) {
     return text;
 }
 
-bool in_device_memory(uintptr_t address);
+bool in_shared_memory(uintptr_t address);
 
 // Which memory the byte at `address` is: a byte of an allocation, shared memory, or else a static of the library.
 std::string memory_name(uintptr_t address) {
-    if (!in_device_memory(address)) {
-        return address >= shadow.shared_begin && address < shadow.shared_end ? "shared memory"
-                                                                              : "a static of the kernels' library";
+    uint64_t base;
+    const Allocation* a = allocation_below(*shadow.device, address, &base);
+    if (a == nullptr || address - base >= a->bytes) {
+        return in_shared_memory(address) ? "shared memory" : "a static of the kernels' library";
     }
-    auto it = --shadow.device->allocations.upper_bound(address);
     char text[192];
     std::snprintf(text, sizeof text, "byte %" PRIu64 " of allocation #%" PRIu64 " (%" PRIu64 " bytes)",
-                  (uint64_t) (address - it->first), it->second.id, it->second.bytes);
+                  (uint64_t) (address - base), a->id, a->bytes);
     return text;
 }
 
@@ -292,18 +293,26 @@ bool in_device_memory(uintptr_t address) {
     if (address >= shadow.last_base && address < shadow.last_end) {
         return true;
     }
-    auto& allocations = shadow.device->allocations;
-    auto it = allocations.upper_bound(address);
-    if (it == allocations.begin()) {
+    uint64_t base;
+    const Allocation* a = allocation_below(*shadow.device, address, &base);
+    if (a == nullptr || address - base >= a->bytes) {
         return false;
     }
-    --it;
-    if (address - it->first >= it->second.bytes) {
-        return false;
-    }
-    shadow.last_base = it->first;
-    shadow.last_end = it->first + it->second.bytes;
+    shadow.last_base = base;
+    shadow.last_end = base + a->bytes;
     return true;
+}
+
+// Whether `address` is one of the launching thread's __shared__ variables: found at the launch's first question,
+// so that launches of the plain emulator, which asks only when it reports, do not look for them.
+bool in_shared_memory(uintptr_t address) {
+    if (!shadow.shared_known) {
+        SharedMemory shared = shared_memory();
+        shadow.shared_begin = shared.begin;
+        shadow.shared_end = shared.end;
+        shadow.shared_known = true;
+    }
+    return address >= shadow.shared_begin && address < shadow.shared_end;
 }
 
 void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
@@ -313,7 +322,7 @@ void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
     Cell& cell = shadow.cells.at(granule, fresh);
     if (fresh) {
         cell.device = in_device_memory(granule);
-        cell.shared = granule >= shadow.shared_begin && granule < shadow.shared_end;
+        cell.shared = in_shared_memory(granule);
     } else if (!cell.device && (cell.written ? cell.write.block : cell.reads[0].block) != now.block) {
         cell.written = false;  // shared memory of a block that has finished
         cell.reads_held = 0;
@@ -405,9 +414,7 @@ void misaligned_vector(const void* p, unsigned size, bool write, const char* fil
 }
 
 void race_begin(Device& device, const char* kernel) {
-    SharedMemory shared = shared_memory();
-    shadow.shared_begin = shared.begin;
-    shadow.shared_end = shared.end;
+    shadow.shared_known = false;
     shadow.device = &device;
     shadow.kernel = kernel;
     shadow.cells.clear();

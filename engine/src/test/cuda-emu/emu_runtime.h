@@ -32,6 +32,9 @@ uint64_t allocate(Device& device, uint64_t bytes);
 // Frees an allocation, checking its guard zones first.
 void release(Device& device, uint64_t address);
 void release_all(Device& device);
+// The allocation that starts last at or below `address` (its start in *base), or nullptr: whether the address lies
+// inside it, or just past its end, is the caller's test.
+const Allocation* allocation_below(Device& device, uint64_t address, uint64_t* base);
 // The host pointer for [address, address + bytes), which must lie inside one allocation; `what` names the use.
 char* at(Device& device, uint64_t address, uint64_t bytes, const char* what);
 // Checks every allocation's guard zones and restores them; a message per damaged allocation, empty when none.
