@@ -66,7 +66,7 @@ final class EmulatedGpu implements Gpu {
     static synchronized Gpu open() {
         if (!loaded) {
             System.load(build().toString());
-            KernelRegisters.registers("");  // ptxas runs now, not in the first launch (which a test may time)
+            KernelRegisters.prepare();  // ptxas runs now, not in the first launch (which a test may time)
             loaded = true;
         }
         return new EmulatedGpu(nOpen());
@@ -275,15 +275,19 @@ final class EmulatedGpu implements Gpu {
                 throw new UncheckedIOException(e);
             }
         }
-        sources.sort(null);
+        return digest(root, sources) + "\n";
+    }
+
+    /** The SHA-256 of {@code files}, in order, each by its path from {@code root} and its bytes, in hex. */
+    static String digest(Path root, List<Path> files) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (Path source : sources) {
-                digest.update(root.relativize(source).toString().getBytes(StandardCharsets.UTF_8));
+            for (Path file : files) {
+                digest.update(root.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) 0);
-                digest.update(Files.readAllBytes(source));
+                digest.update(Files.readAllBytes(file));
             }
-            return HexFormat.of().formatHex(digest.digest()) + "\n";
+            return HexFormat.of().formatHex(digest.digest());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {

@@ -6,10 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -103,6 +100,11 @@ final class KernelRegisters {
         return found;
     }
 
+    /** Runs ptxas now, when the table is not known yet (it takes about 20 s without a kept copy). */
+    static void prepare() {
+        table();
+    }
+
     private static synchronized Map<String, Integer> table() {
         if (table == null) {
             table = PtxTest.onPath("ptxas") ? load() : Map.of();
@@ -118,7 +120,7 @@ final class KernelRegisters {
             try (Stream<Path> files = Files.list(modules)) {
                 ptx = files.filter(f -> f.toString().endsWith(".ptx")).sorted().toList();
             }
-            String digest = digest(ptx);
+            String digest = EmulatedGpu.digest(PtxTest.ROOT, ptx);
             if (Files.isRegularFile(cache)) {
                 List<String> lines = Files.readAllLines(cache);
                 if (!lines.isEmpty() && lines.get(0).equals(digest)) {
@@ -151,19 +153,6 @@ final class KernelRegisters {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while ptxas ran", e);
-        }
-    }
-
-    private static String digest(List<Path> files) throws IOException {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (Path file : files) {
-                digest.update(file.getFileName().toString().getBytes(StandardCharsets.UTF_8));
-                digest.update(Files.readAllBytes(file));
-            }
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
