@@ -9,7 +9,7 @@ package org.gridrun.engine.backend;
  * gradients {@code (images·positions) × filters}.
  * Results depend only on the shapes and the thread count, never on timing.
  */
-interface Convolver {
+interface Convolver extends AutoCloseable {
     /** {@code y = x ⊛ w} for {@code images} images. */
     void forward(float[] x, int xo, ConvGeometry g, int images, float[] w, int wo, int filters, float[] y, int yo);
 
@@ -31,5 +31,10 @@ interface Convolver {
         if (dx != null) {
             dataGradient(dy, dyo, g, images, w, wo, filters, dx, dxo);
         }
+    }
+
+    /** Releases what the path holds outside the Java heap (nothing for im2col); it may be used again after. */
+    @Override
+    default void close() {
     }
 }

@@ -601,6 +601,7 @@ public final class CpuBackend implements Backend {
     public void close() {
         buffers.forEach(CpuBuffer::close);
         buffers.clear();
+        convolution.close();
     }
 
     private static float[] data(Tensor t) {

@@ -1,6 +1,7 @@
 package org.gridrun.engine.backend;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.bytedeco.javacpp.Pointer;
 
@@ -29,6 +30,7 @@ final class OneDnnConvolution implements Convolver {
 
     private final OneDnnScratch[] inputs = {new OneDnnScratch(), new OneDnnScratch()};
     private final OneDnnScratch[] outputs = {new OneDnnScratch(), new OneDnnScratch()};
+    private final OneDnnScratch[] scratchpads = {new OneDnnScratch(), new OneDnnScratch()};
     private final Map<Key, OneDnnConvShape> shapes = new LinkedHashMap<>(16, 0.75f, true);
     private float[] partial = new float[0];
 
@@ -95,6 +97,25 @@ final class OneDnnConvolution implements Convolver {
         }
     }
 
+    /** The floats the scratchpad buffer of thread {@code half} holds now: what its primitives asked for at most. */
+    int scratchpadFloats(int half) {
+        return (int) scratchpads[half].capacity();
+    }
+
+    /** Releases every shape's primitives and the off-heap buffers; a later call creates them again. */
+    @Override
+    public void close() {
+        synchronized (shapes) {
+            shapes.values().forEach(OneDnnConvShape::close);
+            shapes.clear();
+        }
+        for (OneDnnScratch[] buffers : List.of(inputs, outputs, scratchpads)) {
+            for (OneDnnScratch buffer : buffers) {
+                buffer.close();
+            }
+        }
+    }
+
     private static long work(ConvGeometry g, int images, int filters) {
         return (long) images * g.outPositions() * g.patchSize() * filters;
     }
@@ -110,7 +131,7 @@ final class OneDnnConvolution implements Convolver {
                     eldest.next().getValue().close();
                     eldest.remove();
                 }
-                shape = new OneDnnConvShape(g, images, filters, OneDnn.stream(half));
+                shape = new OneDnnConvShape(g, images, filters, OneDnn.stream(half), scratchpads[half]);
                 shapes.put(key, shape);
             }
             return shape;

@@ -31,6 +31,11 @@ final class OneDnnScratch implements AutoCloseable {
         return view.position(0);
     }
 
+    /** The floats the buffer holds, 0 before the first {@link #ensure} and after {@link #close}. */
+    long capacity() {
+        return capacity;
+    }
+
     /** Copies {@code length} values of {@code src} from {@code offset} to the buffer's start. */
     Pointer copyIn(float[] src, int offset, int length) {
         Pointer handle = ensure(length);

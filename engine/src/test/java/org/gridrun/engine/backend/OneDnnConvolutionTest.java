@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** oneDNN's convolutions against the im2col path on odd shapes, their repeatability, and the choice of path. */
@@ -111,6 +114,101 @@ class OneDnnConvolutionTest {
             oneDnn.backward(x, 3, c.g, c.images, dy, 2, w, 1, c.filters, dwOnly, 4, null, 0);
             assertArrayEquals(dwApart, dwOnly, "weight gradient alone, " + c);
         }
+    }
+
+    /**
+     * A convolver's primitives take their scratchpads from its own buffers, so they give the same results whatever
+     * other threads did with oneDNN: lenet5's second convolution on one image (its data gradient asks for a
+     * scratchpad), then 40 convolvers of a small shape each run on another thread and closed here, as JavaCPP's
+     * deallocator destroys primitives on whatever thread, then a small convolver here, then the first again. With
+     * oneDNN's library scratchpad the first convolver's buffer stays empty, and these destructions would have
+     * released this thread's scratchpad (its count is per thread) and the small convolver made it smaller.
+     */
+    @Test
+    void primitivesTakeTheirScratchpadFromTheConvolversBuffers() throws Exception {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        Case large = new Case(ConvGeometry.square(12, 12, 64, 5, 1, 0), 1, 128);
+        Case small = new Case(ConvGeometry.square(6, 6, 4, 3, 1, 1), 1, 8);
+        Random rng = new Random(13);
+        float[] x = TestTensors.gaussian(rng, large.g.inputSize());
+        float[] w = TestTensors.gaussian(rng, large.filters * large.g.patchSize());
+        float[] dy = TestTensors.gaussian(rng, large.g.outPositions() * large.filters);
+        float[] expectedY = new float[dy.length];
+        float[] expectedDx = new float[x.length];
+        im2col.forward(x, 0, large.g, 1, w, 0, large.filters, expectedY, 0);
+        im2col.dataGradient(dy, 0, large.g, 1, w, 0, large.filters, expectedDx, 0);
+        float[] y = new float[dy.length];
+        float[] dx = new float[x.length];
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try (OneDnnConvolution live = new OneDnnConvolution(); OneDnnConvolution later = new OneDnnConvolution()) {
+            live.forward(x, 0, large.g, 1, w, 0, large.filters, y, 0);
+            live.dataGradient(dy, 0, large.g, 1, w, 0, large.filters, dx, 0);
+            assertTrue(live.scratchpadFloats(0) > 0, "the primitives' scratchpad is the convolver's buffer, found "
+                    + live.scratchpadFloats(0) + " floats");
+            float[] smallX = TestTensors.gaussian(rng, small.g.inputSize());
+            float[] smallW = TestTensors.gaussian(rng, small.filters * small.g.patchSize());
+            float[] smallY = new float[small.g.outPositions() * small.filters];
+            float[] smallDx = new float[smallX.length];
+            for (int i = 0; i < 40; i++) {
+                OneDnnConvolution elsewhere = new OneDnnConvolution();
+                other.submit(() -> {
+                    elsewhere.forward(smallX, 0, small.g, 1, smallW, 0, small.filters, smallY, 0);
+                    elsewhere.dataGradient(smallY, 0, small.g, 1, smallW, 0, small.filters, smallDx, 0);
+                }).get();
+                elsewhere.close();
+            }
+            later.forward(smallX, 0, small.g, 1, smallW, 0, small.filters, smallY, 0);
+            Arrays.fill(y, Float.NaN);
+            Arrays.fill(dx, Float.NaN);
+            live.forward(x, 0, large.g, 1, w, 0, large.filters, y, 0);
+            live.dataGradient(dy, 0, large.g, 1, w, 0, large.filters, dx, 0);
+        } finally {
+            other.shutdown();
+        }
+        float tolerance = 1e-4f * (float) Math.sqrt(large.g.patchSize());
+        assertArrayEquals(expectedY, y, tolerance, "forward after other threads' primitives were destroyed here");
+        assertArrayEquals(expectedDx, dx, tolerance, "data gradient after other threads' primitives were destroyed");
+    }
+
+    /**
+     * Two images of lenet5's second convolution: one per thread, the same shape on both at once, so that oneDNN's
+     * primitive cache may hand both halves the same primitive, created by both at once. Every repetition, on a new
+     * convolver (new primitives) or the same, gives the first one's bits.
+     */
+    @Test
+    void halvesOfTheSameShapeRunAtOnceRepeatably() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        ConvGeometry g = ConvGeometry.square(12, 12, 64, 5, 1, 0);
+        int images = 2;
+        int filters = 128;
+        Random rng = new Random(14);
+        float[] x = TestTensors.gaussian(rng, images * g.inputSize());
+        float[] w = TestTensors.gaussian(rng, filters * g.patchSize());
+        float[] dy = TestTensors.gaussian(rng, images * g.outPositions() * filters);
+        float[][] first = null;
+        OneDnnConvolution kept = new OneDnnConvolution();
+        try {
+            for (int r = 0; r < 200; r++) {
+                float[][] results = {new float[dy.length], new float[w.length], new float[x.length]};
+                OneDnnConvolution oneDnn = r % 2 == 0 ? new OneDnnConvolution() : kept;
+                oneDnn.forward(x, 0, g, images, w, 0, filters, results[0], 0);
+                oneDnn.backward(x, 0, g, images, dy, 0, w, 0, filters, results[1], 0, results[2], 0);
+                if (oneDnn != kept) {
+                    oneDnn.close();
+                }
+                if (first == null) {
+                    first = results;
+                }
+                assertArrayEquals(first[0], results[0], 0f, "forward, repetition " + r);
+                assertArrayEquals(first[1], results[1], 0f, "weight gradient, repetition " + r);
+                assertArrayEquals(first[2], results[2], 0f, "data gradient, repetition " + r);
+            }
+        } finally {
+            kept.close();
+        }
+        float[] expectedDx = new float[x.length];
+        im2col.dataGradient(dy, 0, g, images, w, 0, filters, expectedDx, 0);
+        assertArrayEquals(expectedDx, first[2], 1e-4f * (float) Math.sqrt(g.patchSize()), "data gradient vs im2col");
     }
 
     @Test
