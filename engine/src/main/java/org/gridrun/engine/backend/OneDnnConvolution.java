@@ -11,11 +11,12 @@ import org.bytedeco.javacpp.Pointer;
  *
  * <p>oneDNN's own OpenMP threads synchronise at barriers by spinning, and a 2-core machine shared with other work
  * took four times as long per convolution with two of them as with one; the backend's threads wait for each other
- * once per call. The data gradient of each half is its own; the weight gradient of the second half goes to a scratch matrix added to the first half's last,
- * so the order of summation depends only on the shapes. Each shape's primitives ({@link OneDnnConvShape}) are made
- * once; those of the {@value #SHAPES} shapes used last are kept (a network's layers, and the smaller last batch or
- * an evaluation batch), an older one released when a new one comes. Operands are copied between the heap and the
- * off-heap buffers around each call.
+ * once per call. The data gradient of each half is its own; the weight gradient of the second half goes to a
+ * scratch matrix added to the first half's last, so the order of summation depends only on the shapes. Each
+ * shape's primitives ({@link OneDnnConvShape}) are made once; those of the {@value #SHAPES} shapes used last are
+ * kept (a network's layers, and the smaller last batch or an evaluation batch), an older one released when a new one
+ * comes, and all when the backend closes. Operands are copied between the heap and the off-heap buffers around each
+ * call.
  *
  * <p>The data gradient on oneDNN's backward-data primitive, in place of the flipped kernels' forward convolution or
  * a product and col2im outside oneDNN, took resnet20's at batch 128 from 41.3 to 39.5 ms a step (best of 15,

@@ -130,9 +130,10 @@ class OneDnnConvolutionTest {
         Case large = new Case(ConvGeometry.square(12, 12, 64, 5, 1, 0), 1, 128);
         Case small = new Case(ConvGeometry.square(6, 6, 4, 3, 1, 1), 1, 8);
         Random rng = new Random(13);
-        float[] x = TestTensors.gaussian(rng, large.g.inputSize());
-        float[] w = TestTensors.gaussian(rng, large.filters * large.g.patchSize());
-        float[] dy = TestTensors.gaussian(rng, large.g.outPositions() * large.filters);
+        Operands o = new Operands(rng, large.g, 1, large.filters);
+        float[] x = o.x;
+        float[] w = o.w;
+        float[] dy = o.dy;
         float[] expectedY = new float[dy.length];
         float[] expectedDx = new float[x.length];
         im2col.forward(x, 0, large.g, 1, w, 0, large.filters, expectedY, 0);
@@ -170,10 +171,17 @@ class OneDnnConvolutionTest {
         assertArrayEquals(expectedDx, dx, tolerance, "data gradient after other threads' primitives were destroyed");
     }
 
+    /** A training-sized shape, so that both threads share every pass: results repeat bit for bit. */
+    @Test
+    void repeatsBitForBit() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        assertRepeats(ConvGeometry.square(16, 16, 16, 3, 1, 1), 32, 16, 3, 13);
+    }
+
     /**
      * Two images of lenet5's second convolution: one per thread, the same shape on both at once, so that oneDNN's
-     * primitive cache may hand both halves the same primitive, created by both at once. Every repetition, on a new
-     * convolver (new primitives) or the same, gives the first one's bits.
+     * primitive cache may hand both halves the same primitive, created by both at once. 200 repetitions repeat bit
+     * for bit, and the data gradient is im2col's.
      */
     @Test
     void halvesOfTheSameShapeRunAtOnceRepeatably() {
@@ -181,62 +189,50 @@ class OneDnnConvolutionTest {
         ConvGeometry g = ConvGeometry.square(12, 12, 64, 5, 1, 0);
         int images = 2;
         int filters = 128;
-        Random rng = new Random(14);
-        float[] x = TestTensors.gaussian(rng, images * g.inputSize());
-        float[] w = TestTensors.gaussian(rng, filters * g.patchSize());
-        float[] dy = TestTensors.gaussian(rng, images * g.outPositions() * filters);
-        float[][] first = null;
-        OneDnnConvolution kept = new OneDnnConvolution();
-        try {
-            for (int r = 0; r < 200; r++) {
-                float[][] results = {new float[dy.length], new float[w.length], new float[x.length]};
-                OneDnnConvolution oneDnn = r % 2 == 0 ? new OneDnnConvolution() : kept;
-                oneDnn.forward(x, 0, g, images, w, 0, filters, results[0], 0);
-                oneDnn.backward(x, 0, g, images, dy, 0, w, 0, filters, results[1], 0, results[2], 0);
-                if (oneDnn != kept) {
-                    oneDnn.close();
-                }
-                if (first == null) {
-                    first = results;
-                }
-                assertArrayEquals(first[0], results[0], 0f, "forward, repetition " + r);
-                assertArrayEquals(first[1], results[1], 0f, "weight gradient, repetition " + r);
-                assertArrayEquals(first[2], results[2], 0f, "data gradient, repetition " + r);
-            }
-        } finally {
-            kept.close();
-        }
-        float[] expectedDx = new float[x.length];
-        im2col.dataGradient(dy, 0, g, images, w, 0, filters, expectedDx, 0);
+        Operands operands = new Operands(new Random(14), g, images, filters);
+        float[][] first = assertRepeats(g, images, filters, 200, 14);
+        float[] expectedDx = new float[operands.x.length];
+        im2col.dataGradient(operands.dy, 0, g, images, operands.w, 0, filters, expectedDx, 0);
         assertArrayEquals(expectedDx, first[2], 1e-4f * (float) Math.sqrt(g.patchSize()), "data gradient vs im2col");
     }
 
-    @Test
-    void repeatsBitForBit() {
-        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
-        Convolver first = new OneDnnConvolution();
-        Convolver second = new OneDnnConvolution();
-        // a training-sized shape, so that both threads share every pass
-        ConvGeometry g = ConvGeometry.square(16, 16, 16, 3, 1, 1);
-        int images = 32;
-        int filters = 16;
-        Random rng = new Random(13);
-        float[] x = TestTensors.gaussian(rng, images * g.inputSize());
-        float[] w = TestTensors.gaussian(rng, filters * g.patchSize());
-        float[][] y = new float[3][images * g.outPositions() * filters];
-        float[][] dw = new float[3][filters * g.patchSize()];
-        float[][] dx = new float[3][images * g.inputSize()];
-        Convolver[] runs = {first, first, second};
-        for (int i = 0; i < 3; i++) {
-            runs[i].forward(x, 0, g, images, w, 0, filters, y[i], 0);
-            runs[i].weightGradient(x, 0, g, images, y[i], 0, filters, dw[i], 0);
-            runs[i].dataGradient(y[i], 0, g, images, w, 0, filters, dx[i], 0);
+    /** Random images, weights and output gradient of a shape. */
+    private record Operands(float[] x, float[] w, float[] dy) {
+        Operands(Random rng, ConvGeometry g, int images, int filters) {
+            this(TestTensors.gaussian(rng, images * g.inputSize()), TestTensors.gaussian(rng, filters * g.patchSize()),
+                    TestTensors.gaussian(rng, images * g.outPositions() * filters));
         }
-        for (int i = 1; i < 3; i++) {
-            assertArrayEquals(y[0], y[i], "forward, run " + i);
-            assertArrayEquals(dw[0], dw[i], "weight gradient, run " + i);
-            assertArrayEquals(dx[0], dx[i], "data gradient, run " + i);
+    }
+
+    /**
+     * Runs the forward pass, the weight and data gradients apart and both in one call {@code repetitions} times on
+     * the operands of {@code seed}, alternately on a new convolver (new primitives) and on one kept, and asserts
+     * that every repetition gives the first one's bits; returns the first: y, dw, dx, and dw, dx of the one call.
+     */
+    private static float[][] assertRepeats(ConvGeometry g, int images, int filters, int repetitions, long seed) {
+        Operands o = new Operands(new Random(seed), g, images, filters);
+        String[] names = {"forward", "weight gradient", "data gradient", "weight gradient in one call",
+            "data gradient in one call"};
+        float[][] first = null;
+        try (OneDnnConvolution kept = new OneDnnConvolution()) {
+            for (int r = 0; r < repetitions; r++) {
+                float[][] results = {new float[o.dy.length], new float[o.w.length], new float[o.x.length],
+                    new float[o.w.length], new float[o.x.length]};
+                OneDnnConvolution oneDnn = r % 2 == 0 ? new OneDnnConvolution() : kept;
+                oneDnn.forward(o.x, 0, g, images, o.w, 0, filters, results[0], 0);
+                oneDnn.weightGradient(o.x, 0, g, images, o.dy, 0, filters, results[1], 0);
+                oneDnn.dataGradient(o.dy, 0, g, images, o.w, 0, filters, results[2], 0);
+                oneDnn.backward(o.x, 0, g, images, o.dy, 0, o.w, 0, filters, results[3], 0, results[4], 0);
+                if (oneDnn != kept) {
+                    oneDnn.close();
+                }
+                first = first == null ? results : first;
+                for (int i = 0; i < results.length; i++) {
+                    assertArrayEquals(first[i], results[i], 0f, names[i] + ", repetition " + r);
+                }
+            }
         }
+        return first;
     }
 
     @Test

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.gridrun.engine.backend.Backend;
@@ -128,7 +130,7 @@ class CudaModelAgreementTest {
      * disagreement is printed (it is a CPU defect, not the kernels'), and fails the test only when no two runs agree.
      */
     private static Result cpuReference(String name, Shape input, int batch, VitSizes vit) {
-        List<Result> runs = new java.util.ArrayList<>();
+        List<Result> runs = new ArrayList<>();
         for (int run = 0; run < 3; run++) {
             Result result;
             try (Backend cpu = new CpuBackend()) {
@@ -150,7 +152,7 @@ class CudaModelAgreementTest {
 
     private static boolean sameBits(Result a, Result b) {
         return Double.compare(a.loss(), b.loss()) == 0 && differing(a, b) == 0
-                && java.util.Arrays.equals(a.statistics(), b.statistics());
+                && Arrays.equals(a.statistics(), b.statistics());
     }
 
     private static int differing(Result a, Result b) {
