@@ -18,6 +18,17 @@ import org.bytedeco.javacpp.Loader;
  * oneDNN's results depend only on the shapes and the processor's instruction set. The probe never throws.
  */
 final class OneDnn {
+    /**
+     * Held while a primitive is created: oneDNN's primitives are created one at a time in this process. oneDNN 3.11
+     * sometimes creates a wrong data-gradient primitive when two threads create the same one at once (both halves
+     * of a batch split in two equal halves do, on a shape's first call): on this machine (AVX-512), for a 5×5
+     * convolution of 64 channels into 128 filters (lenet5's conv2; its implementation {@code brg_conv_bwd} runs a
+     * forward brgemm convolution inside), 10 of 300 new shapes got one whose data gradient of one half was off by
+     * hundreds from im2col's on every later call; with creation under this lock, none of 1,200. A primitive is
+     * created once per shape and backend, so the lock costs a shape's first call only.
+     */
+    static final Object CREATION = new Object();
+
     private static final String REASON = probe();
     private static engine cpuEngine;
     private static final stream[] STREAMS = new stream[2];

@@ -44,6 +44,8 @@ import org.bytedeco.javacpp.Pointer;
  * whichever thread destroys a primitive (JavaCPP's deallocator, an evicting thread), and a primitive run on another
  * thread than its own uses that thread's buffer, whatever its size. oneDNN documents such primitives as not to
  * migrate between threads; with their own buffers they may.
+ *
+ * <p>Primitives are created under {@link OneDnn#CREATION}, one at a time in the process: see there why.
  */
 final class OneDnnConvShape implements AutoCloseable {
     private final engine cpu = OneDnn.cpu();
@@ -83,17 +85,19 @@ final class OneDnnConvShape implements AutoCloseable {
         memory.desc userWeights = keep(new memory.desc(weightDims, memory.data_type.f32, memory.format_tag.ohwi));
         strides = dims(g.stride(), g.stride());
         padding = dims(g.padding(), g.padding());
-        forwardDesc = keep(new convolution_forward.primitive_desc(cpu, prop_kind.forward_training,
-                algorithm.convolution_direct, src, anyWeights(), keep(new memory.desc()), dst, strides, padding,
-                padding, attributes, false));
         srcMemory = keep(new memory(src, cpu, (Pointer) null));
         dstMemory = keep(new memory(dst, cpu, (Pointer) null));
         userWeightMemory = keep(new memory(userWeights, cpu));
         userWeightValues = keep(new FloatPointer(userWeightMemory.get_data_handle()));
-        memory weights = keep(new memory(forwardDesc.weights_desc(), cpu));
-        weightsIn = reorder(userWeightMemory, weights);
-        forward = new Step(forwardDesc, keep(new convolution_forward(forwardDesc)))
-                .with(DNNL_ARG_SRC, srcMemory).with(DNNL_ARG_WEIGHTS, weights).with(DNNL_ARG_DST, dstMemory);
+        synchronized (OneDnn.CREATION) {
+            forwardDesc = keep(new convolution_forward.primitive_desc(cpu, prop_kind.forward_training,
+                    algorithm.convolution_direct, src, anyWeights(), keep(new memory.desc()), dst, strides, padding,
+                    padding, attributes, false));
+            memory weights = keep(new memory(forwardDesc.weights_desc(), cpu));
+            weightsIn = reorder(userWeightMemory, weights);
+            forward = new Step(forwardDesc, keep(new convolution_forward(forwardDesc)))
+                    .with(DNNL_ARG_SRC, srcMemory).with(DNNL_ARG_WEIGHTS, weights).with(DNNL_ARG_DST, dstMemory);
+        }
     }
 
     /** {@code y = x ⊛ w}: x at {@code x}'s address, w from the heap, y to {@code y}'s address. */
@@ -115,13 +119,15 @@ final class OneDnnConvShape implements AutoCloseable {
     }
 
     private void createWeightGradient() {
-        convolution_backward_weights.primitive_desc desc = keep(new convolution_backward_weights.primitive_desc(cpu,
-                algorithm.convolution_direct, src, anyWeights(), keep(new memory.desc()), dst, strides, padding,
-                padding, forwardDesc, attributes, false));
-        memory gradient = keep(new memory(desc.diff_weights_desc(), cpu));
-        weightGradient = new Step(desc, keep(new convolution_backward_weights(desc)))
-                .with(DNNL_ARG_SRC, srcMemory).with(DNNL_ARG_DIFF_DST, dstMemory).with(DNNL_ARG_DIFF_WEIGHTS, gradient);
-        weightsOut = reorder(gradient, userWeightMemory);
+        synchronized (OneDnn.CREATION) {
+            convolution_backward_weights.primitive_desc desc = keep(new convolution_backward_weights.primitive_desc(
+                    cpu, algorithm.convolution_direct, src, anyWeights(), keep(new memory.desc()), dst, strides,
+                    padding, padding, forwardDesc, attributes, false));
+            memory gradient = keep(new memory(desc.diff_weights_desc(), cpu));
+            weightGradient = new Step(desc, keep(new convolution_backward_weights(desc))).with(DNNL_ARG_SRC, srcMemory)
+                    .with(DNNL_ARG_DIFF_DST, dstMemory).with(DNNL_ARG_DIFF_WEIGHTS, gradient);
+            weightsOut = reorder(gradient, userWeightMemory);
+        }
     }
 
     /** {@code dx = ∂(x ⊛ w)/∂x · dy}: dy at its address, w from the heap, dx to {@code dx}'s address. */
@@ -146,13 +152,15 @@ final class OneDnnConvShape implements AutoCloseable {
     }
 
     private void createDataGradient() {
-        convolution_backward_data.primitive_desc desc = keep(new convolution_backward_data.primitive_desc(cpu,
-                algorithm.convolution_direct, src, anyWeights(), dst, strides, padding, padding, forwardDesc,
-                attributes, false));
-        memory weights = keep(new memory(desc.weights_desc(), cpu));
-        dataWeightsIn = reorder(userWeightMemory, weights);
-        dataGradient = new Step(desc, keep(new convolution_backward_data(desc)))
-                .with(DNNL_ARG_DIFF_DST, dstMemory).with(DNNL_ARG_WEIGHTS, weights).with(DNNL_ARG_DIFF_SRC, srcMemory);
+        synchronized (OneDnn.CREATION) {
+            convolution_backward_data.primitive_desc desc = keep(new convolution_backward_data.primitive_desc(cpu,
+                    algorithm.convolution_direct, src, anyWeights(), dst, strides, padding, padding, forwardDesc,
+                    attributes, false));
+            memory weights = keep(new memory(desc.weights_desc(), cpu));
+            dataWeightsIn = reorder(userWeightMemory, weights);
+            dataGradient = new Step(desc, keep(new convolution_backward_data(desc))).with(DNNL_ARG_DIFF_DST, dstMemory)
+                    .with(DNNL_ARG_WEIGHTS, weights).with(DNNL_ARG_DIFF_SRC, srcMemory);
+        }
     }
 
     /** The weights' shape in the layout oneDNN picks for a primitive. */

@@ -196,6 +196,41 @@ class OneDnnConvolutionTest {
         assertArrayEquals(expectedDx, first[2], 1e-4f * (float) Math.sqrt(g.patchSize()), "data gradient vs im2col");
     }
 
+    /**
+     * The first call of 300 shapes new to oneDNN's primitive cache, each split in two equal halves whose threads
+     * create the same primitives at once: lenet5's conv2 (64 channels into 128 filters, 5×5) on 20 × 15 image sizes,
+     * the data gradient of each against im2col's. Before primitives were created one at a time
+     * ({@link OneDnn#CREATION}), about 1 in 30 of these shapes got a data-gradient primitive whose one half was off by
+     * hundreds, call after call, on this project's AVX-512 hosts.
+     */
+    @Test
+    void newShapesSplitInEqualHalvesAgreeWithIm2colFromTheFirstCall() {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        int images = 2;
+        int filters = 128;
+        List<String> wrong = new ArrayList<>();
+        try (OneDnnConvolution oneDnn = new OneDnnConvolution()) {
+            for (int height = 8; height < 28; height++) {
+                for (int width = 8; width < 23; width++) {
+                    ConvGeometry g = ConvGeometry.square(height, width, 64, 5, 1, 0);
+                    Operands o = new Operands(new Random(height * 100L + width), g, images, filters);
+                    float[] dx = new float[o.x.length];
+                    oneDnn.backward(o.x, 0, g, images, o.dy, 0, o.w, 0, filters, new float[o.w.length], 0, dx, 0);
+                    float[] expected = new float[o.x.length];
+                    im2col.dataGradient(o.dy, 0, g, images, o.w, 0, filters, expected, 0);
+                    double worst = 0;
+                    for (int i = 0; i < dx.length; i++) {
+                        worst = Math.max(worst, Math.abs(dx[i] - expected[i]));
+                    }
+                    if (!(worst <= 1e-4 * Math.sqrt(g.patchSize()))) {
+                        wrong.add(height + "x" + width + " off by " + worst);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), wrong, "shapes whose first data gradient is not im2col's");
+    }
+
     /** Random images, weights and output gradient of a shape. */
     private record Operands(float[] x, float[] w, float[] dy) {
         Operands(Random rng, ConvGeometry g, int images, int filters) {
