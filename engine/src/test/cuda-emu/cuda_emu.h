@@ -159,10 +159,21 @@ inline int __float_as_int(float x) {
 inline float __int_as_float(int i) {
     return __uint_as_float((unsigned) i);
 }
+// __ldg: a load through the read-only data cache, which is not kept coherent with the launch's own stores, so only
+// of memory no thread of the launch writes. The race-checking build (-fsanitize=thread) records each one and fails
+// the launch where a byte is both read so and written, in either order (emu_race.cpp); there it is a macro, so that
+// the failure names the caller's line, and evaluates its argument twice (gridrun's kernels pass an address sum).
+#ifdef __SANITIZE_THREAD__
+namespace gr_emu {
+GR_EMU_API void read_only_load(const void* p, unsigned size);
+}  // namespace gr_emu
+#define __ldg(p) (gr_emu::read_only_load((p), (unsigned) sizeof *(p)), *(p))
+#else
 template <class T>
 inline T __ldg(const T* p) {
     return *p;
 }
+#endif
 
 // A NaN result as a GPU writes it: PTX's float arithmetic gives the canonical 0x7FFFFFFF whatever NaN went in,
 // where x86 keeps an operand's payload; a kernel whose output must be the host's bits has to canonicalise it.

@@ -19,7 +19,8 @@
 // A thread's own fiber stack is private and not recorded. The first race fails the launch with both threads, both
 // places in the source (addr2line of the instrumented library, built with -g) and which memory. So do a read of
 // shared memory that no thread of the block wrote, and an access at an address not a multiple of its size (a float4
-// from a float array at an odd offset), on which a GPU faults.
+// from a float array at an odd offset), on which a GPU faults. And so does a byte of memory that one thread reads
+// through __ldg (the read-only cache, not coherent with the launch's stores) and any thread writes, in either order.
 #include "cuda_emu.h"
 #include "emu_runtime.h"
 
@@ -60,7 +61,9 @@ struct Cell {
     bool written;
     bool device;          // inside a device allocation: blocks do not forget it
     bool shared;          // shared memory (the kernels' __shared__ variables)
-    uint8_t initialised;  // the bytes of shared memory a thread of the block wrote
+    uint8_t initialised;  // the bytes written in this launch (of shared memory: by the block running there now)
+    uint8_t read_only;    // the bytes read through __ldg in this launch
+    Access read_only_by;  // the last such read
 };
 
 // The cells of every granule touched, a page of cells per 4 KiB of memory (a kernel's neighbouring accesses find
@@ -315,9 +318,15 @@ bool in_shared_memory(uintptr_t address) {
     return address >= shadow.shared_begin && address < shadow.shared_end;
 }
 
-void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
-    Access now{(uint32_t) race_clock.block, race_clock.barriers, race_clock.warp_syncs[race_clock.thread / 32], pc,
-               (uint16_t) race_clock.thread, bytes, write};
+// The running thread's access of `bytes` of a granule, made now at `pc`.
+Access access_now(uint8_t bytes, bool write, uint32_t pc) {
+    return Access{(uint32_t) race_clock.block, race_clock.barriers, race_clock.warp_syncs[race_clock.thread / 32], pc,
+                  (uint16_t) race_clock.thread, bytes, write};
+}
+
+// The granule's cell as access `now` finds it: empty at the launch's first touch, and emptied where it is shared
+// memory that an earlier block of the launch used.
+Cell& cell_for(uintptr_t granule, const Access& now) {
     bool fresh;
     Cell& cell = shadow.cells.at(granule, fresh);
     if (fresh) {
@@ -328,8 +337,46 @@ void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
         cell.reads_held = 0;
         cell.initialised = 0;
     }
+    return cell;
+}
+
+// A byte that `load` reads through __ldg and `store` writes in the same launch (`store` null: an earlier write of
+// the launch, no longer held): the read-only cache may give its value from before the write.
+[[noreturn]] void incoherent(const Access& load, const Access* store, uintptr_t granule, uint8_t bytes) {
+    std::string memory = memory_name(granule + (unsigned) __builtin_ctz(bytes));
+    std::string writer = store == nullptr ? std::string("the launch writes it")
+                                          : thread_name(store->block, store->thread) + " writes it at "
+                                                + place(store->pc);
+    fail_launch(std::string("__ldg of written memory in ") + shadow.kernel + ": " + thread_name(load.block, load.thread)
+                + " reads " + memory + " through __ldg at " + place(load.pc) + ", and " + writer
+                + " in the same launch: the read-only cache is not coherent with the launch's stores (load it plainly)");
+}
+
+// A load through __ldg: of global memory only, and of bytes the launch does not write.
+void record_read_only(uintptr_t granule, uint8_t bytes, uint32_t pc) {
+    Access now = access_now(bytes, false, pc);
+    Cell& cell = cell_for(granule, now);
+    if (cell.shared) {
+        fail_launch(std::string("__ldg of shared memory in ") + shadow.kernel + ": "
+                    + thread_name(now.block, now.thread) + " at " + place(pc)
+                    + " (the read-only cache serves global memory only)");
+    }
+    if ((cell.initialised & bytes) != 0) {
+        bool held = cell.written && (cell.write.bytes & bytes) != 0;
+        incoherent(now, held ? &cell.write : nullptr, granule, cell.initialised & bytes);
+    }
+    cell.read_only |= bytes;
+    cell.read_only_by = now;
+}
+
+void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
+    Access now = access_now(bytes, write, pc);
+    Cell& cell = cell_for(granule, now);
     if (cell.shared && !write && (bytes & ~cell.initialised) != 0) {
         uninitialised(now);
+    }
+    if (write && (cell.read_only & bytes) != 0) {
+        incoherent(cell.read_only_by, &now, granule, cell.read_only & bytes);
     }
     auto races = [&](const Access& before) {
         if ((before.bytes & bytes) == 0 || (before.block == now.block && before.thread == now.thread)) {
@@ -383,8 +430,10 @@ void record(uintptr_t granule, uint8_t bytes, bool write, uint32_t pc) {
 }
 
 // `aligned`: the compiler took the access for one of its type's alignment, as nvcc does (an access g++ knows may be
-// unaligned calls the __tsan_unaligned_ hooks, which nvcc would have compiled to smaller accesses too).
-void access(const void* p, unsigned size, bool write, const void* return_address, bool aligned) {
+// unaligned calls the __tsan_unaligned_ hooks, which nvcc would have compiled to smaller accesses too). `read_only`:
+// a read through __ldg, recorded as that besides the plain read the instrumented load itself records.
+void access(const void* p, unsigned size, bool write, const void* return_address, bool aligned,
+            bool read_only = false) {
     if (!race_clock.checking) {
         return;
     }
@@ -402,7 +451,11 @@ void access(const void* p, unsigned size, bool write, const void* return_address
         for (unsigned b = 0; b < 4; b++) {
             bytes |= granule + b >= address && granule + b < end ? 1u << b : 0u;
         }
-        record(granule, bytes, write, pc);
+        if (read_only) {
+            record_read_only(granule, bytes, pc);
+        } else {
+            record(granule, bytes, write, pc);
+        }
     }
 }
 
@@ -411,6 +464,11 @@ void access(const void* p, unsigned size, bool write, const void* return_address
 // Both emulators: a float2 or float4 copied from or to an address not a multiple of its size (cuda_emu.h).
 void misaligned_vector(const void* p, unsigned size, bool write, const char* file, int line) {
     fail_misaligned((uintptr_t) p, size, write, file != nullptr ? std::string(file) + ":" + std::to_string(line) : "");
+}
+
+// cuda_emu.h's __ldg in the race-checking build, before its load.
+void read_only_load(const void* p, unsigned size) {
+    access(p, size, false, __builtin_return_address(0), true, true);
 }
 
 void race_begin(Device& device, const char* kernel) {

@@ -282,3 +282,28 @@ extern "C" __global__ void gr_selftest_load_double(const float* x, double* y, in
     unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
     y[t] = *reinterpret_cast<const double*>(x + offset + 2 * t);
 }
+
+// __ldg of memory the launch writes (the race check's read-only-cache rule). Each thread doubles its value in place,
+// then reads it back through __ldg: no other thread touches it, but the read-only cache may still hold the old value.
+extern "C" __global__ void gr_selftest_ldg_after_write(float* x, float* y, int n) {
+    int i = threadIdx.x;
+    if (i < n) {
+        x[i] = 2.0f * x[i];
+        y[i] = __ldg(x + i);
+    }
+}
+
+// Each thread reads its value through __ldg and then overwrites it: the order the rule forbids as well.
+extern "C" __global__ void gr_selftest_ldg_then_write(float* x, int n) {
+    int i = threadIdx.x;
+    if (i < n) {
+        x[i] = __ldg(x + i) + 1.0f;
+    }
+}
+
+// Reads an input no thread writes through __ldg: what the read-only cache is for.
+extern "C" __global__ void gr_selftest_ldg_input(const float* x, float* y, int n) {
+    GR_FOR_EACH(i, n) {
+        y[i] = 3.0f * __ldg(x + i);
+    }
+}

@@ -1,6 +1,7 @@
 package org.gridrun.engine.backend.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -131,6 +132,41 @@ class CudaRaceCheckTest {
                 + "block \\(0,0,0\\) reads 8 bytes at byte (4|124) of allocation #\\d+ \\(160 bytes\\) at "
                 + "engine/src/test/cuda-emu/kernels/selftest.cu:\\d+ in gr_selftest_load_double, an address that is "
                 + "not a multiple of 8 \\(a GPU faults: CUDA_ERROR_MISALIGNED_ADDRESS\\)"), e.getMessage());
+    }
+
+    /**
+     * A value written and then read back through {@code __ldg} by the same thread, and one read through
+     * {@code __ldg} and then overwritten: no two threads meet, but the read-only cache is not coherent with the
+     * launch's stores, so both fail, naming the load and the store. An input only read through it passes.
+     */
+    @Test
+    void ldgOfMemoryTheLaunchWritesFailsInEitherOrder() {
+        long x = upload(new float[] {1, 2, 3, 4, 5, 6, 7, 8});
+        long y = gpu.allocate(4 * 8);
+        String written = incoherent("gr_selftest_ldg_after_write", KernelArgs.of().address(x).address(y).i32(8));
+        assertTrue(written.matches("__ldg of written memory in gr_selftest_ldg_after_write: thread \\((0|7),0,0\\) of "
+                + "block \\(0,0,0\\) reads byte (0|28) of allocation #\\d+ \\(32 bytes\\) through __ldg at "
+                + "engine/src/test/cuda-emu/kernels/selftest.cu:\\d+ in gr_selftest_ldg_after_write, and thread "
+                + "\\(\\1,0,0\\) of block \\(0,0,0\\) writes it at engine/src/test/cuda-emu/kernels/selftest.cu:\\d+ "
+                + "in gr_selftest_ldg_after_write in the same launch: .*"), written);
+        String overwritten = incoherent("gr_selftest_ldg_then_write", KernelArgs.of().address(x).i32(8));
+        assertTrue(overwritten.matches("__ldg of written memory in gr_selftest_ldg_then_write: thread \\((0|7),0,0\\) "
+                + "of block \\(0,0,0\\) reads byte (0|28) of allocation #\\d+ \\(32 bytes\\) through __ldg at .*"
+                + "selftest.cu:\\d+ in gr_selftest_ldg_then_write, and thread \\(\\1,0,0\\) of block \\(0,0,0\\) "
+                + "writes it at .*"), overwritten);
+        gpu.launch("gr_selftest_ldg_input", 2, 1, 1, 32, 1, 1, KernelArgs.of().address(x).address(y).i32(8));
+        float[] read = download(x, 8);
+        float[] tripled = download(y, 8);
+        for (int i = 0; i < 8; i++) {
+            assertEquals(3 * read[i], tripled[i], 0f, "value " + i);
+        }
+    }
+
+    /** The message of the read-only-cache failure of this launch of {@code kernel} (one block of 8 threads). */
+    private String incoherent(String kernel, KernelArgs args) {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> gpu.launch(kernel, 1, 1, 1, 8, 1, 1, args));
+        return e.getMessage();
     }
 
     /** The message of the race that fails this launch of {@code kernel} (x blocks of x threads). */
