@@ -3,12 +3,11 @@ package org.gridrun.engine.backend;
 import java.util.Locale;
 import org.bytedeco.dnnl.dnnl_version_t;
 import org.bytedeco.dnnl.engine;
-import org.bytedeco.dnnl.stream;
 import org.bytedeco.javacpp.Loader;
 
 /**
- * oneDNN, through JavaCPP's presets: whether its natives load here and run one thread per call, and the one CPU
- * engine and stream every primitive runs on.
+ * oneDNN, through JavaCPP's presets: whether its natives load here and run one thread per call, the one CPU engine
+ * every primitive runs on, and the lock they are created under.
  *
  * <p>The presets ship oneDNN built with OpenMP, whose thread count is fixed when the library loads: by
  * {@code OMP_NUM_THREADS}, else one thread per processor. Java cannot change it afterwards. The backend splits each
@@ -31,7 +30,6 @@ final class OneDnn {
 
     private static final String REASON = probe();
     private static engine cpuEngine;
-    private static final stream[] STREAMS = new stream[2];
 
     private OneDnn() {
     }
@@ -54,17 +52,6 @@ final class OneDnn {
             cpuEngine = new engine(engine.kind.cpu, 0);
         }
         return cpuEngine;
-    }
-
-    /**
-     * The stream on {@link #cpu()} for the backend's thread {@code half} (0 or 1): a stream is not to be shared by
-     * threads that execute at once. Each is waited on after each primitive.
-     */
-    static synchronized stream stream(int half) {
-        if (STREAMS[half] == null) {
-            STREAMS[half] = new stream(cpu());
-        }
-        return STREAMS[half];
     }
 
     /**

@@ -3,11 +3,13 @@ package org.gridrun.engine.backend;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bytedeco.dnnl.stream;
 import org.bytedeco.javacpp.Pointer;
 
 /**
  * Convolutions on oneDNN, one thread per call: the batch is cut in two halves by image, one per thread of the
- * backend ({@link CpuParallel}), each half a oneDNN call of its own on its own primitives and off-heap buffers.
+ * backend ({@link CpuParallel}), each half a oneDNN call of its own on its own primitives, stream and off-heap
+ * buffers, so that two backends may run at once.
  *
  * <p>oneDNN's own OpenMP threads synchronise at barriers by spinning, and a 2-core machine shared with other work
  * took four times as long per convolution with two of them as with one; the backend's threads wait for each other
@@ -32,6 +34,8 @@ final class OneDnnConvolution implements Convolver {
     private final OneDnnScratch[] inputs = {new OneDnnScratch(), new OneDnnScratch()};
     private final OneDnnScratch[] outputs = {new OneDnnScratch(), new OneDnnScratch()};
     private final OneDnnScratch[] scratchpads = {new OneDnnScratch(), new OneDnnScratch()};
+    /** Each half's oneDNN stream, made on first need: a stream is not to be used by two threads at once. */
+    private final stream[] streams = new stream[2];
     private final Map<Key, OneDnnConvShape> shapes = new LinkedHashMap<>(16, 0.75f, true);
     private float[] partial = new float[0];
 
@@ -103,12 +107,18 @@ final class OneDnnConvolution implements Convolver {
         return (int) scratchpads[half].capacity();
     }
 
-    /** Releases every shape's primitives and the off-heap buffers; a later call creates them again. */
+    /** Releases every shape's primitives, the streams and the off-heap buffers; a later call creates them again. */
     @Override
     public void close() {
         synchronized (shapes) {
             shapes.values().forEach(OneDnnConvShape::close);
             shapes.clear();
+            for (int half = 0; half < streams.length; half++) {
+                if (streams[half] != null) {
+                    streams[half].close();
+                    streams[half] = null;
+                }
+            }
         }
         for (OneDnnScratch[] buffers : List.of(inputs, outputs, scratchpads)) {
             for (OneDnnScratch buffer : buffers) {
@@ -132,7 +142,10 @@ final class OneDnnConvolution implements Convolver {
                     eldest.next().getValue().close();
                     eldest.remove();
                 }
-                shape = new OneDnnConvShape(g, images, filters, OneDnn.stream(half), scratchpads[half]);
+                if (streams[half] == null) {
+                    streams[half] = new stream(OneDnn.cpu());
+                }
+                shape = new OneDnnConvShape(g, images, filters, streams[half], scratchpads[half]);
                 shapes.put(key, shape);
             }
             return shape;

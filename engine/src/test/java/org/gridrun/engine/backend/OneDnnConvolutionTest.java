@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** oneDNN's convolutions against the im2col path on odd shapes, their repeatability, and the choice of path. */
@@ -229,6 +230,53 @@ class OneDnnConvolutionTest {
             }
         }
         assertEquals(List.of(), wrong, "shapes whose first data gradient is not im2col's");
+    }
+
+    /**
+     * Two convolvers (two backends) used at once from two threads, 40 times each: every result is the bits one
+     * convolver gives alone. Their calls' first halves run at the same time, so they must share no stream, scratch
+     * buffer or primitive state.
+     */
+    @Test
+    void twoConvolversRunAtOnceFromTwoThreads() throws Exception {
+        assumeTrue(OneDnn.unusableReason() == null, OneDnn.unusableReason());
+        ConvGeometry g = ConvGeometry.square(12, 12, 16, 3, 1, 1);
+        int images = 8;
+        int filters = 32;
+        float[][] alone = convolveAll(new OneDnnConvolution(), g, images, filters);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<float[][]>> runs = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                runs.add(threads.submit(() -> {
+                    float[][] last = null;
+                    try (OneDnnConvolution oneDnn = new OneDnnConvolution()) {
+                        for (int r = 0; r < 40; r++) {
+                            float[][] results = convolveAll(oneDnn, g, images, filters);
+                            for (int i = 0; i < results.length; i++) {
+                                assertArrayEquals(alone[i], results[i], 0f, "result " + i + ", repetition " + r);
+                            }
+                            last = results;
+                        }
+                    }
+                    return last;
+                }));
+            }
+            for (var run : runs) {
+                assertEquals(alone.length, run.get().length);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** The forward pass and both gradients of one call on the operands of seed 21: y, dw, dx. */
+    private static float[][] convolveAll(Convolver oneDnn, ConvGeometry g, int images, int filters) {
+        Operands o = new Operands(new Random(21), g, images, filters);
+        float[][] results = {new float[o.dy.length], new float[o.w.length], new float[o.x.length]};
+        oneDnn.forward(o.x, 0, g, images, o.w, 0, filters, results[0], 0);
+        oneDnn.backward(o.x, 0, g, images, o.dy, 0, o.w, 0, filters, results[1], 0, results[2], 0);
+        return results;
     }
 
     /** Random images, weights and output gradient of a shape. */
