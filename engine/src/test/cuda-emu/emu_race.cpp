@@ -217,11 +217,17 @@ std::string thread_name(uint32_t block, unsigned thread) {
 
 bool in_shared_memory(uintptr_t address);
 
+// The device allocation holding the byte at `address` (its start in *base), or nullptr.
+const Allocation* allocation_at(uintptr_t address, uint64_t* base) {
+    const Allocation* a = allocation_below(*shadow.device, address, base);
+    return a != nullptr && address - *base < a->bytes ? a : nullptr;
+}
+
 // Which memory the byte at `address` is: a byte of an allocation, shared memory, or else a static of the library.
 std::string memory_name(uintptr_t address) {
     uint64_t base;
-    const Allocation* a = allocation_below(*shadow.device, address, &base);
-    if (a == nullptr || address - base >= a->bytes) {
+    const Allocation* a = allocation_at(address, &base);
+    if (a == nullptr) {
         return in_shared_memory(address) ? "shared memory" : "a static of the kernels' library";
     }
     char text[192];
@@ -297,8 +303,8 @@ bool in_device_memory(uintptr_t address) {
         return true;
     }
     uint64_t base;
-    const Allocation* a = allocation_below(*shadow.device, address, &base);
-    if (a == nullptr || address - base >= a->bytes) {
+    const Allocation* a = allocation_at(address, &base);
+    if (a == nullptr) {
         return false;
     }
     shadow.last_base = base;

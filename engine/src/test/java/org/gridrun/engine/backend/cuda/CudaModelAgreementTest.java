@@ -79,7 +79,7 @@ class CudaModelAgreementTest {
                                     boolean byNorm) {
         Result actual;
         Result again;
-        // the target first: where it cannot run, the case skips before the CPU's steps
+        // the target first: where it cannot run, the case skips before the CPU's step
         try (Backend cuda = target.backend()) {
             actual = step(cuda, name, input, batch, vit);
             again = step(cuda, name, input, batch, vit);

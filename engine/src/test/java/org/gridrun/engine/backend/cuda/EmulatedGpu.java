@@ -275,6 +275,7 @@ final class EmulatedGpu implements Gpu {
                 throw new UncheckedIOException(e);
             }
         }
+        sources.sort(null);  // Files.walk's order is the file system's
         return digest(root, sources) + "\n";
     }
 
