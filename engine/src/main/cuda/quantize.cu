@@ -4,7 +4,7 @@
 // The payload is the bucket norms as float32 (the GPU is little-endian, as the wire format), then one `bits`-bit
 // level index per value, least significant bit first, no padding. Where every bucket holds at most 8192 values and
 // its codes start on a 32-bit word (network-wide buckets of 8192 values, any width), one kernel encodes a bucket a
-// block, reading it once into registers (gr_level_uniform_fused, gr_level_search_fused: gr_fused_encode).
+// block, reading it once into shared memory (gr_level_uniform_fused, gr_level_search_fused: gr_fused_encode).
 // Other layouts take two kernels:
 //   - gr_level_norms: one block per bucket, the CPU's order of additions (128 interleaved double chains and a fixed
 //     tree; ChainSums.chains) or the largest sign-cleared bit pattern, each thread with eight loads in flight;
@@ -13,8 +13,10 @@
 //     one 16-byte load) a thread at a time, then writes the tile's words, one a thread (gr_tiled_codes). No thread
 //     writes another's word, so there are no atomics and the bits do not depend on the schedule.
 // gr_level_decode_mean decodes a payload into the workers' mean, as the host's collective does, a tile of values a
-// block. Every kernel is bound by memory, not arithmetic, when a warp has several loads in flight: a kernel that
-// waits for each load before it asks for the next is bound by the memory's latency instead.
+// block. Every kernel keeps several loads a warp in flight: a kernel that waits for each load before it asks for the
+// next is bound by the memory's latency. So kept, the fused encode and the decode are bound by their instructions per
+// value, not by memory (on an H200 they issue at 58 to 69 % of the multiprocessors' rate and use 11 to 32 % of the
+// memory's bandwidth, Nsight Compute).
 // Value e takes the 16-bit uniform at bits 48 − 16·(e mod 4) of draw first + e/4 (Uniform16).
 #include "gridrun.cuh"
 
@@ -273,9 +275,8 @@ __device__ __forceinline__ void gr_tiled_codes(const float* g, long long n, cons
     }
 }
 
-// The most values of a bucket the fused encode takes: 64 a thread of GR_CHAINS, held in registers.
+// The most values of a bucket the fused encode takes: the block's shared copy of its bucket, 32 KiB.
 #define GR_FUSED_BUCKET 8192
-#define GR_FUSED_VALUES (GR_FUSED_BUCKET / GR_CHAINS)
 
 // The codes of a warp's 32 consecutive values (lane l's code c at bits [l·bits, l·bits + bits) of their `bits`
 // words, the first value's code starting on a word) as words: lane k (k < bits) gets word k. Where a word holds a whole
@@ -305,20 +306,22 @@ __device__ __forceinline__ unsigned gr_warp_words(unsigned c, int bits) {
 }
 
 // The whole encode of buckets whose codes start on word boundaries (starts[k]·bits a multiple of 32 for every k,
-// each bucket at most GR_FUSED_BUCKET values), one block of GR_CHAINS threads a bucket, each thread holding its
-// chain's values (j, j + 128, …: every warp load 128 contiguous bytes, all 64 in flight at once) in registers:
-//   - the norm and bound from the registers (gr_bucket_norm_by, ChainSums' order);
-//   - pass i codes values 128·i + 32·warp + lane, so a warp's pass makes `bits` whole words (gr_warp_words), written
-//     by its first `bits` lanes;
-//   - value e takes its uniform from the draw of quad e/4, shared by 4 lanes: each lane makes one draw for four
-//     passes (quad lane & 7 of the warp's 8 in pass lane / 8) and the lanes take theirs by a shuffle.
-// The gradient is read once and nothing goes through shared memory but the norm's sums. bucket(norm, bound) gives
-// what the bucket's values share; code as gr_tiled_codes'.
+// each bucket at most GR_FUSED_BUCKET values), one block of GR_CHAINS threads a bucket, the bucket read once from
+// the gradient into shared memory (16-byte loads where g allows, all of a thread's in flight at once):
+//   - the norm and bound from there (gr_bucket_norm_by, ChainSums' order: thread j folds values j, j + 128, …);
+//   - the codes a group of 128 values at a time, warp w taking groups w, w + 4, …: pass s of a group codes its values
+//     32s to 32s + 31, so a warp's pass makes `bits` whole words (gr_warp_words), written by its first `bits` lanes;
+//   - value e takes its uniform from the draw of quad e/4, shared by 4 lanes: lane l draws quad l of the group (four
+//     passes' worth) and the lanes take theirs by a shuffle.
+// The loops stay loops: a kernel unrolled over a bucket held in registers was tens of thousands of instructions and
+// held four blocks a multiprocessor. bucket(norm, bound) gives what the bucket's values share; code as
+// gr_tiled_codes'.
 template <class MakeBucket, class Code>
 __device__ __forceinline__ void gr_fused_encode(const float* g, long long n, const int* starts, int buckets,
                                                 int linf, float clipSigmas, float* bounds, float* norms, int bits,
                                                 unsigned long long key, long long first, unsigned* words,
                                                 MakeBucket bucket, Code code) {
+    alignas(16) __shared__ float values[GR_FUSED_BUCKET];
     __shared__ double sums[GR_CHAINS];
     __shared__ int largest[GR_CHAINS];
     int t = threadIdx.x;
@@ -327,19 +330,30 @@ __device__ __forceinline__ void gr_fused_encode(const float* g, long long n, con
     for (int k = blockIdx.x; k < buckets; k += gridDim.x) {
         long long from = starts[k];
         int len = starts[k + 1] - starts[k];
-        float v[GR_FUSED_VALUES];
-#pragma unroll
-        for (int i = 0; i < GR_FUSED_VALUES; i++) {
-            int e = t + GR_CHAINS * i;
-            v[i] = e < len ? g[from + e] : 0.0f;
+        const float* x = g + from;
+        // from is a multiple of 4 (of 32 / gcd(bits, 32)), so the bucket's quads are whole and value e's uniform
+        // sits at e mod 4 = lane mod 4 of its draw; its first value is 16-byte aligned where g is
+        if ((((unsigned long long) x) & 15ULL) == 0) {
+            int quads = len >> 2;
+#pragma unroll 4
+            for (int q = t; q < quads; q += GR_CHAINS) {
+                reinterpret_cast<float4*>(values)[q] = reinterpret_cast<const float4*>(x)[q];
+            }
+            for (int e = 4 * quads + t; e < len; e += GR_CHAINS) {
+                values[e] = x[e];
+            }
+        } else {
+#pragma unroll 8
+            for (int e = t; e < len; e += GR_CHAINS) {
+                values[e] = x[e];
+            }
         }
+        __syncthreads();
         float bound;
         float norm = gr_canonical(gr_bucket_norm_by([&](auto acc, auto step) {
-#pragma unroll
-            for (int i = 0; i < GR_FUSED_VALUES; i++) {
-                if (t + GR_CHAINS * i < len) {
-                    acc = step(acc, v[i]);
-                }
+#pragma unroll 8
+            for (int e = t; e < len; e += GR_CHAINS) {
+                acc = step(acc, values[e]);
             }
             return acc;
         }, len, linf, clipSigmas, sums, largest, &bound));
@@ -348,25 +362,18 @@ __device__ __forceinline__ void gr_fused_encode(const float* g, long long n, con
             norms[k] = norm;
         }
         auto b = bucket(norm, bound);
-        // from is a multiple of 4 (of 32 / gcd(bits, 32)), so the bucket's quads are whole and value e's uniform
-        // sits at e mod 4 = lane mod 4 of its draw
         unsigned long long quads = (unsigned long long) (first + (from >> 2));
         long long firstWord = from * bits / 32;
         long long endWord = ((long long) starts[k + 1] * bits + 31) / 32;
-#pragma unroll
-        for (int i0 = 0; i0 < GR_FUSED_VALUES; i0 += 4) {
-            if (GR_CHAINS * i0 >= len) {
-                break;
-            }
-            unsigned long long mine = gr_draw(key, quads + 32ULL * (i0 + (lane >> 3)) + 8 * warp + (lane & 7));
+        for (int group = warp; 128 * group < len; group += GR_CHAINS / 32) {
+            unsigned long long mine = gr_draw(key, quads + 32ULL * group + lane);
 #pragma unroll
             for (int s = 0; s < 4; s++) {
-                int i = i0 + s;
                 unsigned long long draw = __shfl_sync(0xFFFFFFFFu, mine, 8 * s + (lane >> 2));
-                int e = t + GR_CHAINS * i;
-                unsigned c = e < len ? (unsigned) code(b, v[i], gr_uniform16(draw, from + e)) : 0u;
+                int e = 128 * group + 32 * s + lane;
+                unsigned c = e < len ? (unsigned) code(b, values[e], gr_uniform16(draw, from + e)) : 0u;
                 unsigned word = gr_warp_words(c, bits);
-                long long w = firstWord + (4LL * i + warp) * bits + lane;
+                long long w = firstWord + (4LL * group + s) * bits + lane;
                 if (lane < bits && w < endWord) {
                     words[w] = word;
                 }
@@ -502,25 +509,6 @@ extern "C" __global__ void __launch_bounds__(GR_CHAINS) gr_level_search_fused(
         });
 }
 
-// The words of a payload's code stream (after the norms, 4-byte aligned) that hold the index of the value at `bit`:
-// the word holding its first bit, and the next where the index straddles the two (else 0, and nothing is read past
-// the stream). Only addresses decide what is read, so the loads of several values go out before any arrives.
-struct GrIndexWords {
-    unsigned low;
-    unsigned high;
-};
-
-__device__ __forceinline__ GrIndexWords gr_index_words(const unsigned* stream, long long bit, int bits) {
-    long long w = bit >> 5;
-    return GrIndexWords{stream[w], (int) (bit & 31) + bits > 32 ? stream[w + 1] : 0u};
-}
-
-// The level index at `bit` from its words (gr_index_words).
-__device__ __forceinline__ int gr_level_index(GrIndexWords words, long long bit, int bits) {
-    unsigned long long window = (unsigned long long) words.low | (unsigned long long) words.high << 32;
-    return (int) ((window >> (bit & 31)) & ((1ULL << bits) - 1ULL));
-}
-
 // Level index j of a bucket with norm `scale` decoded (LevelQuantizer.decode): (float) (scale·levels[j]) in double, an
 // index past the `count` levels NaN, every index of a zero norm 0 and of a non-finite norm NaN.
 __device__ __forceinline__ float gr_level_value(const double* levels, int count, float scale, int j) {
@@ -533,52 +521,102 @@ __device__ __forceinline__ float gr_level_value(const double* levels, int count,
     return (float) __dmul_rn((double) scale, levels[j]);
 }
 
-// What gr_level_decode_mean reads of a value before it decodes it: its index words and the mean so far.
-struct GrDecodeRead {
-    GrIndexWords words;
-    float before;
-};
-
-// The threads of a block of gr_level_decode_mean, and the values each decodes at a time: a tile of 4,096.
+// The threads of a block of gr_level_decode_mean, and the values each decodes at a time, as four quads of four
+// consecutive values: a tile of 4,096.
 #define GR_DECODE_THREADS 256
-#define GR_DECODE_EACH 16
-#define GR_DECODE_TILE (GR_DECODE_THREADS * GR_DECODE_EACH)
+#define GR_DECODE_QUADS 4
+#define GR_DECODE_TILE (GR_DECODE_THREADS * GR_DECODE_QUADS * 4)
+
+// What gr_level_decode_mean reads of a quad of values before it decodes them: the words that hold their index bits
+// (the second only where the quad's indices straddle two words; else 0, and nothing is read past the stream) and
+// the mean so far.
+struct GrDecodeQuad {
+    unsigned low;
+    unsigned high;
+    float before[4];
+};
 
 // Worker `worker`'s decoded payload added to the mean of `workers` gradients in `mean` (SimulatedCollective.addToMean
 // after LevelQuantizer.decode): worker 0 writes, the others add in order, the last multiplies by `inverse`
-// (1f/workers). A block decodes GR_DECODE_TILE values at a time, thread t the values t, t + 256, … of the tile
-// (coalesced): it loads all its values' index words and means first, so that they are in flight while the block
-// finds its buckets (gr_block_buckets) and each thread walks them (GrBucketWalk) to its values' norms.
+// (1f/workers). A block decodes GR_DECODE_TILE values at a time, thread t the quads t, t + 256, … of the tile
+// (a warp's 16-byte loads and stores of the mean cover 512 contiguous bytes where mean allows): it loads all its
+// quads' index words and means first, so that they are in flight while the block finds its buckets
+// (gr_block_buckets) and each thread walks them (GrBucketWalk) to its values' norms. The levels are read from the
+// block's shared copy (an index past the 256 a code can hold is past `count` too).
 extern "C" __global__ void __launch_bounds__(GR_DECODE_THREADS) gr_level_decode_mean(
         const unsigned char* payload, long long n, const int* starts, int buckets, int bits, const double* levels,
         int count, int worker, int workers, float inverse, float* mean) {
     __shared__ int tileBuckets[2];
+    __shared__ double levelCopy[256];
+    for (int j = threadIdx.x; j < min(count, 256); j += blockDim.x) {
+        levelCopy[j] = levels[j];
+    }
+    __syncthreads();
     const float* norms = (const float*) payload;
     const unsigned* stream = (const unsigned*) (payload + 4LL * buckets);
+    bool vectors = (((unsigned long long) mean) & 15ULL) == 0;
+    unsigned mask = (unsigned) ((1ULL << bits) - 1ULL);
     for (long long base = (long long) blockIdx.x * GR_DECODE_TILE; base < n;
          base += (long long) gridDim.x * GR_DECODE_TILE) {
         long long end = min(base + GR_DECODE_TILE, n);
-        GrDecodeRead reads[GR_DECODE_EACH];
+        GrDecodeQuad reads[GR_DECODE_QUADS];
 #pragma unroll
-        for (int u = 0; u < GR_DECODE_EACH; u++) {
-            long long e = base + threadIdx.x + GR_DECODE_THREADS * u;
-            if (e < end) {
-                reads[u] = GrDecodeRead{gr_index_words(stream, e * bits, bits), worker != 0 ? mean[e] : 0.0f};
+        for (int u = 0; u < GR_DECODE_QUADS; u++) {
+            long long e0 = base + 4LL * (threadIdx.x + GR_DECODE_THREADS * u);
+            if (e0 < end) {
+                int values = (int) min(4LL, end - e0);
+                long long bit = e0 * bits;
+                long long w = bit >> 5;
+                reads[u].low = stream[w];
+                reads[u].high = (int) (bit & 31) + values * bits > 32 ? stream[w + 1] : 0u;
+                if (worker == 0) {
+                    for (int i = 0; i < 4; i++) {
+                        reads[u].before[i] = 0.0f;
+                    }
+                } else if (vectors && values == 4) {
+                    float4 m = *reinterpret_cast<const float4*>(mean + e0);
+                    reads[u].before[0] = m.x;
+                    reads[u].before[1] = m.y;
+                    reads[u].before[2] = m.z;
+                    reads[u].before[3] = m.w;
+                } else {
+                    for (int i = 0; i < 4; i++) {
+                        reads[u].before[i] = i < values ? mean[e0 + i] : 0.0f;
+                    }
+                }
             }
         }
         gr_block_buckets(starts, buckets, base, end - 1, tileBuckets);
         GrBucketWalk walk;
         float scale = 0.0f;
 #pragma unroll
-        for (int u = 0; u < GR_DECODE_EACH; u++) {
-            long long e = base + threadIdx.x + GR_DECODE_THREADS * u;
-            if (e < end) {
-                if (walk.moved(starts, tileBuckets, e)) {
-                    scale = norms[walk.k];
+        for (int u = 0; u < GR_DECODE_QUADS; u++) {
+            long long e0 = base + 4LL * (threadIdx.x + GR_DECODE_THREADS * u);
+            if (e0 < end) {
+                int values = (int) min(4LL, end - e0);
+                int shift = (int) ((e0 * bits) & 31);
+                unsigned long long window = (unsigned long long) reads[u].low
+                        | (unsigned long long) reads[u].high << 32;
+                float out[4];
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    if (i < values) {
+                        if (walk.moved(starts, tileBuckets, e0 + i)) {
+                            scale = norms[walk.k];
+                        }
+                        int j = (int) ((unsigned) (window >> (shift + i * bits)) & mask);
+                        float v = gr_level_value(levelCopy, count, scale, j);
+                        float m = worker == 0 ? v : __fadd_rn(reads[u].before[i], v);
+                        out[i] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+                    }
                 }
-                float v = gr_level_value(levels, count, scale, gr_level_index(reads[u].words, e * bits, bits));
-                float m = worker == 0 ? v : __fadd_rn(reads[u].before, v);
-                mean[e] = worker == workers - 1 ? __fmul_rn(m, inverse) : m;
+                if (vectors && values == 4) {
+                    *reinterpret_cast<float4*>(mean + e0) = make_float4(out[0], out[1], out[2], out[3]);
+                } else {
+                    for (int i = 0; i < values; i++) {
+                        mean[e0 + i] = out[i];
+                    }
+                }
             }
         }
         __syncthreads();

@@ -20,7 +20,7 @@ import org.gridrun.engine.backend.LevelSearchTable;
 final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     /** Threads of {@code gr_level_norms}' block, one per chain of {@code ChainSums.chains}; a block per bucket. */
     private static final int NORM_THREADS = 128;
-    /** The most values of a bucket the fused encode holds in registers ({@code GR_FUSED_BUCKET}: 64 a thread). */
+    /** The most values of a bucket the fused encode holds in shared memory ({@code GR_FUSED_BUCKET}: 32 KiB). */
     private static final int FUSED_BUCKET = 8192;
     /**
      * Values a block of {@code gr_level_decode_mean} decodes at a time ({@code GR_DECODE_TILE}), a block being
@@ -126,9 +126,9 @@ final class CudaLevelCodec implements FormatCodec<LevelFormat> {
     }
 
     /**
-     * Whether the fused encode ({@code gr_level_*_fused}: one read of the gradient, a bucket a block in registers)
-     * takes {@code format}: every bucket at most {@code GR_FUSED_BUCKET} values and its codes starting on a 32-bit
-     * word (bucket start · bits a multiple of 32), as network-wide buckets of 8192 values are for any width.
+     * Whether the fused encode ({@code gr_level_*_fused}: one read of the gradient, a bucket a block in shared
+     * memory) takes {@code format}: every bucket at most {@code GR_FUSED_BUCKET} values and its codes starting on a
+     * 32-bit word (bucket start · bits a multiple of 32), as network-wide buckets of 8192 values are for any width.
      */
     static boolean fuses(LevelFormat format) {
         int[] starts = format.bucketStarts();
