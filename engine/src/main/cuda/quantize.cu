@@ -307,7 +307,7 @@ __device__ __forceinline__ unsigned gr_warp_words(unsigned c, int bits) {
 
 // The whole encode of buckets whose codes start on word boundaries (starts[k]·bits a multiple of 32 for every k,
 // each bucket at most GR_FUSED_BUCKET values), one block of GR_CHAINS threads a bucket, the bucket read once from
-// the gradient into shared memory (16-byte loads where g allows, all of a thread's in flight at once):
+// the gradient into shared memory (16-byte loads where g allows, four of a thread's in flight at a time):
 //   - the norm and bound from there (gr_bucket_norm_by, ChainSums' order: thread j folds values j, j + 128, …);
 //   - the codes a group of 128 values at a time, warp w taking groups w, w + 4, …: pass s of a group codes its values
 //     32s to 32s + 31, so a warp's pass makes `bits` whole words (gr_warp_words), written by its first `bits` lanes;
@@ -335,28 +335,18 @@ __device__ __forceinline__ void gr_fused_encode(const float* g, long long n, con
         // sits at e mod 4 = lane mod 4 of its draw; its first value is 16-byte aligned where g is
         if ((((unsigned long long) x) & 15ULL) == 0) {
             int quads = len >> 2;
-#pragma unroll 4
-            for (int q = t; q < quads; q += GR_CHAINS) {
-                reinterpret_cast<float4*>(values)[q] = reinterpret_cast<const float4*>(x)[q];
-            }
+            gr_for_ahead<4>(t, quads, GR_CHAINS, [&](long long q) { return reinterpret_cast<const float4*>(x)[q]; },
+                            [&](long long q, float4 quad) { reinterpret_cast<float4*>(values)[q] = quad; });
             for (int e = 4 * quads + t; e < len; e += GR_CHAINS) {
                 values[e] = x[e];
             }
         } else {
-#pragma unroll 8
-            for (int e = t; e < len; e += GR_CHAINS) {
-                values[e] = x[e];
-            }
+            gr_for_ahead<8>(t, len, GR_CHAINS, [&](long long e) { return x[e]; },
+                            [&](long long e, float v) { values[e] = v; });
         }
         __syncthreads();
         float bound;
-        float norm = gr_canonical(gr_bucket_norm_by([&](auto acc, auto step) {
-#pragma unroll 8
-            for (int e = t; e < len; e += GR_CHAINS) {
-                acc = step(acc, values[e]);
-            }
-            return acc;
-        }, len, linf, clipSigmas, sums, largest, &bound));
+        float norm = gr_canonical(gr_bucket_norm(values, len, linf, clipSigmas, sums, largest, &bound));
         if (t == 0) {
             bounds[k] = bound;
             norms[k] = norm;
@@ -526,6 +516,8 @@ __device__ __forceinline__ float gr_level_value(const double* levels, int count,
 #define GR_DECODE_THREADS 256
 #define GR_DECODE_QUADS 4
 #define GR_DECODE_TILE (GR_DECODE_THREADS * GR_DECODE_QUADS * 4)
+// The most level indices a code holds (8 bits).
+#define GR_DECODE_CODES 256
 
 // What gr_level_decode_mean reads of a quad of values before it decodes them: the words that hold their index bits
 // (the second only where the quad's indices straddle two words; else 0, and nothing is read past the stream) and
@@ -542,13 +534,13 @@ struct GrDecodeQuad {
 // (a warp's 16-byte loads and stores of the mean cover 512 contiguous bytes where mean allows): it loads all its
 // quads' index words and means first, so that they are in flight while the block finds its buckets
 // (gr_block_buckets) and each thread walks them (GrBucketWalk) to its values' norms. The levels are read from the
-// block's shared copy (an index past the 256 a code can hold is past `count` too).
+// block's shared copy (an index past the GR_DECODE_CODES a code can hold is past `count` too).
 extern "C" __global__ void __launch_bounds__(GR_DECODE_THREADS) gr_level_decode_mean(
         const unsigned char* payload, long long n, const int* starts, int buckets, int bits, const double* levels,
         int count, int worker, int workers, float inverse, float* mean) {
     __shared__ int tileBuckets[2];
-    __shared__ double levelCopy[256];
-    for (int j = threadIdx.x; j < min(count, 256); j += blockDim.x) {
+    __shared__ double levelCopy[GR_DECODE_CODES];
+    for (int j = threadIdx.x; j < min(count, GR_DECODE_CODES); j += blockDim.x) {
         levelCopy[j] = levels[j];
     }
     __syncthreads();
